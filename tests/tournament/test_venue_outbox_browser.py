@@ -253,6 +253,23 @@ def test_a_retry_storm_stores_each_move_once(tmp_path, browser):
     assert _bodies(path) == steps[:6]
 
 
+def _conflict(browser, url: str, steps: list[str]):
+    """Two phones at one table: the first, offline, types steps 1 and 2 while the second, online,
+    records step 1; the first is back online and its outbox sent.  (The first's context and page.)"""
+    one = browser.new_context(viewport=PHONE, service_workers="block")
+    two = browser.new_context(viewport=PHONE, service_workers="block")
+    first = _opened(one, url)
+    _type(first, steps[0])
+    second = _opened(two, url)
+    one.set_offline(True)
+    _type_offline(first, steps[1])
+    _type_offline(first, steps[2])
+    _type(second, steps[1])  # the other phone, online, moves the table on
+    one.set_offline(False)
+    _outbox(first, 0)
+    return one, first
+
+
 def test_a_conflict_loses_nothing_and_lists_the_refused_lines(tmp_path, browser):
     """Two phones at one table: one offline types two lines, the other records a line meanwhile.
     Back online, the table's stored move wins; the offline phone lists its two lines with the
@@ -260,17 +277,7 @@ def test_a_conflict_loses_nothing_and_lists_the_refused_lines(tmp_path, browser)
     path, steps, served = _competitive_table(tmp_path, seed=6)
     url = served.links["tables"][0]["url"]
     try:
-        one = browser.new_context(viewport=PHONE, service_workers="block")
-        two = browser.new_context(viewport=PHONE, service_workers="block")
-        first = _opened(one, url)
-        _type(first, steps[0])
-        second = _opened(two, url)
-        one.set_offline(True)
-        _type_offline(first, steps[1])
-        _type_offline(first, steps[2])
-        _type(second, steps[1])  # the other phone, online, moves the table on
-        one.set_offline(False)
-        _outbox(first, 0)
+        one, first = _conflict(browser, url, steps)
         first.wait_for_selector("#refused:not([hidden]) #refused-list li", timeout=WAIT_MS)
         items = first.locator("#refused-list li")
         assert items.count() == 2
@@ -298,17 +305,7 @@ def test_lines_sent_after_a_conflict_are_not_said_to_be_refused(tmp_path, browse
     path, steps, served = _competitive_table(tmp_path, seed=6)
     url = served.links["tables"][0]["url"]
     try:
-        one = browser.new_context(viewport=PHONE, service_workers="block")
-        two = browser.new_context(viewport=PHONE, service_workers="block")
-        first = _opened(one, url)
-        _type(first, steps[0])
-        second = _opened(two, url)
-        one.set_offline(True)
-        _type_offline(first, steps[1])
-        _type_offline(first, steps[2])
-        _type(second, steps[1])  # the other phone, online, moves the table on
-        one.set_offline(False)
-        _outbox(first, 0)
+        one, first = _conflict(browser, url, steps)
         first.wait_for_function("() => Number(document.body.dataset.rev) === 2", timeout=WAIT_MS)
         assert first.inner_text("#message") == "2 lines made offline were refused: see the list under the board"
         one.set_offline(True)
