@@ -27,7 +27,7 @@ from tests.browser import playwright_or_skip, wait_rev
 
 playwright_api = playwright_or_skip(server=True)
 
-from tests.tournament.test_phone_engine_offline_browser import READY_MS, _competitive, _local_page  # noqa: E402
+from tests.tournament.test_phone_engine_offline_browser import _competitive, _engine_ready, _local_page  # noqa: E402
 from tests.tournament.test_venue_browser import WAIT_MS, _rev, _type  # noqa: E402
 from tests.tournament.test_venue_outbox_browser import _bodies  # noqa: E402
 
@@ -80,9 +80,7 @@ def test_a_server_that_never_answers_holds_no_tap(tmp_path, browser):
         page.wait_for_function("() => document.body.dataset.rev", timeout=WAIT_MS)
         for step in steps[:first]:  # the hand started and its deal typed: the page offers the legal moves
             _type(page, step)
-        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
-        assert page.evaluate("() => document.body.dataset.engine") == "ready", page.evaluate(
-            "() => window.domrecEngine.error")
+        _engine_ready(page)
         page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
                                timeout=WAIT_MS)
         held: list = []

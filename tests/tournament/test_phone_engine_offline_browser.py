@@ -47,6 +47,13 @@ def _local_page(browser):
     return context.new_page()
 
 
+def _engine_ready(page) -> None:
+    """Wait for the phone's engine (Pyodide) to have loaded, and say why where it could not."""
+    page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+    assert page.evaluate("() => document.body.dataset.engine") == "ready", page.evaluate(
+        "() => window.domrecEngine.error")
+
+
 @pytest.mark.parametrize("lang", ["en", pytest.param("es", marks=pytest.mark.long)])
 def test_offline_the_real_engine_checks_each_line_and_refuses_an_illegal_one(tmp_path, browser, lang):
     """(In Spanish under ``pytest --long``: a page of its own, Pyodide booted again, for the same path;
@@ -59,9 +66,7 @@ def test_offline_the_real_engine_checks_each_line_and_refuses_an_illegal_one(tmp
         page.wait_for_function("() => document.body.dataset.rev", timeout=WAIT_MS)
         for step in steps[:2]:
             _type(page, step)
-        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
-        assert page.evaluate("() => document.body.dataset.engine") == "ready", page.evaluate(
-            "() => window.domrecEngine.error")
+        _engine_ready(page)
         # the engine holds the table's log up to what the page shows
         page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
                                timeout=WAIT_MS)
