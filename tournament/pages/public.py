@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -220,13 +221,46 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
                        compact_rows=COMPACT_ROWS, ranked_text=words.ranked_text,
                        grid_rows=functools.partial(grid_rows, label=words.label, lang=lang),
                        links_of=lambda units, links: [links.get(unit) for unit in units],
-                       group_keys=_group_keys, team_standings_view=team_standings_view, team_matches=pub.round_matches, rounds_places_text=_rounds_places_text, format_name=words.format_name)
+                       group_keys=_group_keys, team_standings_view=team_standings_view, team_matches=pub.round_matches, rounds_places_text=_rounds_places_text, format_name=words.format_name,
+                       crosstable_em=functools.partial(crosstable_em, words=words))
     env.filters.update(label=words.label, header=words.header, get_link=lambda unit, links: links.get(unit),
                        place_row=lambda p: [p["place"], p["name"]],
                        pick=lambda row, keys: [row.get(k) for k in keys],
                        team_key=lambda k: TEAM_KEY_COLUMNS.get(k, k), when=words.when,
                        game=lambda g: game_name(g, lang), places_first=places_first)
     return env
+
+
+def crosstable_em(cross: dict[str, Any], words: Words) -> float:
+    """The narrowest a crosstable (:func:`pub.crosstable`, :func:`pub.team_crosstable`) is laid
+    out, in rem, its names wrapped between words: the width under which it scrolls sideways (and
+    says so).  Reckoned from its cells' text, erring wide (a character 0.75 em of the cells' type,
+    0.62 em of the names')."""
+    table, cell = 0.9, 0.9 * 0.85
+
+    def lines(c: dict[str, Any] | None) -> list[str]:
+        if c is None:
+            return [""]
+        if c.get("bye"):
+            return [words._("bye")]
+        if c.get("outcome") is None:
+            if "tables" in c:  # a team's match in play: its tables and its games so far
+                return [f"{words._('T')}{'-'.join(map(str, c['tables']))} {c['for']}–{c['against']}"]
+            return [f"{words._('T')}{c.get('table')}"]
+        first = f"{c['outcome']} {c.get('for', '')}" + (f"–{c['against']}" if "against" in c else "")
+        if c.get("forfeit"):
+            first += " " + words._("by forfeit")
+        return [first, " ".join(map(str, c.get("opponents", [c.get("opponent", "")])))]
+
+    def padded(chars: int, per: float) -> float:
+        return chars * per + table  # the cell's padding, .5 em a side
+    rounds = sum(max([padded(len(str(n)), 0.75 * table)] + [padded(max(map(len, lines(row["cells"][k]))), 0.75 * cell)
+                                                            for row in cross["rows"]])
+                 for k, n in enumerate(cross["rounds"]))
+    longest_word = max((len(w) for row in cross["rows"] for w in re.split(r"[\s-]+", str(row["name"]))), default=0)
+    name = max(7 * table, padded(longest_word, 0.62 * table))
+    numbers = 2 * padded(max(len(words._("rank")), len(words._("no.")), len(str(len(cross["rows"])))), 0.7 * table)
+    return rounds + name + numbers
 
 
 def places_first(match: dict[str, Any]) -> list[int]:
@@ -826,17 +860,20 @@ def _find_screens(rows: list[dict[str, Any]], heading: str, words: Words, scale:
     screens: list[dict[str, Any]] = []
     wide = _fit(map(whole, rows), 0, FIND_COLUMNS, FIND_ROWS, scale)
     if len(rows) <= wide.rows * wide.columns and wide.font >= 36 * scale * 0.94:
-        fit, dense, boards_em = wide, False, 0.0
+        fit, dense, boards_em, table_em = wide, False, 0.0, 3.2
     else:
         boards_em = max((text_em(", ".join(map(str, r["boards"]))) for r in rows if r.get("boards")), default=0.0)
-        fixed = 3.2 + 1.6 + 0.6 + (boards_em + 0.3 if boards_em else 0)
+        # The table's column: its number, or the word a bye says there ("descanso"), whole.
+        table_em = max(3.2, text_em(words._("bye")) - 1.6 - 0.3)
+        fixed = table_em + 1.6 + 0.6 + (boards_em + 0.3 if boards_em else 0)
         fit, dense = _fit((text_em(r["name"]) for r in rows), fixed, FIND_COLUMNS_DENSE, FIND_ROWS, scale, 1), True
     per = fit.rows * fit.columns
     for k in range(0, len(rows), per):
         chunk = rows[k:k + per]
         screens.append({"kind": "find", "heading": heading, "columns": _columns_of(chunk, fit.rows), "fit": fit,
                         "first": chunk[0]["name"], "last": chunk[-1]["name"], "partners": not dense, "dense": dense,
-                        "boards_em": round(boards_em + 0.3, 2) if boards_em else 0})
+                        "boards_em": round(boards_em + 0.3, 2) if boards_em else 0,
+                        "table_em": round(table_em, 2) if table_em > 3.2 else 0})
     return screens
 
 
