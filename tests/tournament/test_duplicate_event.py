@@ -439,3 +439,40 @@ def test_a_board_recorded_at_the_desk_enters_as_that_boards_result(tmp_path: Pat
     r = runner.invoke(app, ["record", str(event), "--table", "1", "--board", "9"])
     assert r.exit_code == 2 and "not board 9" in r.output
     assert runner.invoke(app, ["record", str(tmp_path / "none.db"), "--table", "1", "--board", "1"]).exit_code == 2
+
+
+def test_a_duplicate_event_has_no_crosstable_page(tmp_path: Path) -> None:
+    """A duplicate session's pairs play boards against the field, not games against each other: its
+    crosstable showed every cell as a table number and every rank 1.  The page is not made, nor
+    linked, for a duplicate event (served: 404 with why, in the page's language); a pairs event
+    keeps it."""
+    from tournament import open_event
+    from tournament.event.public import NotPublic, public_data
+    from tournament.pages import public as pages
+
+    run("simulate", tmp_path / "dup.db", "--format", "duplicate", "--tables", 3, "--seed", 2, "-q")
+    run("simulate", tmp_path / "pairs.db", "--format", "pairs", "--players", 8, "--rounds", 2, "--seed", 2, "-q")
+    site = pages.Site(served=True, recorded=frozenset())
+    with open_event(tmp_path / "dup.db") as store:
+        data = public_data(store, hall=True)
+    assert "crosstable" not in pages.event_pages(data) and "crosstable" not in dict(pages._nav(data, site))
+    assert "crosstable.html" not in [name for name, _ in pages.site_pages(data, pages.Site(served=False))]
+    with pytest.raises(NotPublic) as e:
+        pages.page_values(data, site, "crosstable")
+    assert "a duplicate event has no crosstable" in e.value.message
+    with open_event(tmp_path / "pairs.db") as store:
+        data = public_data(store, hall=True)
+    assert "crosstable" in pages.event_pages(data)
+    assert "<h2>Crosstable" in pages.page_html(data, site, "crosstable", lang="en")
+
+
+def test_a_duplicate_teams_event_keeps_its_crosstable_of_teams(tmp_path: Path) -> None:
+    from tournament import open_event
+    from tournament.event.public import public_data
+    from tournament.pages import public as pages
+
+    run("simulate", tmp_path / "t.db", "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 2, "--seed", 2, "-q")
+    with open_event(tmp_path / "t.db") as store:
+        data = public_data(store, hall=True)
+    assert "crosstable" in pages.event_pages(data)
+    assert "Crosstable of teams" in pages.page_html(data, pages.Site(served=True, recorded=frozenset()), "crosstable", lang="en")

@@ -631,10 +631,28 @@ def player_links(data: dict[str, Any], site: Site) -> dict[int, str]:
     return out
 
 
+def _duplicate(data: dict[str, Any]) -> bool:
+    """A duplicate event (pairs or teams): scored board by board, its pages the boards' (docs/duplicate.md)."""
+    return "duplicate_standings" in data or "duplicate_team_standings" in data
+
+
+def _duplicate_pairs(data: dict[str, Any]) -> bool:
+    """A duplicate pairs event: its pairs play boards against the field (a duplicate-teams event's
+    matches have their crosstable of teams: docs/duplicate.md)."""
+    return "duplicate_standings" in data and "duplicate_team_standings" not in data
+
+
+def event_pages(data: dict[str, Any]) -> list[str]:
+    """The pages of :data:`PAGES` this event has: a bracket only with stages, and a crosstable but
+    in a duplicate pairs event (its pairs play boards against the field, each ranked against every
+    table that played it: its standings and travellers say it, and a crosstable of games showed a
+    table number in every cell and every pair ranked 1)."""
+    return [p for p in PAGES if (p != "bracket" or data["stages"]) and (p != "crosstable" or not _duplicate_pairs(data))]
+
+
 def _nav(data: dict[str, Any], site: Site) -> list[tuple[str, str]]:
-    pages = [p for p in PAGES if p != "bracket" or data["stages"]]
-    out = [(p, site.url(p)) for p in pages]
-    if site.served and ("duplicate_standings" in data or "duplicate_team_standings" in data):  # boards, travellers
+    out = [(p, site.url(p)) for p in event_pages(data)]
+    if site.served and _duplicate(data):  # boards, travellers
         out.append(("boards", site.url("boards")))
     if site.served:
         out.append(("projector", site.url("projector")))
@@ -684,6 +702,9 @@ def page_values(data: dict[str, Any], site: Site, page: str, *args: Any, query: 
     if page in ("standings", "games"):
         return values(data, site, page, lang)
     if page == "crosstable":
+        if _duplicate_pairs(data):
+            raise pub.NotPublic("a duplicate event has no crosstable: its pairs play boards, each ranked against "
+                                "every table that played it (see the standings and each board's traveller)")
         return values(data, site, page, lang, cross=pub.crosstable(data),
                       team_cross=pub.team_crosstable(data) if "teams" in data else None)
     if page == "bracket":
@@ -935,9 +956,7 @@ def round_page_html(data: dict[str, Any], site: Site, r: dict[str, Any], part: s
 def site_pages(data: dict[str, Any], site: Site, lang: str = i18n.DEFAULT) -> Iterable[tuple[str, Callable[[], str]]]:
     """Every public page as (file name, a function making its text), for ``tournament report``:
     made one at a time as they are written, never all held at once."""
-    for page in PAGES:
-        if page == "bracket" and not data["stages"]:
-            continue
+    for page in event_pages(data):
         yield file_name(page), functools.partial(page_html, data, site, page, lang=lang)
     for p in data["players"]:
         yield file_name("player", p["id"]), functools.partial(page_html, data, site, "player", p["id"], lang=lang)

@@ -120,6 +120,9 @@ PIN_HEADER = "x-director-pin"
 #: The server's own refusals, as patterns for :mod:`domrec.phrases` (the page shows them).
 WEB_REFUSALS = (
     N_("too many requests from this device: wait a moment and try again"),
+    N_("this event has no knockout, round robin or final"),
+    N_("a duplicate event has no crosstable: its pairs play boards, each ranked against every table that played it "
+       "(see the standings and each board's traveller)"),
     N_("a write from another site's page is refused"),
     N_("a request body may hold at most %(n)s KB"),
     N_("the request body did not arrive within %(n)s seconds: send it again"),
