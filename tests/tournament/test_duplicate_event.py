@@ -476,3 +476,12 @@ def test_a_duplicate_teams_event_keeps_its_crosstable_of_teams(tmp_path: Path) -
         data = public_data(store, hall=True)
     assert "crosstable" in pages.event_pages(data)
     assert "Crosstable of teams" in pages.page_html(data, pages.Site(served=True, recorded=frozenset()), "crosstable", lang="en")
+
+
+def test_simulated_duplicate_teams_play_as_many_rounds_as_their_teams_can(tmp_path: Path) -> None:
+    # Four teams meet each other in three rounds: the default of five rounds failed at round 4
+    # ("cannot be paired without two teams meeting again") and wrote no event.
+    out = run("simulate", tmp_path / "four.db", "--format", "teams", "--duplicate", "--teams", 4, "--seed", 2, "-q")
+    assert "16 players, 3 rounds" in out
+    out = run("simulate", tmp_path / "twelve.db", "--format", "teams", "--duplicate", "--teams", 12, "--seed", 2, "-q")
+    assert "48 players, 5 rounds" in out

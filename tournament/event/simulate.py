@@ -214,7 +214,8 @@ def simulate_duplicate(path: str | Path, game: str, tables: int, rounds_: int | 
                        progress: Callable[[str], None] | None = None, teams: int | None = None,
                        victory_points: bool = False) -> SimulationSummary:
     """Create a duplicate event at ``path`` and play ``rounds_`` rounds of it (None: the movement's
-    rounds, a whole session; duplicate teams: 5) through the event's own
+    rounds, a whole session; duplicate teams: 5, or fewer where the teams cannot play 5 rounds
+    without two meeting again: a round robin's rounds) through the event's own
     operations: the boards dealt (seeded), each round seated (by the movement: ``tables`` tables of
     duplicate pairs; or, ``teams`` given, duplicate teams paired as team events are), and every
     board of it played from its deal and entered as its record (:func:`play_boards`).  ``games`` in
@@ -226,7 +227,7 @@ def simulate_duplicate(path: str | Path, game: str, tables: int, rounds_: int | 
         settings = make_settings(name or f"Simulated {game} duplicate teams (seed {seed})", game, "teams", None,
                                  seed, variant, options, team_size=4, team_duplicate=True,
                                  victory_points=victory_points, boards_per_round=boards_per_round)
-        rounds_ = 5 if rounds_ is None else rounds_
+        rounds_ = min(5, teams - 1 if teams % 2 == 0 else teams) if rounds_ is None else rounds_
         count = rounds_ * settings.boards_per_round
         players = 4 * teams
     else:
