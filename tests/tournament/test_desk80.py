@@ -339,7 +339,7 @@ def test_the_public_pages_number_a_pair_as_the_desk_does(tmp_path):
     numbers = re.findall(r'<span class="no">#(\d+)</span>', index)
     assert numbers and set(numbers) <= {"1", "2", "3", "4", "5"}, numbers  # pairs 1-5, never players 6-10
     ha = (tmp_path / "r-pages" / "player-10.html").read_text(encoding="utf-8")  # Ha, of pair #5 Gus & Ha
-    assert "<h2>Ha</h2>" in ha and "Pair: #5 Gus &amp; Ha" in ha
+    assert "<h2><bdi>Ha</bdi></h2>" in ha and "Pair: #5 <bdi>Gus &amp; Ha</bdi>" in ha  # (each name isolated)
     with open_event(path) as store:
         data = pub.public_data(store)
     rows = pub.find_your_table(pub.current_round(data["rounds"]), pub._pair_numbers(data))
