@@ -62,9 +62,9 @@ def _said(e: DomrecError) -> str:
     return one_line(str(e))
 
 
-def _painted(line: str, status: str, stream: Any) -> str:
-    """A verdict line, in colour on a terminal when the record is not valid."""
-    return line if status == "valid" else console.paint(line, status, stream)
+def _style(status: str) -> str | None:
+    """A verdict line's colour on a terminal: none when the record is valid."""
+    return None if status == "valid" else status
 
 
 def _exit_code(report: Report) -> int:
@@ -93,7 +93,7 @@ def _total_bytes(paths: list[str]) -> int | None:
 
 
 @app.command()
-@console.plain_direction_command(lambda as_json=False, **_: as_json)  # --json is data
+@console.printable_command(lambda as_json=False, **_: as_json)  # --json is data
 def validate(
     paths: list[str] = typer.Argument(..., help="Record files (*.json, *.dgn), folders, *.jsonl or *.dgn "
                                                 "archives, or - for stdin."),
@@ -209,9 +209,9 @@ def _print(verdicts: Iterator[Report], as_json: bool, quiet: bool, rows: Any, ve
             continue
         if quiet and report.valid:
             continue
-        out.write(_painted(report.summary(), report.status, out) + "\n")
+        console.write_line(out, report.summary(), _style(report.status))
         for problem in report.problems:
-            out.write(console.paint(f"  {problem.text(verbose)}", "problem", out) + "\n")
+            console.write_line(out, f"  {problem.text(verbose)}", "problem")
         if report.note and not report.valid:
             out.write(f"  note: {one_line(report.note)}\n")
         elif report.note and report.valid and not report.finished:
@@ -253,6 +253,7 @@ def _validate_dask(paths: list[str], address: str, summary: str | None, force: b
 
 
 @app.command()
+@console.printable_command(lambda **_: True)  # the schema is data
 def schema() -> None:
     """Print the JSON Schema (2020-12) of record format version 1."""
     text = resources.files("domrec").joinpath("schema/domrec-1.schema.json").read_text(encoding="utf-8")
@@ -266,6 +267,7 @@ def schema() -> None:
 
 
 @app.command()
+@console.printable_command(lambda output="-", **_: output == "-")  # the records written are data
 def simulate(
     game: str = typer.Argument(..., help="broadway, competitive, horse-race, castle-rock or domino-roads."),
     games_: int = typer.Option(1, "--games", "-n", min=1, help="How many games."),
@@ -328,7 +330,7 @@ def _interrupted(output: Any) -> None:
 
 
 @app.command()
-@console.plain_direction_command(lambda **_: True)  # the records written are data
+@console.printable_command(lambda **_: True)  # the records written are data
 def convert(
     source: str = typer.Argument(..., help="A *.json, *.jsonl or *.dgn file, or - for standard input."),
     output: str = typer.Option("-", "--output", "-o", help="The file to write (*.json, *.jsonl, *.dgn), "
@@ -356,7 +358,7 @@ def convert(
     for item in conv.read_items(source, from_ or (conv.form_of(source) if source != "-" else None)):
         if item.record is None:
             report = item.report
-            console.echo_err(_painted(report.summary(), report.status, sys.stderr))
+            console.echo_err(report.summary(), _style(report.status))
             for problem in report.problems:
                 console.echo_err(f"  {problem.text()}", "problem")
             worst = max(worst, _exit_code(report))
@@ -365,8 +367,8 @@ def convert(
         if fill_claims:
             record, report = conv.fill(record, item.label)
             if not report.valid:
-                console.echo_err(_painted(report.summary() + " (claims filled only as far as the replay reached)",
-                                          report.status, sys.stderr))
+                console.echo_err(report.summary() + " (claims filled only as far as the replay reached)",
+                                 _style(report.status))
                 for problem in report.problems:
                     console.echo_err(f"  {problem.text()}", "problem")
                 worst = max(worst, _exit_code(report))
@@ -397,6 +399,7 @@ def convert(
 
 
 @app.command()
+@console.printable_command()
 def record(
     target: str = typer.Argument(..., help="A game to record (broadway, competitive, horse-race, castle-rock, "
                                            "domino-roads), or an unfinished .dgn/.json file to continue."),
@@ -428,7 +431,7 @@ def _check_template(template: Any) -> None:
 
 
 @app.command()
-@console.plain_direction_command(lambda html=None, svg=None, **_: html is not None or str(svg) == "-")
+@console.printable_command(lambda html=None, svg=None, **_: html is not None or str(svg) == "-")
 def explain(
     path: Path = typer.Argument(..., help="A record file (or a *.jsonl archive with --record)."),
     hand: int = typer.Option(1, "--hand", "-k", min=1, help="Which hand, counting from 1."),
@@ -522,7 +525,7 @@ def _replay_page(record: Any, label: str, target: Path, force: bool, with_svg: b
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
         _interrupted(target)
-    console.echo_err(_painted(report.summary(), report.status, sys.stderr))
+    console.echo_err(report.summary(), _style(report.status))
     for problem in report.problems:
         console.echo_err(f"  {problem.text()}", "problem")
     if str(target) != "-":

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator, TextIO, TypeVar
 
 import typer
 
-from domrec.errors import plain_direction
+from domrec.errors import printable
 
 T = TypeVar("T")
 
@@ -37,26 +37,36 @@ def colour_on(stream: TextIO) -> bool:
     """Colour only for a terminal, never with NO_COLOR set (non-empty) or TERM=dumb."""
     if os.environ.get("NO_COLOR", "") != "" or os.environ.get("TERM") == "dumb":
         return False
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except ValueError:  # a closed stream
-        return False
+    return is_terminal(stream)
 
 
 def paint(text: str, style: str, stream: TextIO | None = None) -> str:
-    """``text`` in ``style`` if ``stream`` (default stdout) shows colour, else unchanged."""
+    """``text`` escaped (:func:`domrec.errors.printable`) and in ``style`` if ``stream`` (default
+    stdout) shows colour.  The colour's codes are the command's own: write the line with
+    :func:`write_line`, which passes them under the escaping of :class:`Printable`."""
+    text = printable(text, tabs=True)
     if not colour_on(stream if stream is not None else sys.stdout):
         return text
     return f"\x1b[{STYLES[style]}m{text}\x1b[0m"
+
+
+def write_line(stream: Any, text: str, style: str | None = None) -> None:
+    """A line for people on ``stream``, in ``style`` where ``stream`` shows colour: what it holds
+    from a record or an event file escaped (:func:`paint`), the colour's own codes written as they
+    are (to the stream under :class:`Printable`)."""
+    if style and colour_on(stream):
+        stream = unescaped(stream)
+    stream.write(paint(text, style, stream) + "\n" if style else printable(text, tabs=True) + "\n")
+    stream.flush()
 
 
 def echo_err(text: str, style: str | None = None) -> None:
     """A line on stderr, coloured there if stderr is a terminal, and fitted to its width there
     (:func:`fit_line`: the colour's codes would hide the line's length from :class:`FittedLines`)."""
     width = line_width(sys.stderr)
+    text = printable(text, tabs=True)  # escaped before it is fitted: the width counted is the width shown
     for part in (fit_line(text, width) if width else [text]):
-        typer.echo(paint(part, style, sys.stderr) if style else part, err=True)
+        write_line(sys.stderr, part, style)
 
 
 # --- lines fitted to the terminal ----------------------------------------------------------------
@@ -146,55 +156,86 @@ class FittedLines:
 
 @contextlib.contextmanager
 def verbatim(stream: Any) -> Iterator[None]:
-    """:meth:`FittedLines.verbatim` of ``stream`` (through a :class:`PlainDirection` too), or
+    """:meth:`FittedLines.verbatim` of ``stream`` (through a :class:`Printable` too), or
     nothing to do for a stream that does not wrap."""
     block = getattr(stream, "verbatim", None)
     with (block() if block is not None else contextlib.nullcontext()):
         yield
 
 
-# --- direction controls -------------------------------------------------------------------------
+# --- escaping: what the commands write for people --------------------------------------------
 
-class PlainDirection:
-    """A text stream that writes everything without direction controls
-    (:func:`domrec.errors.plain_direction`): a name or a comment holding a right-to-left override
-    prints in the order it reads (``\u202e1 reyalP`` would show as "Player 1"), whatever line of
-    whichever command prints it."""
+class Printable:
+    """A text stream that writes everything escaped by :func:`domrec.errors.printable` (its tabs
+    kept): no direction control, and no control character a terminal would obey (ESC, a C1 CSI,
+    BEL...), whatever line of whichever command prints a name, a comment or a reason read from a
+    record, a DGN text, an event file or a stream.  Both commands write through it: ``tournament``
+    every command (:func:`tournament.cli.app.guarded`), ``domrec`` every command
+    (:func:`printable_command`).
 
-    def __init__(self, stream: Any) -> None:
+    ``data``: what is written is data (``--json``, ``--csv``, a record or a page on standard
+    output): written exactly as it is to a file or a pipe, and escaped all the same at a terminal,
+    which is read by a person (JSON escapes C0 itself; C1 and CSV's text would reach it raw).
+
+    The commands' own terminal codes (colour: :func:`write_line`; rich's tables and progress
+    bars) are written to :func:`unescaped` stream, their text escaped by their writer."""
+
+    def __init__(self, stream: Any, data: bool = False) -> None:
         self._stream = stream
+        self._data = data
 
     def write(self, text: Any) -> Any:
-        return self._stream.write(plain_direction(text) if isinstance(text, str) else text)
+        if not isinstance(text, str) or self._data and not is_terminal(self._stream):
+            return self._stream.write(text)
+        self._stream.write(printable(text, tabs=True))
+        return len(text)
+
+    def unescaped(self) -> Any:
+        return self._stream
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
 
+def is_terminal(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal (whatever NO_COLOR or TERM say: escaping is not colour)."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
+def unescaped(stream: Any) -> Any:
+    """The stream under ``stream``'s :class:`Printable` (``stream`` itself when it has none): for
+    the commands' own terminal codes only; whoever writes there escapes what it writes
+    (:func:`domrec.errors.printable`)."""
+    under = getattr(stream, "unescaped", None)
+    return under() if callable(under) else stream
+
+
 @contextlib.contextmanager
-def plain_direction_output(stdout: bool = True) -> Iterator[None]:
-    """Standard error, and standard output when it carries text for people (``stdout``), without
-    direction controls while the block runs.  Data (``--json``, a record or a page written to
-    standard output) is written as it is: pass ``stdout=False`` then."""
+def printable_output(data_on_stdout: bool = False) -> Iterator[None]:
+    """Standard output and standard error written through :class:`Printable` while the block runs;
+    ``data_on_stdout``: what standard output carries is data (``--json``, a record or a page)."""
     streams = sys.stdout, sys.stderr
-    if stdout:
-        sys.stdout = PlainDirection(streams[0])
-    sys.stderr = PlainDirection(streams[1])
+    sys.stdout = Printable(streams[0], data=data_on_stdout)
+    sys.stderr = Printable(streams[1])
     try:
         yield
     finally:
         sys.stdout, sys.stderr = streams
 
 
-def plain_direction_command(data_on_stdout: Callable[..., bool] = lambda **_: False) -> Callable[[T], T]:
-    """A command whose text output is written without direction controls
-    (:func:`plain_direction_output`); ``data_on_stdout(**options)`` says when what it writes to
-    standard output is data instead (``--json``, a record, a page), to be left as it is."""
+def printable_command(data_on_stdout: Callable[..., bool] = lambda **_: False) -> Callable[[T], T]:
+    """A command whose output is written escaped (:func:`printable_output`); ``data_on_stdout(**options)``
+    says when what it writes to standard output is data instead (``--json``, a record, a page)."""
     def decorate(fn: Any) -> Any:
         @functools.wraps(fn)
         def command(*args: Any, **kwargs: Any) -> Any:
-            with plain_direction_output(stdout=not data_on_stdout(**kwargs)):
+            with printable_output(data_on_stdout=data_on_stdout(**kwargs)):
                 return fn(*args, **kwargs)
+        command.printable = True  # type: ignore[attr-defined]  (checked for every command by the tests)
         return command
     return decorate
 
@@ -215,9 +256,9 @@ class _Bar:
         """A line above the bar (on stderr), or plain on stderr when there is no bar."""
         if self._progress is not None:
             from rich.text import Text
-            self._progress.console.print(Text(line))
+            self._progress.console.print(Text(printable(line, tabs=True)))
         else:
-            typer.echo(line, err=True)
+            write_line(sys.stderr, line)
 
 
 @contextlib.contextmanager
@@ -239,13 +280,14 @@ def progress_bar(label: str, total: float | None = None, counting: str = "",
                                TimeRemainingColumn)
     from rich.markup import escape
 
-    columns: list[Any] = [TextColumn(escape(label)), BarColumn()]
+    columns: list[Any] = [TextColumn(escape(printable(label))), BarColumn()]
     if counting:
-        columns.append(TextColumn("{task.fields[done]} " + escape(counting)))
+        columns.append(TextColumn("{task.fields[done]} " + escape(printable(counting))))
     elif total is not None:
         columns.append(MofNCompleteColumn())
     columns.append(TimeRemainingColumn() if total is not None else TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True, redirect_stdout=False,
+    # The bar's redraws are the command's own codes: written under the escaping (its text escaped here).
+    with Progress(*columns, console=Console(file=unescaped(sys.stderr)), transient=True, redirect_stdout=False,
                   redirect_stderr=False) as progress:
         yield _Bar(progress, progress.add_task(label, total=total, done=0))
 

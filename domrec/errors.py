@@ -22,6 +22,10 @@ import re
 _NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 
+def _escaped(match: re.Match[str]) -> str:
+    return match.group().encode("unicode_escape").decode("ascii")
+
+
 def one_line(text: str) -> str:
     """``text`` safe to print as (part of) one line: such characters become escapes like ``\\n``.
 
@@ -30,7 +34,7 @@ def one_line(text: str) -> str:
     """
     if _NOT_ONE_LINE.search(text) is None:
         return text
-    return _NOT_ONE_LINE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return _NOT_ONE_LINE.sub(_escaped, text)
 
 
 #: The explicit direction controls: marks (ALM, LRM, RLM), embeddings and overrides (LRE, RLE,
@@ -48,6 +52,31 @@ def plain_direction(text: str) -> str:
     Both commands print through it (``domrec``'s text output, every ``tournament`` command);
     data (``--json``, a record written out) keeps its text as it is."""
     return text.translate(_NO_BIDI) if not text.isascii() else text
+
+
+#: What a terminal takes for a command of its own: the C0 controls (ESC starts a colour, a window
+#: title, a clear screen; BEL, backspace, a carriage return), DEL and the C1 controls (U+009B is a
+#: CSI of its own), a line feed aside.  A name typed with one is refused, but a record, a DGN text
+#: or an event file written elsewhere (by hand, by another program) may hold one.
+_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+#: The same but the tab, which the commands' own output uses between columns (``tournament pins``).
+_CONTROLS_BUT_TAB = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str, tabs: bool = False) -> str:
+    """``text`` as a terminal is to show it: without direction controls (:func:`plain_direction`)
+    and with each control character (C0 but the line feed, DEL, C1) written as an escape
+    (``\\x1b``, as :func:`one_line` writes them), never one the terminal would obey.  ``tabs``: a
+    tab stays a tab (a whole line of a command's output, whose columns it separates); else it is
+    escaped too (a name, a table's cell).  Applied twice, it changes nothing more.
+
+    The one place both commands escape their output: every line ``domrec`` and ``tournament``
+    write for people goes through it (:class:`domrec.console.Printable`)."""
+    text = plain_direction(text)
+    pattern = _CONTROLS_BUT_TAB if tabs else _CONTROLS
+    if pattern.search(text) is None:
+        return text
+    return pattern.sub(_escaped, text)
 
 
 def clip(text: str, limit: int = 40) -> str:

@@ -140,10 +140,13 @@ def guarded(fn: Callable) -> Callable:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         streams = sys.stdout, sys.stderr
-        # Names stored before direction controls were refused still print in the order they read.
-        # A message wider than the terminal wraps between words there (never in a pipe).
+        # Whatever a command prints from the event file (a name, a reason, a comment), its control
+        # characters are escaped and its direction controls dropped, on both streams, whichever
+        # line prints it (domrec.console.Printable); --json, --csv and -o - are data, exact in a
+        # file or a pipe.  A message wider than the terminal wraps between words there (never in a pipe).
         fitted = console.FittedLines(streams[0]), console.FittedLines(streams[1])
-        sys.stdout, sys.stderr = console.PlainDirection(fitted[0]), console.PlainDirection(fitted[1])
+        sys.stdout = console.Printable(fitted[0], data=data_on_stdout(kwargs))
+        sys.stderr = console.Printable(fitted[1])
         try:
             return fn(*args, **kwargs)
         except typer.Exit:
@@ -174,7 +177,14 @@ def guarded(fn: Callable) -> Callable:
             for stream in fitted:
                 stream.close_line()
             sys.stdout, sys.stderr = streams
+    wrapper.printable = True  # type: ignore[attr-defined]  (checked for every command by the tests)
     return wrapper
+
+
+def data_on_stdout(options: dict[str, Any]) -> bool:
+    """Whether a command given ``options`` writes data to standard output, not text for people:
+    ``--json``, ``--csv``, or a file written to ``-o -``."""
+    return bool(options.get("as_json") or options.get("as_csv")) or str(options.get("output")) == "-"
 
 
 def _damaged(kwargs: dict[str, Any], e: Exception) -> str:

@@ -37,7 +37,7 @@ def check_cmd(
         from tournament.pages.terminal import wrap_lines
         for f in report.findings:
             for line in wrap_lines(f.text()):
-                typer.echo(console.paint(line, "invalid" if f.level == "error" else "warning"))
+                console.write_line(sys.stdout, line, "invalid" if f.level == "error" else "warning")
         errors = len(report.errors)
         typer.echo(f"{event}: {report.rounds} rounds, {report.results} results ({report.records} records "
                    f"re-validated): {errors} error{'s' if errors != 1 else ''}, "

@@ -21,7 +21,7 @@ import sys
 import textwrap
 from typing import Any, Iterable, Sequence
 
-from tournament.names import plain_direction
+from domrec.errors import printable
 from tournament.pages.display import DROP_ORDER, is_text_column
 
 #: The narrowest a wrapping column (a name) is squeezed to before columns are dropped instead.
@@ -50,23 +50,6 @@ def terminal_width() -> int:
 def _columns_env(default: int) -> int:
     text = os.environ.get("COLUMNS", "")
     return int(text) if text.isdigit() and 20 <= int(text) <= 10_000 else default
-
-
-#: What a terminal takes for a command of its own (ESC starts a colour, a window title, a clear
-#: screen; BEL, backspace, a carriage return), a line break aside.  Names are refused with them, but
-#: an event file written elsewhere (by hand, by another program) may hold one.
-_CONTROLS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-
-
-def printable(text: str) -> str:
-    """Text of the event file (a name) as printed: without direction controls, which would make a
-    name show in another order than it reads (``\u202e1 reyalP`` as "Player 1"), and with each
-    control character as an escape (``\\x1b``), as domrec prints a record's names: never one the
-    terminal would obey."""
-    text = plain_direction(text)
-    if _CONTROLS.search(text) is None:
-        return text
-    return _CONTROLS.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def _cell(value: Any) -> str:
@@ -259,6 +242,8 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
     from rich.table import Table
     from rich.text import Text
 
+    from domrec.console import unescaped
+
     columns = list(rows[0]) if rows else []
     hidden: list[str] = []
     width = terminal_width()
@@ -291,7 +276,10 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
         width = max(width, compact_width(rows, columns))
     else:
         width = max(width, needed_width(rows, columns, True))
-    console = Console(width=width, soft_wrap=False)
+    # Rich writes its own codes (the title's italics, the headers' bold) under the escaping of
+    # standard output (domrec.console.Printable); everything it is given from the event file is
+    # escaped here instead (_cell, printable).
+    console = Console(file=unescaped(sys.stdout), width=width, soft_wrap=False)
     if compact:
         # As wide as its title (up to the terminal's width), so that the title reads on one line.
         table = Table(title=Text(_cell(title)), box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
@@ -302,21 +290,21 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
         widths = column_widths(rows, columns, width) if not wide else {c: natural_width(rows, c) for c in columns}
     for c in columns:
         if _wraps(c):  # wrapped here, between words and after hyphens: rich would cut a long word
-            table.add_column(Text(c), no_wrap=True, overflow="fold", width=widths[c])
+            table.add_column(Text(_cell(c)), no_wrap=True, overflow="fold", width=widths[c])
         else:  # a number: never wrapped, never cut
             # Words (a club, a category from the players CSV) read from the left; numbers line up right.
             words = any(isinstance(r.get(c), str) and r.get(c) and not _numeric(r.get(c)) for r in rows)
-            table.add_column(Text(c), no_wrap=True, justify="left" if words else "right", min_width=widths[c])
+            table.add_column(Text(_cell(c)), no_wrap=True, justify="left" if words else "right", min_width=widths[c])
     for r in rows:
         table.add_row(*(Text(_fit_cell(_cell(r.get(c)), widths[c], wide, lines, c != "result")) if _wraps(c) else _cell(r.get(c))
                         for c in columns))
     console.print(table)
     for line in [*footer, *legend]:
         for part in wrap_lines(line, width):
-            console.print(Text(part))
+            console.print(Text(part))  # escaped by wrap_lines
     if hidden:
         for part in wrap_lines(f"not shown at this width: {', '.join(hidden)} (--wide shows every column)", width):
-            console.print(Text(part))
+            console.print(Text(part))  # escaped by wrap_lines
 
 
 def _fit_cell(text: str, width: int, wide: bool, lines: int = MAX_NAME_LINES, shortens: bool = True) -> str:
@@ -346,10 +334,11 @@ def wrap_lines(text: str, width: int | None = None) -> list[str]:
     """``text``'s lines fitted to the terminal (:func:`terminal_width`): a long line wraps
     between words, its continuation indented two spaces past the line's own indent, so a
     finding, an audit entry or a bracket's match reads as one item at 80 columns.  Words are
-    never split (a word wider than the terminal runs over)."""
+    never split (a word wider than the terminal runs over).  Control characters are escaped first
+    (:func:`printable`), so that the width counted is the width shown."""
     width = width or terminal_width()
     out: list[str] = []
-    for line in plain_direction(text).splitlines() or [""]:
+    for line in printable(text, tabs=True).splitlines() or [""]:
         if len(line) <= width:
             out.append(line)
             continue

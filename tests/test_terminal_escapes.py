@@ -1,0 +1,201 @@
+"""A control character of a name, a reason or a comment never reaches a terminal raw.
+
+Names, reasons and comments are refused with control characters when typed, but an event file
+or a record written elsewhere (by hand with sqlite3, by another program) may hold one: ESC would
+clear the director's screen, retitle the window or hide text, and a C1 control (U+009B is a CSI of
+its own) likewise.  Both commands write every line for people through one escaping
+(``domrec.console.Printable``, ``domrec.errors.printable``): such a character shows as ``\\x1b``.
+
+Run in a real terminal (a pty): click strips CSI sequences from what it writes to a pipe, so a test
+that reads a pipe passes where a terminal would get the raw sequence.  The commands' own codes (the
+colour of a refusal, the bold headers of a table, a progress bar's redraws) still reach it."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import select
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tournament.pages.terminal import printable
+
+from tests.conftest import SAMPLES
+
+#: Clears the screen, retitles the window (ended by BEL), then a C1 CSI that would colour red.
+PAYLOAD = "\x1b[2J\x1b]0;pwned\x07\x9b31m"
+#: What the commands write themselves at a terminal: colour and bold (SGR), a progress bar's
+#: cursor hiding, line erasing and moving up, and the carriage returns of its redraws.
+OWN_CODES = re.compile(r"\x1b\[[0-9;]*m|\x1b\[\?25[lh]|\x1b\[2K|\x1b\[[0-9]*[AG]|\r")
+#: What must never reach the terminal from data: ESC, BEL, the other C0 controls but the line
+#: feed and the tab, DEL and the C1 controls.
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def in_terminal(*args: str, cwd: Path) -> tuple[int, str]:
+    """A command run as a program of its own with standard output and standard error on a pty:
+    its exit code and what the terminal got (decoded, before any terminal's interpretation)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
+    env.update(TERM="xterm-256color", PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", *args], stdin=subprocess.DEVNULL, stdout=slave,
+                            stderr=slave, cwd=cwd, env=env)
+    os.close(slave)
+    chunks = []
+    while True:
+        ready, _, _ = select.select([master], [], [], 120)
+        if not ready:
+            proc.kill()
+            raise AssertionError(f"{args}: no output for 120 s")
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the command has ended and closed the pty
+            break
+        if not data:
+            break
+        chunks.append(data)
+    code = proc.wait(timeout=60)
+    os.close(master)
+    return code, b"".join(chunks).decode("utf-8", "replace")
+
+
+def raw_controls(shown: str) -> list[str]:
+    """The control characters the terminal got besides the commands' own codes."""
+    return RAW.findall(OWN_CODES.sub("", shown))
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> Path:
+    """An event of 12 players, round 1 paired, table 1's result entered and amended, whose names,
+    event name and amendment reason hold :data:`PAYLOAD` (written with sqlite3, as another program
+    would); table 2's record, with the players' names as the event holds them; two domrec
+    records, a name and an invalid seat holding it."""
+    from tournament import add_players, create_event, enter_record, make_settings, open_event, pair_next_round
+    from tournament.event import venue as vn
+
+    from tests.tournament.conftest import play_table
+
+    here = tmp_path_factory.mktemp("escapes")
+    path = here / "e.db"
+    store = create_event(path, make_settings("Club", "competitive", "rotating", seed=7))
+    add_players(store, [f"P{i}" for i in range(1, 13)])
+    pair_next_round(store)
+    store.close()
+    conn = sqlite3.connect(path)
+    with conn:
+        for pid in range(1, 13):
+            conn.execute("UPDATE players SET name = ? WHERE id = ?", (f"P{pid}{PAYLOAD}", pid))
+        conn.execute("UPDATE meta SET value = json_set(value, '$.name', ?) WHERE key = 'settings'",
+                     (f"Club{PAYLOAD}",))
+    conn.close()
+    store = open_event(path)
+    tables = store.tables(1)
+    enter_record(store, play_table(store, tables[0], seed=1), "t1.json")
+    # A file's name is data too (a folder of records written elsewhere).
+    (here / f"t2{PAYLOAD}.json").write_text(play_table(store, tables[1], seed=2), encoding="utf-8")
+    (here / "swap.txt").write_text(" ".join(f"#{p}" for p in tables[2].players[:2]))
+    vn.links(store, "http://127.0.0.1:8000")
+    store.close()
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+
+    done = CliRunner().invoke(app, ["amend", str(path), "--round", "1", "--table", "1", "--score", "NS=100,EW=20",
+                                    "--reason", "sheet misread"])
+    assert done.exit_code == 0, done.output
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE result_audit SET reason = ?", (f"misread{PAYLOAD}",))
+        conn.execute("UPDATE venue_tokens SET created_at = created_at || ?", (PAYLOAD,))
+        conn.execute("UPDATE meta SET value = value || ? WHERE key = 'venue_printed_url'", (PAYLOAD,))
+        # A record that names another player than the table's: a finding of `check` names both.
+        conn.execute("UPDATE results SET record = replace(record, ?, ?) WHERE table_id = ?",
+                     (json.dumps(f"P{tables[0].players[0]}{PAYLOAD}")[1:-1], f"Q{json.dumps(PAYLOAD)[1:-1]}",
+                      tables[0].id))
+    conn.close()
+
+    doc = json.loads((SAMPLES / "valid" / "competitive" / "domino.json").read_text(encoding="utf-8"))
+    doc["players"][0]["name"] = f"Ana{PAYLOAD}"
+    (here / "name.json").write_text(json.dumps(doc), encoding="utf-8")
+    doc["hands"][0]["moves"][1]["seat"] = f"W{PAYLOAD}"
+    (here / "seat.json").write_text(json.dumps(doc), encoding="utf-8")
+    return here
+
+
+TOURNAMENT = [
+    ("history", "e.db"),
+    ("check", "e.db"),
+    ("report", "e.db", "-o", "report.html"),
+    ("links", "e.db"),
+    ("keys", "e.db"),
+    ("sheets", "e.db", "-o", "sheets"),
+    ("standings", "e.db", "--csv"),
+    ("standings", "e.db", "--json"),
+    ("tables", "e.db"),
+    ("result", "e.db", f"t2{PAYLOAD}.json"),
+    ("swap", "e.db", "SWAP"),
+    ("history", "e.db", "--csv"),
+]
+DOMREC = [
+    ("validate", "name.json"),
+    ("validate", "-v", "seat.json"),
+    ("explain", "name.json"),
+    ("explain", "seat.json"),
+    ("validate", "--json", "seat.json"),
+]
+
+
+def test_no_control_character_of_the_data_reaches_the_terminal(files: Path):
+    shown_names = 0
+    for module, commands in (("tournament.cli", TOURNAMENT), ("domrec.cli", DOMREC)):
+        for args in commands:
+            if "SWAP" in args:
+                args = (*args[:-1], *(files / "swap.txt").read_text().split())
+            code, shown = in_terminal(module, *args, cwd=files)
+            assert code in (0, 1), (args, shown)
+            assert raw_controls(shown) == [], (args, shown)
+            shown_names += printable(PAYLOAD) in shown
+    assert shown_names >= 10  # the names, the reason, the seat are shown, escaped
+
+
+def test_the_commands_own_codes_still_reach_the_terminal(files: Path):
+    """A refusal in colour, a table's bold headers: not escaped."""
+    code, shown = in_terminal("domrec.cli", "validate", "seat.json", cwd=files)
+    assert code == 1 and "\x1b[1;31m" in shown and raw_controls(shown) == [], shown
+    code, shown = in_terminal("tournament.cli", "players", "e.db", cwd=files)
+    assert code == 0 and re.search(r"\x1b\[[0-9;]*1[0-9;]*m", shown) and raw_controls(shown) == [], shown
+
+
+def test_data_written_to_a_pipe_is_exact(files: Path):
+    """--json, --csv and a record written to standard output are data: exact in a pipe."""
+    for module, args in (("tournament.cli", ("standings", "e.db", "--csv")),
+                         ("tournament.cli", ("players", "e.db", "--json")),
+                         ("domrec.cli", ("convert", "name.json", "--to", "json", "-o", "-"))):
+        proc = subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, cwd=files,
+                              env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
+        assert proc.returncode == 0, proc.stderr
+        out = proc.stdout
+        if "--json" in args:
+            assert f"P1{PAYLOAD}" in [p["name"] for p in json.loads(out)]
+        elif "--csv" in args:
+            assert f"P1{PAYLOAD}" in out
+        else:
+            assert json.loads(out)["players"][0]["name"] == f"Ana{PAYLOAD}"
+
+
+def test_every_command_of_both_apps_writes_through_the_escaping():
+    """No command can print around it: each is made by ``guarded`` (tournament) or
+    ``printable_command`` (domrec), which install :class:`domrec.console.Printable`."""
+    from domrec.cli import app as domrec_app
+    from tournament.cli import app as tournament_app
+
+    for app in (domrec_app, tournament_app):
+        callbacks = [c.callback for c in app.registered_commands]
+        assert callbacks and all(getattr(c, "printable", False) for c in callbacks), \
+            [c.__name__ for c in callbacks if not getattr(c, "printable", False)]
