@@ -130,7 +130,7 @@ def unicode_text(data: bytes | str, encoding: str = "utf-8") -> str:
                 raise NotUnicodeError("this is an SQLite database (an event file?), not text: give the record's "
                                       "own file", line=1, column=1) from None
             before = data[:e.start].decode(encoding, "replace")
-            line, column = before.count("\n") + 1, len(before.rsplit("\n", 1)[-1]) + 1
+            line, column = _line_column(before, len(before))
             name = "UTF-8" if encoding.replace("-", "").lower().startswith("utf8") else encoding.upper()
             raise NotUnicodeError(f"line {line}, column {column}: the text is not {name} "
                                   f"(byte 0x{data[e.start]:02X}); save the file as UTF-8",
@@ -138,8 +138,7 @@ def unicode_text(data: bytes | str, encoding: str = "utf-8") -> str:
     if not data.isascii():
         m = _SURROGATE.search(data)
         if m is not None:
-            before = data[:m.start()]
-            line, column = before.count("\n") + 1, len(before.rsplit("\n", 1)[-1]) + 1
+            line, column = _line_column(data, m.start())
             raise NotUnicodeError(f"line {line}, column {column}: {_surrogate_said(m.group())}",
                                   line=line, column=column)
     return data
@@ -225,9 +224,17 @@ def _placed(text: str, e: NotJSONError) -> NotJSONError:
     found = next((m for m in re.finditer(pattern, text) if m.group(1) is not None), None)
     if found is None:
         return e
-    at = found.start(1)
-    line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
-    return NotJSONError(f"not valid JSON at line {line}, column {column}: {e.message}")
+    return _not_json_at(text, found.start(1), e.message)
+
+
+def _line_column(text: str, at: int) -> tuple[int, int]:
+    """The 1-based line and column of offset ``at`` of ``text``."""
+    return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+
+
+def _not_json_at(text: str, at: int, words: str) -> NotJSONError:
+    line, column = _line_column(text, at)
+    return NotJSONError(f"not valid JSON at line {line}, column {column}: {words}")
 
 
 #: The keyword arguments of every ``json.loads`` that reads a record or part of one.
@@ -373,9 +380,7 @@ def parse_json(text: str | bytes) -> Any:
     except json.JSONDecodeError as e:
         end = len(text.rstrip())
         if e.pos >= end:  # said where the text's last character ends, not after its last line's newline
-            line, column = text.count("\n", 0, end) + 1, end - text.rfind("\n", 0, end)
-            raise NotJSONError(f"not valid JSON at line {line}, column {column}: the text ends before the JSON "
-                               f"does (truncated?)") from None
+            raise _not_json_at(text, end, "the text ends before the JSON does (truncated?)") from None
         raise NotJSONError(f"not valid JSON at line {e.lineno}, column {e.colno}: {json_words(e.msg)}") from None
     except NotJSONError as e:  # (a number the hooks refuse: said where it is)
         raise _placed(text, e) from None
@@ -385,8 +390,7 @@ def parse_json(text: str | bytes) -> Any:
         raise NotJSONError(f"the file is not UTF-8 text ({e.reason} at byte {e.start})") from None
     except (ValueError, OverflowError) as e:  # Python refuses numbers of thousands of digits
         if "digits" in str(e):
-            long = re.search(r"[0-9]{%d,}" % (sys.get_int_max_str_digits() + 1 if hasattr(sys, "get_int_max_str_digits")
-                                               else 4301), text)
+            long = re.search(r"[0-9]{%d,}" % (sys.get_int_max_str_digits() + 1), text)
             raise _placed(text, _at_token(NotJSONError("the JSON holds a number too long to be read (thousands of "
                                                        "digits)"), long.group() if long else "")) from None
         raise NotJSONError(f"the JSON cannot be read: {e}") from None
@@ -408,7 +412,7 @@ _JSON_WORDS = (
     ("Unterminated string", "a text in double quotes is not closed"),
     ("Invalid control character", "a text in double quotes holds a control character (a line break or a tab "
                                   "inside a text is written \\n or \\t)"),
-    ("Invalid \\uXXXX escape", "a \\u escape needs four hexadecimal digits (\\u00e9)"),
+    ("Invalid \\u", "a \\u escape needs four hexadecimal digits (\\u00e9)"),
     ("Invalid \\escape", "a backslash starts an escape JSON does not have (write \\\\ for a backslash)"),
     ("Illegal trailing comma", "a comma ends a list or an object: take it out"),
 )
