@@ -182,10 +182,11 @@ class Printable:
 
     def __init__(self, stream: Any, data: bool = False) -> None:
         self._stream = stream
-        self._data = data
+        #: Data to a file or a pipe, written exactly (asked once: a stream does not become a terminal).
+        self._exact = data and not is_terminal(stream)
 
     def write(self, text: Any) -> Any:
-        if not isinstance(text, str) or self._data and not is_terminal(self._stream):
+        if self._exact or not isinstance(text, str):
             return self._stream.write(text)
         self._stream.write(printable(text, tabs=True))
         return len(text)
