@@ -168,7 +168,8 @@ def test_right_to_left_names_on_the_projectors_find_list(tmp_path, browser, size
                 assert partners and all(n == 1 for n, _ in partners), partners
             page.evaluate("""() => { const ss = [...document.querySelectorAll('.screen')];
                 const rtl = ss.filter(s => s.querySelector('ul.find') && /[\u0590-\u06ff]/.test(s.textContent)).pop();
-                ss.forEach(s => s.classList.toggle('on', s === rtl)); }""")  # one screen, to look at
+                ss.forEach(s => { s.classList.toggle('on', s === rtl); s.style.animation = 'none';
+                                  s.style.visibility = s === rtl ? 'visible' : 'hidden'; }); }""")  # one screen, to look at
             keep(page, f"hall-projector-rtl-{path.stem}-{width}x{height}")
             page.close()
 
