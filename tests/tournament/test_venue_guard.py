@@ -120,3 +120,36 @@ def test_a_request_without_its_one_host_is_refused(tmp_path, hall):
         assert status.startswith(b"HTTP/1.1 200 ")
         if not hall:
             assert venue.server.call(venue.server.venue.state, 1, 1)["rev"] == 0  # nothing refused was kept
+
+
+def test_a_tables_key_opens_no_other_table_on_any_route(served):
+    """Table 1's key, on every route of table 2 (a read or a write, with the director's right PIN
+    or without): refused 403, before any PIN is looked at (no wrong PIN counted, at either table
+    or for the event), and table 2 is as it was; nor does it open the director's routes."""
+    from tournament.store import venue as venue_sql
+
+    server, client, links = served
+    one, two = links["tables"][0]["token"], links["tables"][1]["token"]
+    pin = links["director_pin"]
+    other = "/api/v1/tables/1/2"
+    bodies = {"dgn": {"rev": 0, "text": "hand 1"}, "mode": {"rev": 0, "mode": "sheet"}, "call": {"rev": 0},
+              "confirm": {"rev": 0, "side": "NS"}, "clear": {"rev": 0}, "result": {"scores": {"NS": 1, "EW": 0},
+                                                                                   "reason": "x"},
+              "result/clear": {"reason": "x"}, "pins/clear": {}, "key": {},
+              "correct": {"rev": 0, "hand": 1, "line": None, "text": "", "reason": "x"}}
+    for typed in (None, pin, "000000" if pin != "000000" else "111111"):
+        headers = {**_auth(one), "Content-Type": "application/json", **({"X-Director-PIN": typed} if typed else {})}
+        for read in ("", "?log=1", "/options", "/lines"):
+            assert client.get(other + read, headers=headers).status_code == 403, (read, typed)
+        for route, body in bodies.items():
+            r = client.post(f"{other}/{route}", headers=headers, json=body)
+            assert r.status_code == 403, (route, typed, r.text)
+        for where, body in (("/api/v1/director", None), ("/api/v1/director/pair", {})):
+            r = client.get(where, headers=headers) if body is None else client.post(where, headers=headers, json=body)
+            assert r.status_code == 403, where
+    assert server.call(server.venue.state, 1, 2)["rev"] == 0
+    assert client.get(other, headers=_auth(two)).status_code == 200  # table 2's own key still opens it
+    store = server.venue.store
+    assert server.call(lambda: (venue_sql.pin_tries(store, server.venue.table(1, 1).id),
+                                venue_sql.pin_tries(store, server.venue.table(1, 2).id),
+                                venue_sql.director_pin_misses(store))) == ((0, None), (0, None), (0, None))
