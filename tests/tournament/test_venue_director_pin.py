@@ -437,10 +437,13 @@ def test_a_killed_server_forgets_no_wrong_directors_pin_of_the_event(tmp_path):
     """The real ``tournament serve`` in a process of its own: 9 wrong director's PINs at three
     tables (each under its own 5), the server killed (``kill -9``) and started again; one more
     is the event's 10th, and the director's PIN waits at every table, the right one at a table
-    that never had a wrong PIN too.  (Kept in memory, the count started again from 0 and a
+    that never had a wrong PIN too; ``tournament pins --clear`` beside the server clears it.  (Kept in memory, the count started again from 0 and a
     script got 9 more tries a restart.)"""
+    from typer.testing import CliRunner
+
     from tests.tournament import served
     from tests.tournament.served import free_port, stop
+    from tournament.cli import app
     from tournament.event import venue as vn
 
     httpx = pytest.importorskip("httpx")
@@ -468,5 +471,9 @@ def test_a_killed_server_forgets_no_wrong_directors_pin_of_the_event(tmp_path):
             r = lines(client, 4, pin)
             assert r.status_code == 429, r.text
             assert "the director's PIN waits" in r.json()["error"] and int(r.headers["retry-after"]) > 0
+            # `tournament pins --clear` beside the running server clears the event's count with the table's.
+            done = CliRunner().invoke(app, ["pins", str(path), "--clear", "1/1"])
+            assert done.exit_code == 0, done.output
+            assert lines(client, 4, pin).status_code == 200
     finally:
         stop(proc, kill=True)
