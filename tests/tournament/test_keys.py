@@ -283,7 +283,8 @@ def test_the_directors_page_gives_a_table_a_new_key(venue):
     assert es.status_code == 200 and "nueva" in es.json()["said"][0].lower()
     # No such table, a garbled body: one line, nothing changed.
     assert client.post("/api/v1/tables/1/9/key", headers=director, json={}).status_code == 404
-    assert client.post("/api/v1/tables/1/1/key", headers=director, content=b"[").status_code == 400
+    json_type = {"Content-Type": "application/json"}
+    assert client.post("/api/v1/tables/1/1/key", headers={**director, **json_type}, content=b"[").status_code == 400
     assert server.call(server.venue.links, "http://testserver")["tables"][0]["token"] == old[1]
     store = open_event(path)
     trail = [d for d in desk_history(store) if d.action == ks.KEY_CHANGED]

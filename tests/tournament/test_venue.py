@@ -724,8 +724,10 @@ def test_a_tables_move_and_read_go_straight_to_their_endpoint_with_every_guard(v
     assert r.status_code == 403
     assert client.post(f"{url}/dgn", headers=_auth("nope"), json={"rev": 1, "text": "y"}).status_code == 403
     assert client.get("/api/v1/tables/x/1", headers=_auth(token)).status_code == 404
-    r = client.post(f"{url}/dgn", headers=_auth(token), content=b"{")
+    r = client.post(f"{url}/dgn", headers={**_auth(token), "Content-Type": "application/json"}, content=b"{")
     assert r.status_code == 400 and "error" in r.json()
+    r = client.post(f"{url}/dgn", headers={**_auth(token), "Content-Type": "text/plain"}, content=b'{"rev": 1}')
+    assert r.status_code == 415 and "error" in r.json()
     # A fault is one line with its request id, as on every route.
     monkeypatch.setattr(server, "api_table", lambda request: 1 / 0)
     r = client.get(url, headers=_auth(token))
@@ -733,7 +735,7 @@ def test_a_tables_move_and_read_go_straight_to_their_endpoint_with_every_guard(v
     assert routed == []
     # Every other request is routed.
     for method, where in (("GET", f"{url}/dgn"), ("GET", f"{url}/options"), ("POST", url), ("GET", f"{url}/")):
-        assert client.request(method, where, headers=_auth(token)).status_code == 418
+        assert client.request(method, where, headers={**_auth(token), "Content-Type": "application/json"}).status_code == 418
     assert routed == [f"GET {url}/dgn", f"GET {url}/options", f"POST {url}", f"GET {url}/"]
 
 
@@ -932,7 +934,8 @@ def test_the_connection_answers_as_the_routes_do(tmp_path, monkeypatch):
     same status line, headers (the request's id and the date aside) and body, for a move taken, a
     read, and each refusal; a body that comes in two reads, a request behind another on the
     connection, a write from another site's page, HTTP/1.0 and a query naming a language go the
-    ASGI way and are answered alike."""
+    ASGI way and are answered alike, as do a move not declared JSON and a request without its
+    ``Host``, which the guard refuses."""
     from tournament.web.background import BackgroundVenue
 
     path = _event(tmp_path)
@@ -943,11 +946,12 @@ def test_the_connection_answers_as_the_routes_do(tmp_path, monkeypatch):
         light_answer = server._light_answer
         monkeypatch.setattr(server, "_light_answer", lambda *a: taken.append(1) or light_answer(*a))
 
-        def request(method, where, headers=(), body=None, version=b"1.1"):
-            lines = [f"{method} {where} HTTP/".encode() + version, b"host: 127.0.0.1"]
+        def request(method, where, headers=(), body=None, version=b"1.1", host=b"host: 127.0.0.1",
+                    kind=b"content-type: application/json"):
+            lines = [f"{method} {where} HTTP/".encode() + version, *([host] if host else [])]
             lines += [f"{k}: {v}".encode() for k, v in headers]
             if body is not None:
-                lines.append(f"content-length: {len(body)}".encode())
+                lines += [*([kind] if kind else []), f"content-length: {len(body)}".encode()]
             return b"\r\n".join(lines) + b"\r\n\r\n" + (body or b"")
 
         def plain(answer):
@@ -997,6 +1001,15 @@ def test_the_connection_answers_as_the_routes_do(tmp_path, monkeypatch):
         both(request("POST", f"{url}/dgn", [auth], b"{" * (64 * 1024 + 1)), light=False)
         assert both(request("GET", url, [auth], version=b"1.0"), light=False)[0][1].count((b"connection", b"close"))
         both(request("GET", f"{url}?lang=es", [auth]), light=False)
+        # The ASGI way, refused by the guard: a move not declared JSON (415), a request without its Host (400).
+        move = b'{"rev": 1, "text": "9-9"}'
+        for kind in (b"content-type: text/plain", b"content-type: application/x-www-form-urlencoded", None):
+            assert both(request("POST", f"{url}/dgn", [auth], move, kind=kind), light=False)[0][0].startswith(
+                b"HTTP/1.1 415 ")
+        for host in (None, b"host: "):
+            assert both(request("POST", f"{url}/dgn", [auth], move, host=host), light=False)[0][0].startswith(
+                b"HTTP/1.1 400 ")
+            assert both(request("GET", url, [auth], host=host), light=False)[0][0].startswith(b"HTTP/1.1 400 ")
         assert server.call(server.venue.state, 1, 1)["rev"] == 1  # nothing refused was kept
 
 

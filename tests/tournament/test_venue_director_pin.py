@@ -367,3 +367,113 @@ def test_wrong_directors_pins_at_many_tables_make_every_table_wait(tmp_path):
         assert client.get(fresh, headers=_at_table(tables[3]["token"], pin)).status_code == 200
     finally:
         server.close()
+
+
+def _sixteen(tmp_path):
+    """An event of 16 players at 4 tables (round 1 paired)."""
+    from tournament import add_players, create_event, make_settings, pair_next_round
+
+    path = tmp_path / "sixteen.db"
+    store = create_event(path, make_settings("Club", "competitive", "rotating", seed=3))
+    add_players(store, [f"P{i}" for i in range(1, 17)])
+    pair_next_round(store)
+    store.close()
+    return path
+
+
+def test_the_event_wide_count_of_wrong_directors_pins_is_kept_in_the_event_file(tmp_path):
+    """The wrong director's PINs of all the tables together are counted in the event file, as
+    each table's are: a server started again goes on counting from them (the 10th makes every
+    table wait, whichever server life the others were made in), and still makes every table wait;
+    the director's clearing forgets them in the file too."""
+    from tests.tournament.test_venue_pins import Clock
+
+    path = _sixteen(tmp_path)
+    clock = Clock()
+    server = _server(path, clock=clock)
+    client = starlette_testclient.TestClient(server.asgi)
+    links = server.call(server.venue.links, "http://testserver")
+    pin, tables = links["director_pin"], links["tables"]
+    wrong = iter(f"{k:06d}" for k in range(100) if f"{k:06d}" != pin)
+
+    def lines(n, typed):
+        return client.get(f"/api/v1/tables/1/{n}/lines", headers=_at_table(tables[n - 1]["token"], typed))
+
+    try:
+        assert [lines(n, next(wrong)).status_code for n in (1, 1, 1, 1, 2, 2, 2, 2, 3)] == [403] * 9
+    finally:
+        server.close()
+    store = open_event(path)
+    try:
+        assert venue_sql.director_pin_misses(store) == (9, None)
+    finally:
+        store.close()
+    server = _server(path, clock=clock)  # started again: the 10th wrong PIN is the 10th
+    client = starlette_testclient.TestClient(server.asgi)
+    try:
+        assert lines(3, next(wrong)).status_code == 403
+        r = lines(4, pin)
+        assert r.status_code == 429 and "waits 30 seconds more at every table" in r.json()["error"]
+    finally:
+        server.close()
+    server = _server(path, clock=clock)  # and again: every table still waits
+    client = starlette_testclient.TestClient(server.asgi)
+    try:
+        assert lines(4, pin).status_code == 429
+        r = client.post("/api/v1/tables/1/1/pins/clear", headers=_auth(_key(links["director"])), json={})
+        assert r.status_code == 200
+        assert lines(4, pin).status_code == 200
+    finally:
+        server.close()
+    store = open_event(path)
+    try:
+        assert venue_sql.director_pin_misses(store) == (0, None)
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_a_killed_server_forgets_no_wrong_directors_pin_of_the_event(tmp_path):
+    """The real ``tournament serve`` in a process of its own: 9 wrong director's PINs at three
+    tables (each under its own 5), the server killed (``kill -9``) and started again; one more
+    is the event's 10th, and the director's PIN waits at every table, the right one at a table
+    that never had a wrong PIN too; ``tournament pins --clear`` beside the server clears it.  (Kept in memory, the count started again from 0 and a
+    script got 9 more tries a restart.)"""
+    from typer.testing import CliRunner
+
+    from tests.tournament import served
+    from tests.tournament.served import free_port, stop
+    from tournament.cli import app
+    from tournament.event import venue as vn
+
+    httpx = pytest.importorskip("httpx")
+    pytest.importorskip("uvicorn")
+    path = _sixteen(tmp_path)
+    store = open_event(path)
+    links = vn.links(store, "http://127.0.0.1")
+    store.close()
+    pin, tables = links["director_pin"], links["tables"]
+    wrong = iter(f"{k:06d}" for k in range(100) if f"{k:06d}" != pin)
+    port = free_port()
+
+    def lines(client, n, typed):
+        return client.get(f"/api/v1/tables/1/{n}/lines", headers=_at_table(tables[n - 1]["token"], typed))
+
+    proc = served.serve(path, port)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+            codes = [lines(client, n, next(wrong)).status_code for n in (1, 1, 1, 1, 2, 2, 2, 2, 3)]
+            assert codes == [403] * 9
+        stop(proc, kill=True)
+        proc = served.serve(path, port)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+            assert lines(client, 3, next(wrong)).status_code == 403
+            r = lines(client, 4, pin)
+            assert r.status_code == 429, r.text
+            assert "the director's PIN waits" in r.json()["error"] and int(r.headers["retry-after"]) > 0
+            # `tournament pins --clear` beside the running server clears the event's count with the table's.
+            done = CliRunner().invoke(app, ["pins", str(path), "--clear", "1/1"])
+            assert done.exit_code == 0, done.output
+            assert lines(client, 4, pin).status_code == 200
+    finally:
+        stop(proc, kill=True)

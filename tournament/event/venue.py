@@ -501,11 +501,6 @@ class Venue:
         #: When each table's phone was last heard from (any request with the table's key), by table id:
         #: kept in memory only (a dict write a request); after a restart, the table's last write stands in.
         self.contact: dict[int, str] = {}
-        #: Wrong director's PINs at all tables since the director last cleared them, and until when
-        #: every director's PIN waits (:data:`EVENT_FREE_DIRECTOR_PINS`); in memory: a restart,
-        #: which only the director can make, forgets them.
-        self._director_misses = 0
-        self._director_until: datetime.datetime | None = None
         #: The keys and tables read by :meth:`_authorized`, kept while the file is as it was when they
         #: were read (:attr:`_stamp`; a move's own rows excepted, see :meth:`_write`): a table's move
         #: read its key and its table from the file at every request.
@@ -1026,10 +1021,11 @@ class Venue:
         return (f"too many wrong PINs at this table: confirmations wait {left} seconds more (the director can "
                 f"clear them)")
 
-    def _count_wrong_pin(self, table: Table, who: str) -> VenueError:
-        """A wrong PIN counted against the table, committed (with the group it is in) before it is
-        answered, so that a server killed and started again still makes the table wait; the
-        refusal to answer with."""
+    def _count_wrong_pin(self, table: Table, who: str, director: bool = False) -> VenueError:
+        """A wrong PIN counted against the table (``director``: and against the event's tables
+        together, :data:`EVENT_FREE_DIRECTOR_PINS`), committed (with the group it is in) before it
+        is answered, so that a server killed and started again still makes the table, and every
+        table, wait; the refusal to answer with."""
         try:
             with self.lock, self.store.write():
                 venue_sql.upgrade_for_venue(self.store)
@@ -1038,6 +1034,12 @@ class Venue:
                 if wait:
                     until = self.clock() + datetime.timedelta(seconds=wait)
                     venue_sql.set_pin_wait(self.store, table.id, until.isoformat())
+                if director:
+                    misses = venue_sql.add_director_pin_miss(self.store)
+                    event_wait = pin_wait(misses - EVENT_FREE_DIRECTOR_PINS + FREE_PIN_TRIES)
+                    if event_wait:
+                        every = self.clock() + datetime.timedelta(seconds=event_wait)
+                        venue_sql.set_director_pin_wait(self.store, every.isoformat())
         except TournamentError:  # a damaged file, as every write refuses it
             raise
         except Exception:  # noqa: BLE001 - not counted, so not answered as counted: nothing stored, one line
@@ -1070,7 +1072,7 @@ class Venue:
                 if not wrong:
                     raise Unprocessable(f"{where} has had no wrong PIN: there is nothing to clear")
                 venue_sql.clear_pin_tries(self.store, table.id)
-                self._director_misses, self._director_until = 0, None  # (the director is at the page)
+                venue_sql.clear_director_pin_misses(self.store)  # (the director is at the page)
                 desk_sql.log(self.store, "wrong_pins_cleared", table.round,
                              {"table": table.number, "wrong": wrong,
                               "waited": _seconds_until(until, self.clock())}, by, None)
@@ -1139,23 +1141,19 @@ class Venue:
                 left = _seconds_until(until, self.clock())
                 if left:
                     raise Waiting(self._waiting_words(left), left)
-                if self._director_until is not None:
-                    left = max(0, math.ceil((self._director_until - self.clock()).total_seconds()))
-                    if left:
-                        raise Waiting(f"too many wrong director's PINs at the tables: the director's PIN waits "
-                                      f"{left} second{'s' if left != 1 else ''} more at every "
-                                      f"table (the director's page clears it)", left)
+                _, every = venue_sql.director_pin_misses(self.store)
+                left = _seconds_until(every, self.clock())
+                if left:
+                    raise Waiting(f"too many wrong director's PINs at the tables: the director's PIN waits "
+                                  f"{left} second{'s' if left != 1 else ''} more at every "
+                                  f"table (the director's page clears it)", left)
             if not isinstance(pin, str) or not pin.strip():
                 raise Forbidden("type the director's PIN")
             kept = venue_sql.director_pin(self.store)
             if kept is None or not secrets.compare_digest(kept.encode(), pin.strip().encode("utf-8", "replace")):
                 if table is None:
                     raise Forbidden("that is not the director's PIN")
-                self._director_misses += 1
-                event_wait = pin_wait(self._director_misses - EVENT_FREE_DIRECTOR_PINS + FREE_PIN_TRIES)
-                if event_wait:
-                    self._director_until = self.clock() + datetime.timedelta(seconds=event_wait)
-                refusal = self._count_wrong_pin(table, "the director")
+                refusal = self._count_wrong_pin(table, "the director", director=True)
                 if isinstance(refusal, Forbidden):
                     wrong, _ = venue_sql.pin_tries(self.store, table.id)
                     wait = pin_wait(wrong)

@@ -32,6 +32,10 @@ transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament li
   made, by the phone's clock (kept as sent, never used to order anything); ``at`` when the server
   took it.  Made, and the file becomes schema 8, in the transaction of the first write that
   carries an id; older tools ignore it.
+* ``meta`` rows ``venue_director_pin_misses`` and ``venue_director_pin_wait_until``: the wrong
+  director's PINs typed at all the event's tables together, and until when the director's PIN
+  waits at every table (:func:`director_pin_misses`); kept in the file for the same reason as
+  ``venue_pin_tries``.  Older tools ignore them.
 """
 
 from __future__ import annotations
@@ -237,6 +241,37 @@ def clear_pin_tries(store: EventStore, table_id: int) -> None:
     """Within a write: the table's wrong PINs forgotten (the director cleared them)."""
     if store.has_table("venue_pin_tries"):
         store.db.execute("DELETE FROM venue_pin_tries WHERE table_id = ?", [table_id])
+
+
+#: The ``meta`` keys of the event-wide count of wrong director's PINs (see :func:`director_pin_misses`).
+_DIRECTOR_MISSES, _DIRECTOR_WAIT = "venue_director_pin_misses", "venue_director_pin_wait_until"
+
+
+def director_pin_misses(store: EventStore) -> tuple[int, str | None]:
+    """Wrong director's PINs at all the event's tables together since the director last cleared a
+    table's, and until when the director's PIN waits at every table (UTC; ``None``: it does not).
+    Kept in the file (two ``meta`` rows, made by the first wrong one), as each table's count is,
+    so that a server killed and started again still makes every table wait."""
+    misses = _meta(store, _DIRECTOR_MISSES)
+    wrong = int(misses) if misses is not None and misses.isascii() and misses.isdigit() else 0
+    return wrong, _meta(store, _DIRECTOR_WAIT) or None
+
+
+def add_director_pin_miss(store: EventStore) -> int:
+    """Within a write: one more wrong director's PIN at the event's tables; how many there were now."""
+    wrong = director_pin_misses(store)[0] + 1
+    _set_meta(store, _DIRECTOR_MISSES, str(wrong))
+    return wrong
+
+
+def set_director_pin_wait(store: EventStore, until: str) -> None:
+    """Within a write, after :func:`add_director_pin_miss`: until when every director's PIN waits."""
+    _set_meta(store, _DIRECTOR_WAIT, until)
+
+
+def clear_director_pin_misses(store: EventStore) -> None:
+    """Within a write: the event-wide wrong director's PINs forgotten (the director cleared a table's)."""
+    store.db.execute("DELETE FROM meta WHERE key IN (?, ?)", [_DIRECTOR_MISSES, _DIRECTOR_WAIT])
 
 
 WRITES_SCHEMA_VERSION = 8

@@ -15,7 +15,9 @@ adds is what a server owes its clients:
   reads and corrects its own table's game, as the director at the table.  No cookie carries a
   key (the one cookie, ``lang``, holds a language and nothing else), so a page of another site
   cannot make a browser act here (and a write whose ``Origin`` is not the served address,
-  scheme, host and port, is refused anyway).
+  scheme, host and port, is refused anyway, as is a write whose body is not declared
+  ``application/json``, 415: a form or ``text/plain``, which another site's page may send
+  without asking first).  An HTTP/1.1 request without its one ``Host`` is refused (400).
 * **The players' language** (:mod:`tournament.i18n`): ``?lang=es`` (the switch on every page,
   which also sets the ``lang`` cookie), then the cookie, then the browser's
   ``Accept-Language``, then the event's language.  Pages come from templates in that
@@ -124,6 +126,8 @@ WEB_REFUSALS = (
     N_("a duplicate event has no crosstable: its pairs play boards, each ranked against every table that played it "
        "(see the standings and each board's traveller)"),
     N_("a write from another site's page is refused"),
+    N_("a write must be sent as JSON (Content-Type: application/json)"),
+    N_("a request must name the host it asks (one Host header)"),
     N_("a request body may hold at most %(n)s KB"),
     N_("the request body did not arrive within %(n)s seconds: send it again"),
     N_("the request body is not JSON (send a JSON object)"),
@@ -698,9 +702,10 @@ class Site(abc.ABC):
                                         headers={"Retry-After": str(max(1, round(wait)))})
                 await response(scope, receive, send_with_headers)
                 return
-            if scope["method"] in ("POST", "PUT", "DELETE", "PATCH") and not _same_origin(scope, self.origins):
-                response = JSONResponse({"error": said("a write from another site's page is refused"),
-                                         "request_id": request_id}, status_code=403)
+            refusal = _refused_here(scope, self.origins)
+            if refusal is not None:
+                status, words = refusal
+                response = JSONResponse({"error": said(words), "request_id": request_id}, status_code=status)
                 await response(scope, receive, send_with_headers)
                 return
             try:
@@ -1243,8 +1248,8 @@ class VenueServer(HallSite):
         taken only when nothing in it is unusual, and the guard would let it through: a query
         holding nothing but ``hands`` (as :meth:`_light`), a move's body of a declared length
         within the limit (no chunks, no ``Expect``), a read with none, no refusal of the guard's
-        due (its rate limit, a write's origin: those are answered the ASGI way, as is anything
-        else).  The same answers, statuses and headers as the routes (:meth:`_settled`, the
+        due (its rate limit, the request's ``Host``, a write's origin and content type: those are
+        answered the ASGI way, as is anything else).  The same answers, statuses and headers as the routes (:meth:`_settled`, the
         guard's headers; ``test_the_connection_answers_as_the_routes_do``).  Returns how to answer
         it once its body has come (``answer(body, done)``: ``done`` is handed the status, headers
         and body), or None."""
@@ -1270,10 +1275,12 @@ class VenueServer(HallSite):
         if dgn:
             if length is None or not (length.isascii() and length.isdigit()) or int(length) > MAX_BODY:
                 return None
-            if not _same_origin({"headers": headers}, self.origins):
-                return None
         elif length is not None:
             return None
+        # (the connection takes only HTTP/1.1 here: tournament.web.connections)
+        if _refused_here({"http_version": "1.1", "method": method.decode("latin-1"), "headers": headers},
+                         self.origins) is not None:
+            return None  # the guard's refusal, made the ASGI way
         who = (client or ("?", 0))[0]
         if self.buckets.waits(who):
             return None
@@ -1836,6 +1843,43 @@ def _hands_asked(query: bytes | None) -> str | None | bool:
                 return False
             known = value
     return known
+
+
+#: The methods that write (a write comes from a page of this server's, as JSON).
+_WRITES = frozenset(("POST", "PUT", "DELETE", "PATCH"))
+
+
+def _refused_here(scope: dict, served: frozenset[Origin]) -> tuple[int, str] | None:
+    """What the guard refuses of a request before any route sees it, as (status, words), or None.
+
+    * An HTTP/1.1 request without exactly one ``Host`` (400): HTTP/1.1 requires it, and h11
+      refuses such a request itself, but httptools (uvicorn's reader where installed) lets it
+      through.  Its value is not compared with the addresses the server is served at: phones
+      reach the laptop by its LAN address, a name, or a reverse proxy's name, and a request naming
+      another host reads nothing a key does not open anyway (no cookie carries a key), while a
+      write from another site's page is refused by its ``Origin`` below.
+    * A write whose ``Origin`` is another site's (403): :func:`_same_origin`.
+    * A write whose body is not declared JSON (415): a browser sends a form or ``text/plain``
+      from any site's page without asking this server first (no CORS preflight), ``application/json``
+      never; so a write sent as anything else is no page's of this server's, and is refused before
+      its body is read."""
+    if scope.get("http_version") == "1.1":
+        hosts = [value for name, value in scope.get("headers") or [] if name == b"host"]
+        if len(hosts) != 1 or not hosts[0].strip():
+            return 400, "a request must name the host it asks (one Host header)"
+    if scope["method"] in _WRITES:
+        if not _same_origin(scope, served):
+            return 403, "a write from another site's page is refused"
+        if not _json_declared(scope.get("headers") or []):
+            return 415, "a write must be sent as JSON (Content-Type: application/json)"
+    return None
+
+
+def _json_declared(headers: Iterable[tuple[bytes, bytes]]) -> bool:
+    """The request declares its body JSON: one ``Content-Type``, ``application/json`` (its
+    parameters, such as ``charset``, aside)."""
+    types = [value for name, value in headers if name == b"content-type"]
+    return len(types) == 1 and types[0].partition(b";")[0].strip().lower() == b"application/json"
 
 
 def _same_origin(scope: dict, served: frozenset[Origin]) -> bool:

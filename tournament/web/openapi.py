@@ -20,6 +20,7 @@ def _refusals(*codes: int) -> dict[str, Any]:
     words = {400: "The body is not a JSON object.", 403: "The key does not open this.",
              404: "No such round or table (a game: or no recorded game to show there, as it is still in play).", 409: "The table has moved on (an old rev: `state` is the table now), "
              "or its result is confirmed.", 408: "The body did not arrive whole within 10 seconds: nothing taken.", 413: "The body is too large.",
+             415: "The body is not declared JSON (`Content-Type: application/json`): nothing taken.",
              422: "Refused by the rules or unreadable, or a fault of the server's own: nothing stored (`line`, "
                   "`column` for DGN); the feed: a bad `since`, `limit` or `format`.",
              429: "Too many requests from this device; or (a confirmation) the table waits after too many "
@@ -56,7 +57,7 @@ def _write(summary: str, body: dict[str, Any], director: bool = False) -> dict[s
                      "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
                      "responses": {"200": {"description": "Accepted: the table's new state.",
                                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TableState"}}}},
-                                   **_refusals(400, 403, 404, 408, 409, 413, 422, 429)}}}
+                                   **_refusals(400, 403, 404, 408, 409, 413, 415, 422, 429)}}}
 
 
 _FEED_HEADERS = {"ETag": {"schema": {"type": "string"}, "description": "Send it back as If-None-Match: 304 "
@@ -245,7 +246,7 @@ OPENAPI: dict[str, Any] = {
                                 "key; into the audit trail)", "security": [{"key": []}],
                      "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
                      "responses": {"200": {"description": "`said`, and the table's `wrong` PINs and `wait` (both 0 "
-                                                          "now)."}, **_refusals(400, 403, 404, 422, 429)}}},
+                                                          "now)."}, **_refusals(400, 403, 404, 415, 422, 429)}}},
         "/api/v1/tables/{round}/{table}/result": {
             "parameters": _TABLE_PARAMS,
             **_write("The director enters or corrects a table's result (director's key)",
@@ -307,7 +308,7 @@ OPENAPI: dict[str, Any] = {
                                                                                     "picture as a data: address."},
                                                               "said": {"type": "array",
                                                                        "items": {"type": "string"}}}}}}},
-                                   **_refusals(400, 403, 404, 408, 413, 429)}}},
+                                   **_refusals(400, 403, 404, 408, 413, 415, 429)}}},
         "/api/v1/director": {
             "get": {"summary": "Every table of the round at a glance (director's key)", "security": [{"key": []}],
                     "responses": {"200": {"description": "The round's tables: each one's status (not started, playing, "
@@ -329,7 +330,7 @@ OPENAPI: dict[str, Any] = {
                      "security": [{"key": []}],
                      "requestBody": {"required": True, "content": {"application/json": {"schema": {
                          "type": "object", "properties": {"seed": {"type": "string", "default": "draw"}}}}}},
-                     "responses": {"200": {"description": "The new round."}, **_refusals(400, 403, 422, 429)}}},
+                     "responses": {"200": {"description": "The new round."}, **_refusals(400, 403, 415, 422, 429)}}},
         "/api/v1/openapi.json": {"get": {"summary": "This description", "responses": {"200": {"description": "OpenAPI 3.1"}}}},
         "/api/v1/event": _feed_get("The event: settings, status, rounds, stages, the last change's number",
                                    "Event"),
