@@ -94,7 +94,7 @@
     var data = byHand[sec.getAttribute("data-hand")].data, m = model(sec, i);
     return {game: DATA.game, title: DATA.title, names: DATA.names, hand: data.hand, move: i, moves: data.moves,
             last: played(sec, i), scores: m.scores, made: m.made, ended: m.ended, turn: m.turn,
-            racks: m.racks, hidden: m.hidden};
+            racks: m.racks, hidden: m.hidden, numerals: !!(m.board && m.board.numerals)};
   }
 
   /* The "Last:" line with the player's name in a <bdi> of its own, so that a right-to-left name
