@@ -202,6 +202,18 @@ def test_on_a_phone_a_double_twelve_sets_numerals_are_at_least_11_px(browser, tm
     assert least["px"] >= 11 - 1e-6, least
 
 
+@pytest.mark.parametrize("width", [600, 820, 1000])
+@pytest.mark.parametrize("name", GAMES)
+def test_on_a_small_tablet_or_a_phone_turned_every_text_is_at_least_11_px(browser, tmp_path, name, width):
+    """Screens between a phone's and a desktop's: at 600 px the picture's box is 584 px wide (one
+    column), at 820 px 428 px (the move list beside it), at 1000 px 608 px.  The wide picture,
+    scaled down to such a box, showed its texts at 7 to 10 px; below ``frame.NARROW`` (800 px) the
+    position is drawn for the box's width, as on a phone."""
+    least = _smallest(browser, tmp_path, load(SAMPLES / "valid" / name), name.split("/")[0],
+                      {"width": width, "height": 900})
+    assert least["px"] >= 11 - 1e-6, least
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_screenshots_on_a_phone_a_desktop_and_a_projector(browser, tmp_path, name):
     """Each game's page at 390x844, 1280x800 and 1920x1080 (kept under ``DOMREC_SCREENSHOTS``, for a

@@ -37,8 +37,11 @@ FELT = "#2e6b3f"
 TEXT = "#111"
 
 COMPASS = ("N", "E", "S", "W")
-#: Below this width (CSS px) the replay page draws a position with :func:`draw_narrow`.
-NARROW = 560
+#: Below this width (CSS px) the replay page draws a position with :func:`draw_narrow`: a phone, a
+#: phone turned, a small tablet (at 600 px the picture's box is 584 px wide) and a screen up to
+#: about 1,190 px, where the move list beside it leaves the picture less than 800 px.  The wide
+#: picture, up to 900 px and more, scaled down to such a box, showed its texts at 7 to 10 px.
+NARROW = 800
 
 
 def _rack(seat: str, name: str, tiles: tuple, hidden: int, width: float,

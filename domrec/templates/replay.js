@@ -14,7 +14,7 @@
   var DATA = source ? JSON.parse(source.textContent) : {hands: []};
   var drawBoard = D.games[DATA.game];
   D.frame.speak(DATA.say);
-  var NARROW = 560;  /* below this width (CSS px) a picture is arranged for a phone */
+  var NARROW = 800;  /* below this width (CSS px) a picture is arranged for the box (frame.NARROW) */
   var named = new Map(Object.keys(DATA.keys || {}).map(function (a) { return [a, DATA.keys[a]]; }));
   var byHand = {};
   DATA.hands.forEach(function (h) {

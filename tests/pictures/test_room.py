@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -119,3 +120,13 @@ def test_on_a_phone_a_double_twelve_sets_numerals_are_at_least_min_text_and_the_
     assert all(p.scene["numerals"] is True for p in positions)
     assert "numerals" not in _positions(SAMPLE["castle-rock"])[0].scene
     assert "numerals" not in _positions("castle-rock/double-nine-three-players.json")[0].scene
+
+
+def test_the_page_and_the_picture_module_draw_narrow_below_the_same_width():
+    """Below frame.NARROW the replay page draws a position for its box (a phone, a phone turned, a
+    small tablet: the wide picture scaled down to 584 px showed texts of 7 px); its script says so too."""
+    import domrec
+
+    script = (Path(domrec.__file__).parent / "templates" / "replay.js").read_text(encoding="utf-8")
+    assert re.search(r"var NARROW = (\d+);", script)[1] == str(frame.NARROW)
+    assert frame.NARROW >= 800  # a 600 px screen's box (584 px) and a 1,000 px screen's (608 px) are narrow
