@@ -122,8 +122,8 @@ def test_what_a_record_says_stays_text_in_the_pictures(browser, tmp_path):
 
 #: Runs in the page: every position of every hand stepped through, and the smallest text of the
 #: picture as it shows on the screen (each <text>'s font size times the scale the SVG and the
-#: board's transform give it, a tile's numeral too, the text of the face its <use> shows; the last move and the notes the page writes as text, at their own
-#: size), with where it was.
+#: board's transform give it, a tile's numeral too, the text of the face its <use> shows; the
+#: last move and the notes the page writes as text, at their own size), with where it was.
 SMALLEST_TEXT = """() => {
   let least = null;
   const seen = (px, words, where) => { if (least === null || px < least.px) { least = {px, words, where}; } };

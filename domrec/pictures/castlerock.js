@@ -59,7 +59,8 @@
       "The row: " + plural(tiles.length, "tile") + ", blocked end first (\u22121 each to every player at the end)" :
       "The row is empty: the next tile placed starts it";
     var wide = room === null ? WIDTH : Math.min(WIDTH, room), notes = room === null ? [] : [head], y = 0;
-    var unit = scene.numerals ? T.numeralHalf(UNIT, scale) : UNIT, small = scene.numerals ? T.numeralHalf(SMALL, scale) : SMALL;
+    var unit = scene.numerals ? T.numeralHalf(UNIT, scale) : UNIT;
+    var small = scene.numerals ? T.numeralHalf(SMALL, scale) : SMALL;
     if (room === null) {
       D.text(group, 0, 14, head, [["font-size", 13], ["fill", TEXT], ["class", "row-label"]]);
       y = 24;

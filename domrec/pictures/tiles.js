@@ -110,6 +110,6 @@
      drawn at ``scale`` (null: the desktop's, ``size`` itself). */
   function numeralHalf(size, scale) { return D.legible(size * NUMERAL, scale) / NUMERAL; }
 
-  D.tiles = {PIPS: PIPS, numeralHalf: numeralHalf, FACE: FACE, LAST: LAST, MARKED: MARKED, INK: INK, BACK: BACK, tile: tile,
-             back: tileBack};
+  D.tiles = {PIPS: PIPS, FACE: FACE, LAST: LAST, MARKED: MARKED, INK: INK, BACK: BACK, tile: tile,
+             back: tileBack, numeralHalf: numeralHalf};
 })(domrecPictures);

@@ -159,7 +159,7 @@ def test_200_players_one_name_longer_than_the_screen_wraps_on_its_own_screen(tmp
         page.goto(page_file.as_uri())
         screens = [s for s in page.evaluate(EACH_SCREEN) if s["rows"]]
         plain = pages.projector_screens(_field(tmp_path, [*names[:117], "Jugador 199 Pérez", *names[118:]], True))
-        assert len(screens) <= len(plain) + 2, len(screens)  # a screen more for "find your table", one for the standings
+        assert len(screens) <= len(plain) + 2, len(screens)  # a screen more at most, of each list
         assert [s["long"] for s in screens if s["wraps"]] == [True, True], screens  # its find screen, its standings'
         find = [s["columns"] for s in screens if not s["wraps"] and s["columns"] > 1]
         assert len(find) >= 6 and set(find) == {2}, screens  # "find your table": two columns but on its screen
