@@ -233,3 +233,12 @@ PHONE_RECORDS = ["competitive/first-lead-double-six.json", "broadway/exposure-an
 @pytest.mark.parametrize("name", PHONE_RECORDS)
 def test_on_a_phone_the_page_draws_every_position_as_frame_draw_narrow_does(browser, tmp_path, name):
     assert _compare(browser, load(VALID / name), name, tmp_path, viewport={"width": 390, "height": 844}) > 1
+
+
+def test_on_a_phone_the_page_draws_a_double_twelve_game_as_frame_draw_narrow_does(browser, tmp_path):
+    """A set with numerals (beyond nine): the phone's racks and captured panels hold bigger tiles,
+    drawn by the script as by the picture module (the first two hands)."""
+    record = next(iter(sim.simulate("castle-rock", 1, 11, players=2, options={"set": "double-twelve",
+                                                                              "start_tiles": 20})))
+    assert _compare(browser, record, "simulated double-twelve", tmp_path, hands_compared=2,
+                    viewport={"width": 390, "height": 844}) > 20

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from domrec import reader, replay_page
+from domrec import reader, replay_page, simulate as sim
 
 from tests.conftest import SAMPLES
 from tests.test_replay_page import EVIL, _everything_evil, load
@@ -122,8 +122,8 @@ def test_what_a_record_says_stays_text_in_the_pictures(browser, tmp_path):
 
 #: Runs in the page: every position of every hand stepped through, and the smallest text of the
 #: picture as it shows on the screen (each <text>'s font size times the scale the SVG and the
-#: board's transform give it; the last move and the notes the page writes as text, at their own
-#: size), with where it was.
+#: board's transform give it, a tile's numeral too, the text of the face its <use> shows; the
+#: last move and the notes the page writes as text, at their own size), with where it was.
 SMALLEST_TEXT = """() => {
   let least = null;
   const seen = (px, words, where) => { if (least === null || px < least.px) { least = {px, words, where}; } };
@@ -136,6 +136,14 @@ SMALLEST_TEXT = """() => {
         if (!t.textContent.trim()) { continue; }
         const m = t.getScreenCTM();
         seen(parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b), t.textContent, where);
+      }
+      // A tile is a <use> of its face, drawn once in the page's sprite: a numeral (beyond nine) is
+      // the face's text, shown at the scale of the <use>.
+      for (const u of sec.querySelectorAll('.picture svg use')) {
+        const face = document.getElementById(u.getAttribute('href').slice(1)), m = u.getScreenCTM();
+        for (const t of face.querySelectorAll('text')) {
+          seen(parseFloat(t.getAttribute('font-size')) * Math.hypot(m.a, m.b), 'tile ' + t.textContent, where);
+        }
       }
       for (const e of sec.querySelectorAll('.picture > p.last, .picture .notes li')) {
         seen(parseFloat(getComputedStyle(e).fontSize), e.textContent, where);
@@ -164,6 +172,46 @@ def test_on_a_phone_every_text_of_the_picture_is_at_least_11_px(browser, tmp_pat
     finally:
         tab.close()
     assert least is not None and least["px"] >= 11 - 1e-6, least
+
+
+def _smallest(browser, tmp_path, record, name: str, viewport: dict) -> dict:
+    path = tmp_path / "page.html"
+    path.write_text(replay_page.page(record, name), encoding="utf-8")
+    tab = browser.new_page(viewport=viewport)
+    try:
+        tab.goto(path.as_uri())
+        least = tab.evaluate(SMALLEST_TEXT)
+        keep = os.environ.get("DOMREC_SCREENSHOTS")
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            tab.locator("section.hand .picture").first.scroll_into_view_if_needed()
+            tab.screenshot(path=str(Path(keep) / f"{name}-{viewport['width']}.png"))
+    finally:
+        tab.close()
+    assert least is not None
+    return least
+
+
+def test_on_a_phone_a_double_twelve_sets_numerals_are_at_least_11_px(browser, tmp_path):
+    """Beyond nine a half is a numeral (double-twelve, Castle Rock's largest set): on a phone the
+    racks' tiles and the captured panels' are drawn big enough for it to show at 11 px, as every
+    other text (a rack's 13 px half showed it at 6.5 px)."""
+    record = next(iter(sim.simulate("castle-rock", 1, 11, players=2, options={"set": "double-twelve",
+                                                                              "start_tiles": 20})))
+    least = _smallest(browser, tmp_path, record, "double-twelve", PHONE)
+    assert least["px"] >= 11 - 1e-6, least
+
+
+@pytest.mark.parametrize("width", [600, 820, 1000])
+@pytest.mark.parametrize("name", GAMES)
+def test_on_a_small_tablet_or_a_phone_turned_every_text_is_at_least_11_px(browser, tmp_path, name, width):
+    """Screens between a phone's and a desktop's: at 600 px the picture's box is 584 px wide (one
+    column), at 820 px 428 px (the move list beside it), at 1000 px 608 px.  The wide picture,
+    scaled down to such a box, showed its texts at 7 to 10 px; below ``frame.NARROW`` (800 px) the
+    position is drawn for the box's width, as on a phone."""
+    least = _smallest(browser, tmp_path, load(SAMPLES / "valid" / name), name.split("/")[0],
+                      {"width": width, "height": 900})
+    assert least["px"] >= 11 - 1e-6, least
 
 
 @pytest.mark.parametrize("name", GAMES)

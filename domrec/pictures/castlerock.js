@@ -1,6 +1,6 @@
 /* castlerock.py's draw for the replay page: the row, the captured panels and the boneyard, from
    its scene ({row, seats, captured: {seat: tiles}, bone, just: ["placed"] | ["took", seat, count] |
-   ["drew", seat, tile] | null}). */
+   ["drew", seat, tile] | null, numerals: true for a set beyond nine}). */
 (function (D) {
   "use strict";
   var WIDTH = 620, UNIT = 22, GAP = 4, LINE_GAP = 10, WALL = 8, SMALL = 13, SMALL_GAP = 2, PANEL_GAP = 8;
@@ -9,47 +9,47 @@
 
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
-  function row(parent, tiles, last, top, wrap) {
+  function row(parent, tiles, last, top, wrap, unit) {
     var group = D.sub(parent, "g", [["class", "row"], ["data-tiles", tiles.length]]);
-    var step = 2 * UNIT + GAP;
-    var perLine = Math.max(1, D.floorDiv(wrap - WALL - GAP - UNIT + GAP, step));
-    D.sub(group, "rect", [["class", "blocked-end"], ["x", 0], ["y", top], ["width", WALL], ["height", UNIT], ["rx", 2],
+    var step = 2 * unit + GAP;
+    var perLine = Math.max(1, D.floorDiv(wrap - WALL - GAP - unit + GAP, step));
+    D.sub(group, "rect", [["class", "blocked-end"], ["x", 0], ["y", top], ["width", WALL], ["height", unit], ["rx", 2],
                           ["fill", WALL_COLOUR], ["stroke", "#555"]]);
     var slots = tiles.length + 1, lines = Math.ceil(slots / perLine);
     for (var i = 0; i < slots; i++) {
       var line = Math.floor(i / perLine), col = i % perLine;
-      var x = WALL + GAP + col * step, y = top + line * (UNIT + LINE_GAP);
+      var x = WALL + GAP + col * step, y = top + line * (unit + LINE_GAP);
       if (i === tiles.length) {
-        var slot = D.sub(group, "rect", [["class", "open-end"], ["x", x], ["y", y], ["width", 2 * UNIT], ["height", UNIT],
-                                         ["rx", UNIT * 0.14], ["fill", "none"], ["stroke", TEXT], ["stroke-width", 1.2],
+        var slot = D.sub(group, "rect", [["class", "open-end"], ["x", x], ["y", y], ["width", 2 * unit], ["height", unit],
+                                         ["rx", unit * 0.14], ["fill", "none"], ["stroke", TEXT], ["stroke-width", 1.2],
                                          ["stroke-dasharray", "4 3"]]);
         D.title(slot, "the open end: the next tile is placed here");
         continue;
       }
       var t = tiles[i];
       var where = i === 0 ? "the blocked end" : i === tiles.length - 1 ? "the open end" : "place " + (i + 1);
-      T.tile(group, t[0], t[1], x, y, UNIT, {fill: i === last ? T.LAST : T.FACE, css: i === last ? "last" : "",
+      T.tile(group, t[0], t[1], x, y, unit, {fill: i === last ? T.LAST : T.FACE, css: i === last ? "last" : "",
              label: "row, " + where + " (" + (i + 1) + " of " + tiles.length + "): " + t[0] + "-" + t[1]});
     }
-    return lines * (UNIT + LINE_GAP) - LINE_GAP;
+    return lines * (unit + LINE_GAP) - LINE_GAP;
   }
 
-  function panel(parent, seat, taken, fresh, x, y, width, scale) {
+  function panel(parent, seat, taken, fresh, x, y, width, scale, small) {
     var group = D.sub(parent, "g", [["class", "captured"], ["data-seat", seat], ["data-tiles", taken.length]]);
     var label = seat + " captured " + taken.length + (fresh ? " (+" + fresh + " now)" : "");
     D.text(group, x + PANEL_PAD, y + PANEL_PAD + 11, label, [["font-size", D.legible(12, scale)], ["fill", TEXT],
            ["font-weight", fresh ? "bold" : "normal"], ["class", "captured-label"]]);
-    var step = 2 * SMALL + SMALL_GAP;
+    var step = 2 * small + SMALL_GAP;
     var perLine = Math.max(1, D.floorDiv(width - 2 * PANEL_PAD + SMALL_GAP, step));
     var top = y + PANEL_PAD + 18;
     taken.forEach(function (t, i) {
       var line = Math.floor(i / perLine), col = i % perLine, isNew = i >= taken.length - fresh;
-      T.tile(group, t[0], t[1], x + PANEL_PAD + col * step, top + line * (SMALL + SMALL_GAP), SMALL, {
+      T.tile(group, t[0], t[1], x + PANEL_PAD + col * step, top + line * (small + SMALL_GAP), small, {
         fill: isNew ? T.LAST : T.MARKED, css: isNew ? "last" : "taken",
         label: "captured by " + seat + ": " + t[0] + "-" + t[1] + (isNew ? " (just taken)" : "")});
     });
     var lines = Math.ceil(taken.length / perLine);
-    return [group, top - y + lines * (SMALL + SMALL_GAP) + PANEL_PAD - (lines ? SMALL_GAP : 0)];
+    return [group, top - y + lines * (small + SMALL_GAP) + PANEL_PAD - (lines ? SMALL_GAP : 0)];
   }
 
   D.games["castle-rock"] = D.forRoom(function (scene, room, scale) {
@@ -59,11 +59,13 @@
       "The row: " + plural(tiles.length, "tile") + ", blocked end first (\u22121 each to every player at the end)" :
       "The row is empty: the next tile placed starts it";
     var wide = room === null ? WIDTH : Math.min(WIDTH, room), notes = room === null ? [] : [head], y = 0;
+    var unit = scene.numerals ? T.numeralHalf(UNIT, scale) : UNIT;
+    var small = scene.numerals ? T.numeralHalf(SMALL, scale) : SMALL;
     if (room === null) {
       D.text(group, 0, 14, head, [["font-size", 13], ["fill", TEXT], ["class", "row-label"]]);
       y = 24;
     }
-    y += row(group, tiles, just[0] === "placed" ? tiles.length - 1 : null, y, wide) + 16;
+    y += row(group, tiles, just[0] === "placed" ? tiles.length - 1 : null, y, wide, unit) + 16;
     var taker = just[0] === "took" ? just[1] : null, fresh = just[0] === "took" ? just[2] : 0;
     var width = (wide - PANEL_GAP * (COLUMNS - 1)) / COLUMNS;
     for (var start = 0; start < seats.length; start += COLUMNS) {
@@ -71,7 +73,7 @@
         var x = k * (width + PANEL_GAP);
         var frame = D.sub(group, "rect", [["class", "panel"], ["x", x], ["y", y], ["width", width], ["height", 0],
                                           ["rx", 6], ["fill", PANEL]]);
-        var drawn = panel(group, seat, scene.captured[seat], seat === taker ? fresh : 0, x, y, width, scale);
+        var drawn = panel(group, seat, scene.captured[seat], seat === taker ? fresh : 0, x, y, width, scale, small);
         return [frame, drawn[1]];
       });
       var tallest = Math.max.apply(null, made.map(function (m) { return m[1]; }));

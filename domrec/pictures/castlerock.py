@@ -16,12 +16,13 @@ just drawn) become notes, which the page writes as text that wraps.
 
 from __future__ import annotations
 
+import functools
 import xml.etree.ElementTree as ET
 
 from domrec import tiles as T
 from domrec.games.castlerock import CastleRockHand
 from domrec.pictures import Board, for_room, legible, svg
-from domrec.pictures.tiles import FACE, LAST, MARKED, draw_back, draw_tile
+from domrec.pictures.tiles import FACE, LAST, MARKED, draw_back, draw_tile, has_numerals, numeral_half
 from domrec.record import Capture, Draw, Move, Play
 
 WIDTH = 620.0        # the board's width: the row wraps here, the panels share it
@@ -43,50 +44,52 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _row(parent: ET.Element, row: list[list[int]], last: int | None, top: float, wrap: float) -> float:
-    """The row from the blocked end, wrapping at ``wrap``; returns the height used."""
+def _row(parent: ET.Element, row: list[list[int]], last: int | None, top: float, wrap: float,
+         unit: float = UNIT) -> float:
+    """The row from the blocked end, its halves ``unit`` px, wrapping at ``wrap``; returns the height used."""
     group = svg.sub(parent, "g", class_="row", data_tiles=len(row))
-    step = 2 * UNIT + GAP
-    per_line = max(1, int((wrap - WALL - GAP - UNIT + GAP) // step))
-    svg.sub(group, "rect", class_="blocked-end", x=0, y=top, width=WALL, height=UNIT, rx=2,
+    step = 2 * unit + GAP
+    per_line = max(1, int((wrap - WALL - GAP - unit + GAP) // step))
+    svg.sub(group, "rect", class_="blocked-end", x=0, y=top, width=WALL, height=unit, rx=2,
             fill=WALL_COLOUR, stroke="#555")
     slots = len(row) + 1          # the tiles, then the open end's empty slot
     lines = -(-slots // per_line)
     for i in range(slots):
         line, col = divmod(i, per_line)
         x = WALL + GAP + col * step
-        y = top + line * (UNIT + LINE_GAP)
+        y = top + line * (unit + LINE_GAP)
         if i == len(row):
-            slot = svg.sub(group, "rect", class_="open-end", x=x, y=y, width=2 * UNIT, height=UNIT, rx=UNIT * 0.14,
+            slot = svg.sub(group, "rect", class_="open-end", x=x, y=y, width=2 * unit, height=unit, rx=unit * 0.14,
                            fill="none", stroke=TEXT, stroke_width=1.2, stroke_dasharray="4 3")
             svg.title(slot, "the open end: the next tile is placed here")
             continue
         high, low = row[i]
         where = "the blocked end" if i == 0 else "the open end" if i == len(row) - 1 else f"place {i + 1}"
-        draw_tile(group, high, low, x, y, UNIT, fill=LAST if i == last else FACE,
+        draw_tile(group, high, low, x, y, unit, fill=LAST if i == last else FACE,
                   css="last" if i == last else "", label=f"row, {where} ({i + 1} of {len(row)}): {high}-{low}")
-    return lines * (UNIT + LINE_GAP) - LINE_GAP
+    return lines * (unit + LINE_GAP) - LINE_GAP
 
 
 def _panel(parent: ET.Element, seat: str, taken: list[list[int]], fresh: int, x: float, y: float,
-           width: float, scale: float | None) -> tuple[ET.Element, float]:
-    """``seat``'s captured tiles, counted, the last ``fresh`` of them just taken; returns the panel and its
-    height (the frame is drawn by the caller once the row of panels is as tall as its tallest)."""
+           width: float, scale: float | None, small: float = SMALL) -> tuple[ET.Element, float]:
+    """``seat``'s captured tiles, counted, the last ``fresh`` of them just taken, their halves ``small``
+    px; returns the panel and its height (the frame is drawn by the caller once the row of panels is
+    as tall as its tallest)."""
     group = svg.sub(parent, "g", class_="captured", data_seat=seat, data_tiles=len(taken))
     label = f"{seat} captured {len(taken)}" + (f" (+{fresh} now)" if fresh else "")
     svg.text(group, x + PANEL_PAD, y + PANEL_PAD + 11, label, font_size=legible(12, scale), fill=TEXT,
              font_weight="bold" if fresh else "normal", class_="captured-label")
-    step = 2 * SMALL + SMALL_GAP
+    step = 2 * small + SMALL_GAP
     per_line = max(1, int((width - 2 * PANEL_PAD + SMALL_GAP) // step))
     top = y + PANEL_PAD + 18
     for i, (high, low) in enumerate(taken):
         line, col = divmod(i, per_line)
         new = i >= len(taken) - fresh
-        draw_tile(group, high, low, x + PANEL_PAD + col * step, top + line * (SMALL + SMALL_GAP), SMALL,
+        draw_tile(group, high, low, x + PANEL_PAD + col * step, top + line * (small + SMALL_GAP), small,
                   fill=LAST if new else MARKED, css="last" if new else "taken",
                   label=f"captured by {seat}: {high}-{low}" + (" (just taken)" if new else ""))
     lines = -(-len(taken) // per_line)
-    return group, top - y + lines * (SMALL + SMALL_GAP) + PANEL_PAD - (SMALL_GAP if lines else 0)
+    return group, top - y + lines * (small + SMALL_GAP) + PANEL_PAD - (SMALL_GAP if lines else 0)
 
 
 def _just_placed(state: CastleRockHand, last: Move | None) -> int | None:
@@ -120,9 +123,20 @@ def scene(state: CastleRockHand, last: Move | None) -> dict:
     drawn = _just_drawn(state, last)
     just = (["placed"] if placed is not None else ["took", taker, fresh] if taker is not None
             else ["drew", last.seat, drawn] if drawn is not None and last is not None else None)
-    return {"row": [[t.high, t.low] for t in state.row], "seats": list(state.seats),
+    seen = {"row": [[t.high, t.low] for t in state.row], "seats": list(state.seats),
             "captured": {s: [[t.high, t.low] for t in state.captured[s]] for s in state.seats},
             "bone": state.bone_left, "just": just}
+    if _numerals(state.set_name):
+        seen["numerals"] = True  # (said only of a set beyond nine: every other scene as it was)
+    return seen
+
+
+@functools.cache
+def _numerals(set_name: str) -> bool:
+    """Whether the set's halves beyond nine are drawn as numerals (double-twelve): then a phone's
+    picture draws the tiles bigger, its racks (frame.draw_narrow) and the captured panels, so that a
+    numeral is as legible as every other text."""
+    return has_numerals(max(t.high for t in T.SETS[set_name]))
 
 
 def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
@@ -141,11 +155,14 @@ def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
         head = "The row is empty: the next tile placed starts it"
     wide = WIDTH if room is None else min(WIDTH, room)
     notes = [] if room is None else [head]
+    numerals = bool(scene.get("numerals"))  # (a phone's numerals at least MIN_TEXT px: bigger tiles)
+    unit = numeral_half(UNIT, scale) if numerals else UNIT
+    small = numeral_half(SMALL, scale) if numerals else SMALL
     y = 0.0
     if room is None:
         svg.text(group, 0, 14, head, font_size=13, fill=TEXT, class_="row-label")
         y = 24.0
-    y += _row(group, row, len(row) - 1 if just[0] == "placed" else None, y, wide) + 16
+    y += _row(group, row, len(row) - 1 if just[0] == "placed" else None, y, wide, unit) + 16
 
     taker, fresh = (just[1], just[2]) if just[0] == "took" else (None, 0)
     width = (wide - PANEL_GAP * (COLUMNS - 1)) / COLUMNS
@@ -156,7 +173,7 @@ def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
             x = k * (width + PANEL_GAP)
             frame = svg.sub(group, "rect", class_="panel", x=x, y=y, width=width, height=0, rx=6, fill=PANEL)
             made.append((frame, *_panel(group, seat, scene["captured"][seat], fresh if seat == taker else 0,
-                                        x, y, width, scale)))
+                                        x, y, width, scale, small)))
         tallest = max(h for _, _, h in made)
         for frame, _, _ in made:
             frame.set("height", f"{tallest:.2f}".rstrip("0").rstrip("."))

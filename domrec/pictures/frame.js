@@ -46,8 +46,10 @@
   }
   function speak(words) { WORDS = words || {}; }
 
-  /* A seat's label and its tiles in rows no wider than ``width``: [group, width used, height]. */
-  function rack(seat, name, tiles, hidden, width, toMove) {
+  /* A seat's label and its tiles (halves ``size`` px, RACK_TILE unless given) in rows no wider than
+     ``width``: [group, width used, height]. */
+  function rack(seat, name, tiles, hidden, width, toMove, size) {
+    size = size === undefined ? RACK_TILE : size;
     var count = tiles.length + hidden;
     var group = D.element("g", [["class", "rack"], ["data-seat", seat], ["data-tiles", count]]);
     D.title(group, (name ? seat + ": " + name : seat) + (toMove ? ", to play" : ""));
@@ -56,19 +58,19 @@
                                  ["class", "seat-label"]]);
     var fits = Math.max(6, D.floorDiv(width, 7.2));
     D.text(group, 0, 29, name ? D.clip(name, fits) : "", [["font-size", 12], ["fill", "#444"], ["class", "name"]]);
-    var top = 36, step = RACK_TILE + GAP;
+    var top = 36, step = size + GAP;
     var perRow = Math.max(1, D.floorDiv(width + GAP, step));
     tiles.forEach(function (t, i) {
       var row = Math.floor(i / perRow), col = i % perRow;
-      D.tiles.tile(group, t[0], t[1], col * step, top + row * (2 * RACK_TILE + GAP), RACK_TILE, {vertical: true});
+      D.tiles.tile(group, t[0], t[1], col * step, top + row * (2 * size + GAP), size, {vertical: true});
     });
     for (var i = tiles.length; i < count; i++) {
       var row = Math.floor(i / perRow), col = i % perRow;
-      D.tiles.back(group, col * step, top + row * (2 * RACK_TILE + GAP), RACK_TILE, {label: seat + ": a tile not shown"});
+      D.tiles.back(group, col * step, top + row * (2 * size + GAP), size, {label: seat + ": a tile not shown"});
     }
     var rows = count ? Math.max(1, Math.ceil(count / perRow)) : 0;
     var used = count ? Math.min(count, perRow) * step - GAP : 0;
-    return [group, Math.min(width, Math.max(used, 7.2 * D.len(label))), top + rows * (2 * RACK_TILE + GAP)];
+    return [group, Math.min(width, Math.max(used, 7.2 * D.len(label))), top + rows * (2 * size + GAP)];
   }
 
   function place(parent, child, x, y, scale) {
@@ -148,8 +150,10 @@
 
   /* frame.draw_narrow: a phone's picture in a box ``width`` px wide, of a board drawn for the
      room its felt has (width - 2 * MARGIN): the north rack, the felt, the south rack (or every
-     rack, seats not named by the compass), west and east side by side. */
+     rack, seats not named by the compass), west and east side by side; the racks' tiles of a set
+     with numerals (p.numerals, from the scene) big enough for a numeral of MIN_TEXT px. */
   function narrow(p, board, width) {
+    var size = p.numerals ? D.tiles.numeralHalf(RACK_TILE, 1) : RACK_TILE;
     var seats = p.racks.map(function (r) { return r[0]; });
     var compass = seats.every(function (s) { return COMPASS.indexOf(s) >= 0; });
     var half = (width - 2 * MARGIN - GAP * 3) / 2;
@@ -157,7 +161,7 @@
     p.racks.forEach(function (r) {
       var side = compass && (r[0] === "W" || r[0] === "E") && seats.indexOf("W") >= 0 && seats.indexOf("E") >= 0;
       racks[r[0]] = rack(r[0], lookup(p.names, r[0], ""), r[1], lookup(p.hidden, r[0], 0), side ? half : width - 2 * MARGIN,
-                         r[0] === p.turn);
+                         r[0] === p.turn, size);
     });
     var scale = D.fit(width - 2 * MARGIN, board.width);
     var bw = board.width * scale, bh = board.height * scale;

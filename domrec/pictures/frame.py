@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from domrec.errors import clip
 from domrec.pictures import fit, svg
-from domrec.pictures.tiles import draw_back, draw_tile
+from domrec.pictures.tiles import draw_back, draw_tile, numeral_half
 
 if TYPE_CHECKING:
     from domrec.pictures.positions import Position
@@ -37,14 +37,17 @@ FELT = "#2e6b3f"
 TEXT = "#111"
 
 COMPASS = ("N", "E", "S", "W")
-#: Below this width (CSS px) the replay page draws a position with :func:`draw_narrow`.
-NARROW = 560
+#: Below this width (CSS px) the replay page draws a position with :func:`draw_narrow`: a phone, a
+#: phone turned, a small tablet (at 600 px the picture's box is 584 px wide) and a screen up to
+#: about 1,190 px, where the move list beside it leaves the picture less than 800 px.  The wide
+#: picture, up to 900 px and more, scaled down to such a box, showed its texts at 7 to 10 px.
+NARROW = 800
 
 
 def _rack(seat: str, name: str, tiles: tuple, hidden: int, width: float,
-          to_move: bool) -> tuple[ET.Element, float, float]:
-    """A seat's label (seat and count, then the name) and its tiles standing in rows no wider
-    than ``width`` (face down when the record does not show them)."""
+          to_move: bool, size: float = RACK_TILE) -> tuple[ET.Element, float, float]:
+    """A seat's label (seat and count, then the name) and its tiles, halves ``size`` px, standing
+    in rows no wider than ``width`` (face down when the record does not show them)."""
     count = len(tiles) + hidden
     group = svg.element("g", class_="rack", data_seat=seat, data_tiles=count)
     svg.title(group, (f"{seat}: {name}" if name else seat) + (", to play" if to_move else ""))
@@ -54,17 +57,17 @@ def _rack(seat: str, name: str, tiles: tuple, hidden: int, width: float,
     fits = max(6, int(width // 7.2))
     svg.text(group, 0, 29, clip(name, fits) if name else "", font_size=12, fill="#444", class_="name")
     top = 36.0
-    step = RACK_TILE + GAP
+    step = size + GAP
     per_row = max(1, int((width + GAP) // step))
     for i, t in enumerate(tiles):
         row, col = divmod(i, per_row)
-        draw_tile(group, t.high, t.low, col * step, top + row * (2 * RACK_TILE + GAP), RACK_TILE, vertical=True)
+        draw_tile(group, t.high, t.low, col * step, top + row * (2 * size + GAP), size, vertical=True)
     for i in range(len(tiles), count):
         row, col = divmod(i, per_row)
-        draw_back(group, col * step, top + row * (2 * RACK_TILE + GAP), RACK_TILE, label=f"{seat}: a tile not shown")
+        draw_back(group, col * step, top + row * (2 * size + GAP), size, label=f"{seat}: a tile not shown")
     rows = max(1, -(-count // per_row)) if count else 0
     used = min(count, per_row) * step - GAP if count else 0
-    return group, min(width, max(used, 7.2 * len(label))), top + rows * (2 * RACK_TILE + GAP)
+    return group, min(width, max(used, 7.2 * len(label))), top + rows * (2 * size + GAP)
 
 
 def _place(parent: ET.Element, child: ET.Element, x: float, y: float, scale: float = 1.0) -> None:
@@ -141,18 +144,21 @@ def draw_narrow(position: Position, width: float) -> ET.Element:
     with frame.js, below :data:`NARROW`): the north rack, the felt as wide as the box with the
     board drawn for its room (scaled to it only where it cannot fit, its texts enlarged by as
     much), then the south rack (or every rack, seats not named by the compass), then west and east
-    side by side, each rack at its own size.  The header lines and the board's notes are not in
-    it: the page writes them as text that wraps, above and under it."""
+    side by side, each rack at its own size (of a set with numerals, beyond nine, its tiles big
+    enough for a numeral of :data:`~domrec.pictures.MIN_TEXT` px: the scene says ``numerals``).
+    The header lines and the board's notes are not in it: the page writes them as text that
+    wraps, above and under it."""
     room = width - 2 * MARGIN
     board = position.board_in(room)
     seats = tuple(position.holdings)
     compass = set(seats) <= set(COMPASS)
     half = (width - 2 * MARGIN - GAP * 3) / 2
+    size = numeral_half(RACK_TILE, 1.0) if position.scene.get("numerals") else RACK_TILE
     racks = {}
     for seat in seats:
         side = compass and seat in ("W", "E") and "W" in seats and "E" in seats
         racks[seat] = _rack(seat, position.names.get(seat, ""), position.holdings[seat], position.hidden.get(seat, 0),
-                            half if side else width - 2 * MARGIN, seat == position.to_move)
+                            half if side else width - 2 * MARGIN, seat == position.to_move, size)
     scale = fit(room, board.width)
     bw, bh = board.width * scale, board.height * scale
     root = svg.element("svg", xmlns=svg.NS, role="img")

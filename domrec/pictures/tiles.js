@@ -12,6 +12,7 @@
     8: [[0, 0], [1, 0], [2, 0], [0, 1], [2, 1], [0, 2], [1, 2], [2, 2]],
     9: [[0, 0], [1, 0], [2, 0], [0, 1], [1, 1], [2, 1], [0, 2], [1, 2], [2, 2]]
   };
+  var NUMERAL = 0.5;  /* a numeral's font size, as a part of its half's side */
   var FACE = "#fdfaf2", LAST = "#ffd54f", MARKED = "#f3e5d0", INK = "#222", BACK = "#37474f";
   var sprite = null, made = {};
 
@@ -35,7 +36,7 @@
       });
     } else {
       D.text(group, x + size / 2, y + size * 0.68, String(value), [["class", "numeral"], ["text-anchor", "middle"],
-             ["font-size", size * 0.5], ["font-weight", "bold"], ["fill", INK]]);
+             ["font-size", size * NUMERAL], ["font-weight", "bold"], ["fill", INK]]);
     }
   }
 
@@ -105,6 +106,10 @@
     return group;
   }
 
+  /* tiles.numeral_half: a half big enough for its numeral to show at least MIN_TEXT px on a picture
+     drawn at ``scale`` (null: the desktop's, ``size`` itself). */
+  function numeralHalf(size, scale) { return D.legible(size * NUMERAL, scale) / NUMERAL; }
+
   D.tiles = {PIPS: PIPS, FACE: FACE, LAST: LAST, MARKED: MARKED, INK: INK, BACK: BACK, tile: tile,
-             back: tileBack};
+             back: tileBack, numeralHalf: numeralHalf};
 })(domrecPictures);

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from domrec.pictures import svg
+from domrec.pictures import legible, svg
 
 #: Pip positions on a half, in a 3×3 grid (column, row).
 PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -27,6 +27,22 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
     8: ((0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)),
     9: tuple((c, r) for r in range(3) for c in range(3)),
 }
+
+#: A numeral's font size, as a part of its half's side.
+NUMERAL = 0.5
+
+
+def has_numerals(highest: int) -> bool:
+    """Whether a set whose highest number is ``highest`` has halves drawn as numerals (beyond nine)."""
+    return highest not in PIPS
+
+
+def numeral_half(size: float, scale: float | None) -> float:
+    """The side of a half, ``size`` as drawn on the desktop, for a set with numerals on a picture
+    drawn for a phone's width at ``scale`` (``None``: the desktop's, ``size`` itself): big enough for
+    a numeral to show at least :data:`~domrec.pictures.MIN_TEXT` px (a rack's 13 px half becomes 22)."""
+    return legible(size * NUMERAL, scale) / NUMERAL
+
 
 FACE = "#fdfaf2"
 LAST = "#ffd54f"      # the tile just played
@@ -44,7 +60,7 @@ def draw_half(parent: ET.Element, value: int, x: float, y: float, size: float) -
             svg.sub(half, "circle", cx=x + step * (c + 1), cy=y + step * (row + 1), r=r)
     else:
         svg.text(half, x + size / 2, y + size * 0.68, str(value), class_="numeral", text_anchor="middle",
-                 font_size=size * 0.5, font_weight="bold", fill=INK)
+                 font_size=size * NUMERAL, font_weight="bold", fill=INK)
     return half
 
 

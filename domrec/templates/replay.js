@@ -14,7 +14,7 @@
   var DATA = source ? JSON.parse(source.textContent) : {hands: []};
   var drawBoard = D.games[DATA.game];
   D.frame.speak(DATA.say);
-  var NARROW = 560;  /* below this width (CSS px) a picture is arranged for a phone */
+  var NARROW = 800;  /* below this width (CSS px) a picture is arranged for the box (frame.NARROW) */
   var named = new Map(Object.keys(DATA.keys || {}).map(function (a) { return [a, DATA.keys[a]]; }));
   var byHand = {};
   DATA.hands.forEach(function (h) {
@@ -94,7 +94,7 @@
     var data = byHand[sec.getAttribute("data-hand")].data, m = model(sec, i);
     return {game: DATA.game, title: DATA.title, names: DATA.names, hand: data.hand, move: i, moves: data.moves,
             last: played(sec, i), scores: m.scores, made: m.made, ended: m.ended, turn: m.turn,
-            racks: m.racks, hidden: m.hidden};
+            racks: m.racks, hidden: m.hidden, numerals: !!(m.board && m.board.numerals)};
   }
 
   /* The "Last:" line with the player's name in a <bdi> of its own, so that a right-to-left name

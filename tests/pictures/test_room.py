@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -89,3 +90,43 @@ def test_a_road_longer_than_the_room_is_scaled_with_its_words_enlarged():
     sizes = [float(t.get("font-size")) for t in board.element.iter("text")]
     assert min(sizes) * scale >= MIN_TEXT
     assert len(board.notes) == 2  # what the dice are worth is a note on a phone
+
+
+def _numerals(root: ET.Element, scale: float = 1.0) -> list[float]:
+    """The size each numeral of a tile shows at under ``root``, its transforms' scale applied."""
+    found = re.search(r"scale\(([0-9.]+)\)", root.get("transform", ""))
+    scale *= float(found[1]) if found else 1.0
+    mine = [float(root.get("font-size")) * scale] if root.get("class") == "numeral" else []
+    return mine + [size for child in root for size in _numerals(child, scale)]
+
+
+def test_on_a_phone_a_double_twelve_sets_numerals_are_at_least_min_text_and_the_desktops_unchanged():
+    """Beyond nine a half is a numeral, half its side: a rack's 13 px half showed it at 6.5 px, and
+    so did a captured panel's.  On a phone both are drawn big enough for MIN_TEXT; the desktop's
+    picture keeps its size (and the scenes of the other sets do not say ``numerals``)."""
+    record = next(iter(sim.simulate("castle-rock", 1, 11, players=2, options={"set": "double-twelve",
+                                                                              "start_tiles": 20})))
+    hands, _ = replay(record, "double-twelve")
+    positions = [p for h in hands[:2] for p in h.positions]
+    seen = set()
+    for position in positions:
+        drawn = frame.draw_narrow(position, PHONE_BOX)
+        racks = [size for g in drawn if g.get("class") == "rack" for size in _numerals(g)]
+        board = _numerals(drawn)
+        seen.update(("rack" if racks else "", "board" if len(board) > len(racks) else ""))
+        assert _smallest_text(drawn) >= MIN_TEXT and min(board, default=MIN_TEXT) >= MIN_TEXT, position.move
+        assert {float(s) for s in _numerals(frame.draw(position))} <= {6.5, 11.0}  # the desktop's, as before
+    assert {"rack", "board"} <= seen
+    assert all(p.scene["numerals"] is True for p in positions)
+    assert "numerals" not in _positions(SAMPLE["castle-rock"])[0].scene
+    assert "numerals" not in _positions("castle-rock/double-nine-three-players.json")[0].scene
+
+
+def test_the_page_and_the_picture_module_draw_narrow_below_the_same_width():
+    """Below frame.NARROW the replay page draws a position for its box (a phone, a phone turned, a
+    small tablet: the wide picture scaled down to 584 px showed texts of 7 px); its script says so too."""
+    import domrec
+
+    script = (Path(domrec.__file__).parent / "templates" / "replay.js").read_text(encoding="utf-8")
+    assert re.search(r"var NARROW = (\d+);", script)[1] == str(frame.NARROW)
+    assert frame.NARROW >= 800  # a 600 px screen's box (584 px) and a 1,000 px screen's (608 px) are narrow

@@ -100,3 +100,70 @@ def test_the_report_gives_its_time_through_babel_and_its_game_in_the_pages_langu
         assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", html), lang
         meta = re.search(r'<p class="meta">(.*?)</p>', html).group(1)
         assert meta.startswith(game), meta
+
+
+#: A name wider than the screen even alone at the floor's type (the browser test's, 82 characters).
+LONGEST = "Maximiliano Alejandro de la Santísima Trinidad Fernández-Villaverde y Montenegro"
+
+
+def _field(tmp_path: Path, names: list[str], results: bool) -> dict:
+    store = create_event(tmp_path / f"field-{len(list(tmp_path.glob('field-*.db')))}.db",
+                         make_settings("Club night", "competitive", "rotating", seed=4))
+    try:
+        add_players(store, names)
+        pair_next_round(store)
+        if results:
+            for k, t in enumerate(store.tables(1)):
+                if k % 5:  # (some tables still playing: the round's "find your table" stays)
+                    enter_manual(store, t.number, {"NS": 150 + k, "EW": 90})
+        return public_data(store)
+    finally:
+        store.close()
+
+
+def _shape(screens: list[dict], kind: str) -> list[tuple[int, float, bool, int]]:
+    """Each screen of ``kind``: its columns, type, whether its rows wrap, and how many rows it shows."""
+    return [(s["fit"].columns, s["fit"].font, s["fit"].wraps, sum(len(c) for c in s["columns"]))
+            for s in screens if s["kind"] == kind]
+
+
+@pytest.mark.parametrize("where", [0, 117, 199])
+def test_one_name_too_long_for_the_screen_costs_its_own_screen_never_the_others(tmp_path, where):
+    """200 players, one of them named longer than the screen: only the screen that shows that name
+    is one column of rows that wrap; every other screen keeps the columns and type of the same event
+    without it (one fit for all put all 50 screens in two-line mode), and the name costs at most a
+    screen more, in "find your table" and in the standings alike."""
+    names = [f"Jugador {i:03d} Pérez" for i in range(199)]
+    plain = pages.projector_screens(_field(tmp_path, [*names, "Jugador 199 Pérez"], True))
+    names.insert(where, LONGEST)
+    screens = pages.projector_screens(_field(tmp_path, names, True))
+    for kind in ("find", "standings"):
+        before, after = _shape(plain, kind), _shape(screens, kind)
+        assert before and not any(wraps for _, _, wraps, _ in before)
+        assert len(after) <= len(before) + 1, (kind, after)
+        assert sum(n for *_, n in after) == 200
+        long = [s for s in screens if s["kind"] == kind and any(LONGEST in (r.values() if isinstance(r, dict) else r)
+                                                                for c in s["columns"] for r in c)]
+        assert len(long) == 1 and long[0]["fit"].wraps
+        others = {shape[:3] for shape, s in zip(after, [s for s in screens if s["kind"] == kind]) if s is not long[0]}
+        assert others == {before[0][:3]}, (kind, after)
+
+
+def test_one_long_team_name_costs_at_most_a_screen_of_the_team_standings(tmp_path):
+    """A team event's standings are one table across the screen: one team name too long for it put
+    every screen in two-line mode (30 teams: 4 screens, not 2)."""
+    import copy
+
+    from tests.tournament.test_team_pages import _data, _team_event
+
+    data = _data(_team_event(tmp_path, teams=5, rounds=1))
+    teams = data["standings"]["teams"]
+    many = [{**copy.deepcopy(teams[k % len(teams)]), "team": f"Equipo {k:02d} de Santo Domingo", "id": 100 + k,
+             "rank": k + 1} for k in range(30)]
+    plain = _shape(pages.projector_screens({**data, "standings": {**data["standings"], "teams": many}}), "standings")
+    many[12]["team"] = LONGEST + " del Caribe"
+    screens = pages.projector_screens({**data, "standings": {**data["standings"], "teams": many}})
+    after = _shape(screens, "standings")
+    assert len(plain) == 2 and not any(wraps for _, _, wraps, _ in plain)
+    assert len(after) <= len(plain) + 1 and sum(n for *_, n in after) == 30, after
+    assert [wraps for _, _, wraps, _ in after].count(True) == 1, after

@@ -120,3 +120,60 @@ def test_the_standings_headings_are_never_cut(tmp_path, browser, lang):
             page.wait_for_function("() => document.querySelector('.screen.on th') !== null", timeout=WAIT_MS)
             assert page.evaluate(CUT_HEADINGS) == [], (lang, size)
         page.close()
+
+
+#: Each screen in turn made the one shown (its cycling stopped): every name's box as MEASURE has it.
+EACH_SCREEN = """() => { const ss = [...document.querySelectorAll('.screen')], out = [];
+  for (const s of ss) {
+    ss.forEach(o => { o.classList.toggle('on', o === s); o.style.animation = 'none';
+                      o.style.visibility = o === s ? 'visible' : 'hidden'; });
+    const names = [...s.querySelectorAll('.who, td.name, .t, .s, .b')].filter(e => !e.closest('li.head'));
+    out.push({wraps: s.classList.contains('wraps'), columns: s.querySelectorAll('ul.find, table').length,
+              rows: names.filter(e => e.matches('.who, td.name')).length,
+              cut: names.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent),
+              font: Math.min(...names.map(e => parseFloat(getComputedStyle(e).fontSize))),
+              bottom: Math.max(...names.map(e => e.getBoundingClientRect().bottom)),
+              long: s.textContent.includes('Santísima Trinidad')});
+  }
+  return out; }"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1920x1080", "1280x720"])
+def test_200_players_one_name_longer_than_the_screen_wraps_on_its_own_screen(tmp_path, browser, size):
+    """200 players, one of them named longer than the screen: the screens around that name keep
+    their columns (all 50 screens were one column of two-line rows), and on every screen, its own
+    too, no name is cut, no type is under the floor and nothing is below the screen's bottom."""
+    from tournament.pages import public as pages
+
+    from .test_projector_fit import LONGEST, _field
+
+    width, height = size
+    unit = min(width / 1920, height / 1080)
+    names = [f"Jugador {i:03d} Pérez" for i in range(199)]
+    names.insert(117, LONGEST)
+    page_file = tmp_path / "projector.html"
+    page_file.write_text(pages.projector_html(_field(tmp_path, names, True), pages.Site(served=False, has_pages=False)),
+                         encoding="utf-8")
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        page.goto(page_file.as_uri())
+        screens = [s for s in page.evaluate(EACH_SCREEN) if s["rows"]]
+        plain = pages.projector_screens(_field(tmp_path, [*names[:117], "Jugador 199 Pérez", *names[118:]], True))
+        assert len(screens) <= len(plain) + 2, len(screens)  # a screen more at most, of each list
+        assert [s["long"] for s in screens if s["wraps"]] == [True, True], screens  # its find screen, its standings'
+        find = [s["columns"] for s in screens if not s["wraps"] and s["columns"] > 1]
+        assert len(find) >= 6 and set(find) == {2}, screens  # "find your table": two columns but on its screen
+        assert sum(s["rows"] for s in screens) == 400
+        for s in screens:
+            assert s["cut"] == [] and s["font"] >= 32 * unit - 0.5 and s["bottom"] <= height, s
+        keep = os.environ.get("DOMREC_SCREENSHOTS")
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            for k, s in enumerate(page.evaluate(EACH_SCREEN)):
+                if s["long"] or k in (0, 1):
+                    page.evaluate("""(k) => { const ss = [...document.querySelectorAll('.screen')];
+                        ss.forEach((o, i) => { o.style.animation = 'none'; o.classList.toggle('on', i === k);
+                                               o.style.visibility = i === k ? 'visible' : 'hidden'; }); }""", k)
+                    page.screenshot(path=str(Path(keep) / f"projector-200-screen{k}-{width}x{height}.png"))
+    finally:
+        page.close()

@@ -17,6 +17,7 @@ templates, ready for a translation; until one is installed the sentences read as
 from __future__ import annotations
 
 import functools
+import math
 import operator
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -85,9 +86,11 @@ class Fit:
 
     columns: int
     font: float
+    #: Rows a column holds; of a screen whose rows wrap, the lines its one column holds.
     rows: int
     #: A name longer than the screen's width even alone at the floor's type: its rows wrap (the
-    #: screen is drawn with class ``wraps``), each with room for two lines, so nothing is cut.
+    #: screen is drawn with class ``wraps``), a long one on as many lines as it needs (counted by
+    #: :func:`_paged`), so nothing is cut.
     wraps: bool = False
 
     @property
@@ -113,9 +116,59 @@ def _fit(widths_em: Iterable[float], fixed_em: float, most_columns: int, most_ro
                 if best is None or fit.columns * fit.rows > best.columns * best.rows:
                     best = fit
                 break
-    if best is None:  # a name longer than the screen: one column, the floor's type; its rows wrap (room for two lines)
-        best = Fit(1, TYPE_FLOOR, max(1, int(STAGE_HEIGHT // (TYPE_FLOOR * 1.5 * 2)) - head_rows), wraps=True)
+    if best is None:  # a name longer than the screen: one column, the floor's type; its rows wrap
+        best = Fit(1, TYPE_FLOOR, _wrapped_lines(most_rows, head_rows), wraps=True)
     return best
+
+
+def _wrapped_lines(most_rows: int, head_rows: int) -> int:
+    """The lines a screen whose rows wrap holds: a column at the floor's type (never more than a
+    screen's rows, :data:`STAGE_HEIGHT` at a row's height a line, though a wrapped line is lower)."""
+    return max(1, min(most_rows, int(STAGE_HEIGHT // (TYPE_FLOOR * 1.5)) - head_rows))
+
+
+def _paged(widths_em: Sequence[float], fixed_em: float, most_columns: int, most_rows: int, size: float,
+           head_rows: int = 0) -> list[tuple[int, int, Fit]]:
+    """The rows (their texts' widths in em, in the order shown) cut into screens, each fitted to its
+    own widest text (:func:`_fit`): ``(start, end, fit)`` a screen, the fewest screens there can be,
+    each as full as it can be from the first on.  So a name too long for the screens' columns costs
+    the screen it is on, never the others (one fit for every row put every screen of 200 players
+    in one column at the floor's type, its rows on two lines: 50 screens): the screens around it
+    keep their columns.  On a screen whose rows wrap, a row takes the lines its name needs (erring
+    wide, half a line more for a break between words), the others one each."""
+    n = len(widths_em)
+    fits: dict[float, Fit] = {}
+
+    def fit_of(widest: float) -> Fit:
+        if widest not in fits:
+            fits[widest] = _fit((widest,), fixed_em, most_columns, most_rows, size, head_rows)
+        return fits[widest]
+
+    room = max(STAGE_WIDTH - (fixed_em + 0.6) * TYPE_FLOOR, TYPE_FLOOR)  # a wrapped name's line
+
+    def lines(width: float) -> int:
+        text = width * TYPE_FLOOR
+        return 1 if text <= room else math.ceil(text / room + 0.5)
+
+    count = [0] * (n + 1)   # the fewest screens that show the rows from k on
+    cut = [n] * (n + 1)     # where the first of them ends
+    for k in range(n - 1, -1, -1):
+        widest, used, best = 0.0, 0, None
+        for e in range(k + 1, n + 1):
+            widest = max(widest, widths_em[e - 1])
+            fit = fit_of(widest)
+            used += lines(widths_em[e - 1])
+            if e > k + 1 and ((used > fit.rows) if fit.wraps else (e - k > fit.rows * fit.columns)):
+                break  # (a screen's room only shrinks as its rows grow)
+            if best is None or 1 + count[e] <= best:
+                best, cut[k] = 1 + count[e], e
+        count[k] = best or 1
+    out, k = [], 0
+    while k < n:
+        widest = max(widths_em[k:cut[k]])
+        out.append((k, cut[k], fit_of(widest)))
+        k = cut[k]
+    return out
 
 
 #: The canvas's height for a screen's rows (1080 less the bar, the heading and the padding).
@@ -819,12 +872,10 @@ def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT, size: str 
     if final is not None:
         screens.append({"kind": "champion", "stage": final["stage"], "champion": final["champion"]})
         rows = final["placings"]
-        fit = _fit((text_em(p["name"] + (f" ({p['pair']})" if p.get("pair") else "")) for p in rows), 3.1,
-                   PLACINGS_COLUMNS, PLACINGS_ROWS, scale, 1)
-        per = fit.rows * fit.columns
-        for k in range(0, len(rows), per):
-            screens.append({"kind": "placings", "stage": final["stage"], "rows": rows[k:k + per],
-                            "columns": _columns_of(rows[k:k + per], fit.rows), "fit": fit})
+        for k, e, fit in _paged([text_em(p["name"] + (f" ({p['pair']})" if p.get("pair") else "")) for p in rows],
+                                3.1, PLACINGS_COLUMNS, PLACINGS_ROWS, scale, 1):
+            screens.append({"kind": "placings", "stage": final["stage"], "rows": rows[k:e],
+                            "columns": _columns_of(rows[k:e], fit.rows), "fit": fit})
         return _numbered(screens)
     if not data["rounds"]:
         return _numbered([{"kind": "empty"}])
@@ -835,11 +886,9 @@ def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT, size: str 
         screens.extend(_find_screens(rows, words.round_heading(current), words, scale))
     if "duplicate_standings" in data:  # a duplicate event's pairs by matchpoints and IMPs
         rows = [r for r in data["duplicate_standings"]["pairs"] if r["boards"]]
-        fit = _fit((text_em(f"{r['pair']} {r['name']}") for r in rows), 2.2 + 4.8 + 3.8 + 3.4,
-                   STANDINGS_COLUMNS, STANDINGS_ROWS, scale * 34 / 36, 1)
-        per = fit.rows * fit.columns
-        for k in range(0, len(rows), per):
-            screens.append({"kind": "duplicate", "columns": _columns_of(rows[k:k + per], fit.rows), "fit": fit,
+        for k, e, fit in _paged([text_em(f"{r['pair']} {r['name']}") for r in rows], 2.2 + 4.8 + 3.8 + 3.4,
+                                STANDINGS_COLUMNS, STANDINGS_ROWS, scale * 34 / 36, 1):
+            screens.append({"kind": "duplicate", "columns": _columns_of(rows[k:e], fit.rows), "fit": fit,
                             "final": finished})
         return _numbered(screens)
     table = data["standings"]
@@ -853,11 +902,9 @@ def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT, size: str 
         # A team's columns have longer names (games won, efectividad): one table across the screen.
         at = view["columns"].index("name")
         numbers = (len(view["columns"]) - 1) * (6.6 if teams is not None else 3.1)
-        fit = _fit((text_em(str(r[at])) for r in view["rows"]), numbers,
-                   1 if teams is not None else STANDINGS_COLUMNS, STANDINGS_ROWS, scale * 34 / 36, 1)
-        per = fit.rows * fit.columns
-        for k in range(0, len(view["rows"]), per):
-            chunk = view["rows"][k:k + per]
+        for k, e, fit in _paged([text_em(str(r[at])) for r in view["rows"]], numbers,
+                                1 if teams is not None else STANDINGS_COLUMNS, STANDINGS_ROWS, scale * 34 / 36, 1):
+            chunk = view["rows"][k:e]
             screens.append({"kind": "standings", "view": view, "columns": _columns_of(chunk, fit.rows), "fit": fit,
                             "through": table["through_round"], "provisional": table["provisional"],
                             "team": teams is not None, "final": finished})
@@ -881,16 +928,15 @@ def _find_screens(rows: list[dict[str, Any]], heading: str, words: Words, scale:
     screens: list[dict[str, Any]] = []
     wide = _fit(map(whole, rows), 0, FIND_COLUMNS, FIND_ROWS, scale)
     if len(rows) <= wide.rows * wide.columns and wide.font >= 36 * scale * 0.94:
-        fit, dense, boards_em, table_em = wide, False, 0.0, 3.2
+        paged, dense, boards_em, table_em = [(0, len(rows), wide)] if rows else [], False, 0.0, 3.2
     else:
         boards_em = max((text_em(", ".join(map(str, r["boards"]))) for r in rows if r.get("boards")), default=0.0)
         # The table's column: its number, or the word a bye says there ("descanso"), whole.
         table_em = max(3.2, text_em(words._("bye")) - 1.6 - 0.3)
         fixed = table_em + 1.6 + 0.6 + (boards_em + 0.3 if boards_em else 0)
-        fit, dense = _fit((text_em(r["name"]) for r in rows), fixed, FIND_COLUMNS_DENSE, FIND_ROWS, scale, 1), True
-    per = fit.rows * fit.columns
-    for k in range(0, len(rows), per):
-        chunk = rows[k:k + per]
+        paged, dense = _paged([text_em(r["name"]) for r in rows], fixed, FIND_COLUMNS_DENSE, FIND_ROWS, scale, 1), True
+    for k, e, fit in paged:
+        chunk = rows[k:e]
         screens.append({"kind": "find", "heading": heading, "columns": _columns_of(chunk, fit.rows), "fit": fit,
                         "first": chunk[0]["name"], "last": chunk[-1]["name"], "partners": not dense, "dense": dense,
                         "boards_em": round(boards_em + 0.3, 2) if boards_em else 0,
