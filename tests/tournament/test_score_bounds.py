@@ -154,3 +154,68 @@ def test_a_score_sheet_table_is_refused_a_hand_past_its_bound(tmp_path: Path, la
                            json={"rev": state["rev"], "text": text}).status_code == 200
     finally:
         server.close()
+
+
+# --- the event's forfeit score: a game won against nothing, within the game's bound ---------------
+
+
+@pytest.mark.parametrize("game, fmt, size, options, most, words", [
+    ("competitive", "pairs", 4, {}, 352, "a game to 200 cannot end above 352 (199 + 153, the most one hand can score)"),
+    ("horse-race", "individual", 2, {}, 94, "a game to 61 cannot end above 94 (60 + 34, the most a side scores at "
+                                           "once: a peg, or a hand's end count)"),
+    ("horse-race", "individual", 2, {"variant": "celko"}, 334,
+     "a game to 200 cannot end above 334 (199 + 135, the most one peg can score)"),
+    ("castle-rock", "individual", 3, {"set": "double-nine"}, 104,
+     "a game to 50 cannot end above 104 (49 + 55, the most one hand can score)"),
+    ("domino-roads", "individual", 3, {}, 1820,
+     "a game to 1000 cannot end above 1820 (999 + 821, the most one hand can score)"),
+    ("domino-roads", "pairs", 4, {}, 2996,
+     "a game to 2000 cannot end above 2996 (1999 + 997, the most one hand can score)"),
+])
+def test_a_forfeit_score_no_game_can_end_with_is_refused_at_new(tmp_path, game, fmt, size, options, most, words):
+    """``tournament new --forfeit-score``: one past the most a side can end a game with while the
+    others end on 0 is refused in one line with the bound in words (exit 2, no file); the most
+    itself is taken."""
+    options = dict(options)
+    variant = options.pop("variant", None)
+    rule = [a for k, v in options.items() for a in ("--option", f"{k}={v}")] + (
+        ["--variant", variant] if variant else [])
+    base = ["new", tmp_path / "e.db", "--name", "E", "--game", game, "--format", fmt, "--table-size", size, *rule]
+    r = run(*base, "--forfeit-score", most + 1, code=2)
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert len(lines) == 1 and (f"a forfeit score of {most + 1} is more than a game of {game} can end with against "
+                                f"nothing: {words}; give --forfeit-score {most} or less") in lines[0], r.output
+    assert not (tmp_path / "e.db").exists()
+    run(*base, "--forfeit-score", most)
+    with open_event(tmp_path / "e.db") as store:
+        assert store.settings.forfeit_score == most
+
+
+def test_a_forfeit_score_checks_the_bound_of_the_events_own_rules() -> None:
+    """The bound moves with the rules: Horse Race to 61 checked after every hand ends on 850 at
+    the most (60 + 790), so 95 is taken there; Broadway's engine bounds no game's total (no
+    target: seven hands, then sudden death), so only the limit of 1,000,000 holds."""
+    from tournament.errors import SettingsError
+
+    with pytest.raises(SettingsError, match="cannot end above 94"):
+        make_settings("x", "horse-race", "individual", 2, forfeit_score=95)
+    assert make_settings("x", "horse-race", "individual", 2, forfeit_score=95,
+                         options={"win_check": "end_of_hand"}).forfeit_score == 95
+    with pytest.raises(SettingsError, match="cannot end above 850"):
+        make_settings("x", "horse-race", "individual", 2, forfeit_score=851, options={"win_check": "end_of_hand"})
+    assert make_settings("x", "broadway", "pairs", forfeit_score=100_000).forfeit_score == 100_000
+
+
+def test_a_presets_forfeit_score_past_the_games_bound_is_refused_by_name() -> None:
+    """A preset's target is its forfeit score; a game whose own target is lower (Castle Rock's 50)
+    cannot end on 300, so the line names the preset and asks for a forfeit score."""
+    from tournament.errors import SettingsError
+
+    with pytest.raises(SettingsError) as caught:
+        make_settings("x", "castle-rock", "individual", 4, preset="fid-teams", tiebreaks=("placement",))
+    assert str(caught.value) == (
+        "the preset fid-teams scores a forfeit 300 (its games' target), more than a game of castle-rock can end "
+        "with against nothing: a game to 50 cannot end above 77 (49 + 28, the most one hand can score); give "
+        "--forfeit-score 77 or less")
+    assert make_settings("x", "castle-rock", "individual", 4, preset="fid-teams", tiebreaks=("placement",),
+                         forfeit_score=50).forfeit_score == 50
