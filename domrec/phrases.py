@@ -592,6 +592,10 @@ PHRASES: tuple[str, ...] = (
     N_("%(n)s tiles set, each pegging at most %(n2)s"),
     N_("every tile of the set captured"),
     N_("going out, full roads of the side's own tiles and every stock credit of the set"),
+    # Why a final total is never below zero (ScoreRange.why: a typed score below it is refused).
+    N_("a hand only adds points to a side"),
+    N_("going out, roads and stock credits are never negative"),
+    N_("pegs and end-of-hand points are never negative"),
     # --- Names inside sentences: the sets, Broadway's axes.
     N_("double-six"),
     N_("double-nine"),

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from tournament import add_players, create_event, enter_manual, make_settings, open_event, pair_next_round
 from tournament.cli import app
-from tournament.errors import UnusableInput
+from tournament.errors import ResultRefused, UnusableInput
 
 runner = CliRunner()
 
@@ -219,3 +219,86 @@ def test_a_presets_forfeit_score_past_the_games_bound_is_refused_by_name() -> No
         "--forfeit-score 77 or less")
     assert make_settings("x", "castle-rock", "individual", 4, preset="fid-teams", tiebreaks=("placement",),
                          forfeit_score=50).forfeit_score == 50
+
+
+# --- every refusal of a typed score in Spanish on the director's page ------------------------------
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"scores": {"NS": -5, "EW": 150}},
+     "el tanteo de NS, -5, es menor que cero, y ninguna partida de competitivo puede acabar así (una mano solo "
+     "suma puntos a un lado); no se guardó nada"),
+    ({"scores": {"NS": 2_000_000, "EW": 1}},
+     "el tanteo de NS, 2000000, pasa del límite de 1,000,000 puntos por lado; no se guardó nada"),
+    ({"scores": {"NS": 100}},
+     "la mesa 1 tiene los lados NS, EW; hace falta un tanteo para cada uno de ellos, y nada más (dados: NS)"),
+    ({"scores": {"NS": 100, "EW": 150}, "winner": "XX"}, "XX no es un lado de la mesa 1 (NS, EW)"),
+    ({"scores": {"NS": 100, "EW": 150}, "winner": "NS"},
+     "--winner NS contradice los tanteos: EW anotó más (150 a 100); indique --winner solo cuando los tanteos más "
+     "altos están empatados"),
+    ({"scores": {"NS": "a"}}, '"scores" debe ser un objeto de números enteros, uno por lado: {"NS": 120, "EW": 80}'),
+])
+def test_the_directors_page_refuses_every_typed_score_in_spanish(tmp_path: Path, body, words) -> None:
+    """The refusals of a typed score other than its bound above (below zero, past the limit of a
+    side, a side missing or too many, a winner that is no side or contradicts the scores) in the
+    page's language, as the bound above is: none of them left in English."""
+    from tests.tournament.test_venue import _auth, _event, _key, _server
+
+    server = _server(_event(tmp_path))
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        director = _key(server.call(server.venue.links, "http://testserver")["director"])
+        r = client.post("/api/v1/tables/1/1/result", json=body, headers={**_auth(director), "Accept-Language": "es"})
+        assert r.status_code == 422 and r.json()["error"] == words, r.json()
+    finally:
+        server.close()
+
+
+def test_the_directors_page_says_a_typed_score_stored_and_amended_in_spanish(tmp_path: Path) -> None:
+    from tests.tournament.test_venue import _auth, _event, _key, _server
+
+    server = _server(_event(tmp_path))
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        director = _key(server.call(server.venue.links, "http://testserver")["director"])
+
+        def post(**body):
+            return client.post("/api/v1/tables/1/1/result", json=body,
+                               headers={**_auth(director), "Accept-Language": "es"})
+
+        assert post(scores={"NS": 210, "EW": 150}).json()["said"] == [
+            "ronda 1, mesa 1: NS 210, EW 150; gana NS (entrada manual, sin comprobar) — guardado"]
+        r = post(scores={"NS": 210, "EW": 210})
+        assert r.status_code == 422 and r.json()["error"] == (
+            "indique el motivo para cambiar un resultado (queda en el registro de auditoría)")
+        assert post(scores={"NS": 210, "EW": 210}, reason="slip").json()["said"] == [
+            "ronda 1, mesa 1: NS 210, EW 210; empate (entrada manual, sin comprobar) — corregido (se guarda el "
+            "resultado anterior: `tournament history`)"]
+    finally:
+        server.close()
+
+
+def test_a_level_top_at_a_multi_player_table_is_refused_in_spanish(tmp_path: Path) -> None:
+    """Three players level at the top of a table of three: who won is the game's own rule, asked
+    for in a line whose list of sides reads in Spanish too (``P1, P2 y P3``)."""
+    from domrec import phrases
+    from tournament import i18n
+    from tournament.web.app import PHRASES
+
+    path = event(tmp_path, "domino-roads", "individual", 3, 3)
+    with open_event(path) as store:
+        with pytest.raises(ResultRefused) as caught:
+            enter_manual(store, 1, {"P1": 900, "P2": 900, "P3": 900})
+        said = str(caught.value)
+        with pytest.raises(ResultRefused) as caught:
+            enter_manual(store, 1, {"P1": 900, "P2": 900, "P3": 200}, winner="P3")
+        contradicted = str(caught.value)
+    seats = said.split(" are level")[0]  # the table's seats, in the order it seats them
+    assert said == (f"{seats} are level on 900 at the top of table 1: say who won by the game's rules with "
+                    f"--winner {seats.split(',')[0]} (or another of them); nothing was stored")
+    spanish = seats.replace(" and ", " y ")
+    assert phrases.translate(said, "es", PHRASES, i18n.FOLDERS) == (
+        f"{spanish} empatan a 900 en cabeza de la mesa 1: diga quién ganó según las reglas del juego con "
+        f"--winner {seats.split(',')[0]} (u otro de ellos); no se guardó nada")
+    assert " y " in phrases.translate(contradicted, "es", PHRASES, i18n.FOLDERS)
+    assert " anotaron más " in phrases.translate(contradicted, "es", PHRASES, i18n.FOLDERS)
