@@ -1248,7 +1248,8 @@ class Venue:
             # A team event's matches, each as its tables' confirmed results add up so far.
             # A match of games all in says how it ended, in the page's language, in the words
             # ``tournament tables`` prints (``outcome``: teams.match_outcome).
-            matches = (duplicate_teams.director_matches(self.store, rnd) if rnd and self.store.settings.team_duplicate
+            matches = (duplicate_teams.director_matches(self.store, rnd, lang)
+                       if rnd and self.store.settings.team_duplicate
                        else [{**m, "outcome": teams.match_outcome(self.store, rnd, m, lang)}
                              for m in teams.match_docs(self.store, rnd)] if rnd and self.store.settings.teams else [])
             # A duplicate session ends with its movement's last round: nothing is left to pair.
