@@ -586,6 +586,7 @@ PHRASES: tuple[str, ...] = (
     N_("the most one hand can score"),
     N_("the most one peg can score"),
     N_("the most a side scores at once: a peg, or a hand's end count"),
+    N_("the most a side gains on another in one hand (its pegs and the other's pips left, %(n)s at most a tile)"),
     N_("a domino scores at most the pips of the other three hands"),
     N_("27 tiles besides the lead, each earning at most 10"),
     N_("%(n)s tiles set, each pegging at most %(n2)s, and %(n3)s for the hand's end"),
