@@ -586,12 +586,17 @@ PHRASES: tuple[str, ...] = (
     N_("the most one hand can score"),
     N_("the most one peg can score"),
     N_("the most a side scores at once: a peg, or a hand's end count"),
+    N_("the most a side gains on another in one hand (its pegs and the other's pips left, %(n)s at most a tile)"),
     N_("a domino scores at most the pips of the other three hands"),
     N_("27 tiles besides the lead, each earning at most 10"),
     N_("%(n)s tiles set, each pegging at most %(n2)s, and %(n3)s for the hand's end"),
     N_("%(n)s tiles set, each pegging at most %(n2)s"),
     N_("every tile of the set captured"),
     N_("going out, full roads of the side's own tiles and every stock credit of the set"),
+    # Why a final total is never below zero (ScoreRange.why: a typed score below it is refused).
+    N_("a hand only adds points to a side"),
+    N_("going out, roads and stock credits are never negative"),
+    N_("pegs and end-of-hand points are never negative"),
     # --- Names inside sentences: the sets, Broadway's axes.
     N_("double-six"),
     N_("double-nine"),

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domrec import games, reader
+from domrec import games, phrases, reader
 from domrec import simulate as sim
 from domrec.errors import DomrecError
 from domrec.game import Game
@@ -226,3 +226,34 @@ def test_a_horse_race_score_sheet_past_what_the_target_lets_a_game_reach_is_refu
         g.add_score_sheet_hand({"P1": 100, "P2": 0}, "out")
     assert ("P1 150: a game to 61 cannot end above 94 (60 + 34, the most a side scores at once: a peg, or a "
             "hand's end count)") in str(caught.value)
+
+
+# --- Celko checked after every hand: one side gains at most 3780 on another in a hand ------------
+
+
+def test_a_celko_tie_past_the_target_bounds_a_side_by_another_plus_one_hands_gain():
+    """Celko, the target looked at after every hand: in one hand a side gains on another at most
+    28 x 135 = 3780 in all, its pegs and the other's pips left together (each tile is either set,
+    pegging at most 135 for whoever set it, or held, costing its holder at most 12 pips and 2 of
+    rounding), not 3780 + 170.  P1 and P2 level on 1000 past 200 play another hand; P1 pegging
+    3780 while P2 subtracts 170 would need every tile set by P1 and 168 pips held by P2: refused."""
+    span = games.engine("horse-race").final_scores("celko", {"target": 200, "win_check": "end_of_hand"}, 2)
+    assert span.most("P1", {"P1": 4610, "P2": 830}) == (
+        4610, "P2's 830 + 3780, the most a side gains on another in one hand (its pegs and the other's pips "
+              "left, 135 at most a tile): a tie at the top sends play on")
+    assert span.total_refusal("P1", 4610, {"P1": 4610, "P2": 830}) is None
+    assert span.total_refusal("P1", 4780, {"P1": 4780, "P2": 830}) == (
+        "P1 4780: a game to 200 cannot end above 4610 (P2's 830 + 3780, the most a side gains on another in one "
+        "hand (its pegs and the other's pips left, 135 at most a tile): a tie at the top sends play on)")
+    # Below the target, another side's total bounds nothing beyond target - 1 + 3780.
+    assert span.most("P1", {"P1": 0, "P2": 40})[0] == 199 + 3780
+    assert phrases.translate(span.total_refusal("P1", 4780, {"P1": 4780, "P2": 830}), "es") == (
+        "P1 4780: una partida a 200 no puede acabar por encima de 4610 (los 830 de P2 + 3780, lo más que un lado "
+        "le saca a otro en una mano (sus cuentas y los puntos que le quedan al otro, 135 como mucho por ficha): un "
+        "empate en cabeza hace seguir el juego)")
+    g = Game("horse-race", ("P1", "P2"), variant="celko", options={"win_check": "end_of_hand"})
+    g.add_score_sheet_hand({"P1": 1000, "P2": 1000}, "out")
+    with pytest.raises(DomrecError) as caught:
+        g.add_score_sheet_hand({"P1": 3780, "P2": -170}, "out")
+    assert "P1 4780: a game to 200 cannot end above 4610" in str(caught.value)
+    g.add_score_sheet_hand({"P1": 3610, "P2": -170}, "out")  # 4610 beside 830: taken

@@ -405,6 +405,7 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
         raise SettingsError(f"the event's name must be UTF-8 text: {name!r}")
     check_event_name(name)
     chosen = None
+    preset_forfeit = None  # the preset's target, where it gives the forfeit score (not the director)
     team_choices = bool(team_size or team_schedule or team_tiebreaks or team_set)  # before a preset fills them in
     if preset is not None:
         chosen = PRESETS.get(preset)
@@ -416,7 +417,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
             team_set = chosen.team_set
         time_limit = time_limit if time_limit is not None else chosen.time_limit
         if chosen.target is not None:
-            forfeit_score = forfeit_score if forfeit_score is not None else chosen.target
+            if forfeit_score is None:
+                forfeit_score = preset_forfeit = chosen.target
             known = effective_options(games.engine(game), variant, {}) if game in games.available() else {}
             if "target" in known and "target" not in (options or {}):
                 options = {**(options or {}), "target": chosen.target}
@@ -528,6 +530,9 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
         forfeit_score = default_forfeit_score(game, variant, options, table_size)
     elif not 0 <= forfeit_score <= 1_000_000:
         raise SettingsError(f"a forfeit score is a whole number from 0 to 1000000, not {forfeit_score}")
+    else:
+        _check_forfeit_score(engine, game, variant, resolved, table_size, sides, int(forfeit_score),
+                             preset if preset_forfeit is not None else None)
     schedule = schedule or STANDINGS_SCHEDULE
     if schedule not in SCHEDULES:
         raise SettingsError(f"unknown schedule {schedule!r}; schedules: {', '.join(SCHEDULES)}")
@@ -560,6 +565,29 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                     boards_per_round=int(boards_per_round or 0), ranking=ranking,
                     team_duplicate=bool(team_duplicate), victory_points=bool(victory_points),
                     head_to_head=head_to_head, sit_out=sit_out_score, accelerated=accelerated)
+
+
+def _check_forfeit_score(engine: Any, game: str, variant: str | None, resolved: dict[str, Any], table_size: int,
+                         sides: tuple[str, ...], points: int, preset: str | None) -> None:
+    """Refuse a forfeit score no game of the event can end with.  A forfeit is scored as a game won
+    against nothing (the side there ``points``, every other side 0), so ``points`` must be a total
+    the game's engine lets a side end a game with while the others end on 0 (``final_scores``:
+    :meth:`~domrec.games.base.ScoreRange.most`), the bound a typed total is held to: Competitive
+    352, Horse Race to 61 94 (checked after every peg; after every hand 850), Castle Rock 77 (104,
+    140 with the larger sets), Domino Roads 2996 (three players 1820).  Broadway has no target
+    (seven hands, then sudden death), so its engine bounds no game's total and only the limit of
+    1,000,000 holds.  ``preset``: the preset whose target gave the score (the director gave none),
+    named in the refusal."""
+    span = engine.final_scores(variant or "standard", resolved, table_size)
+    side = sides[0]
+    most = span.most(side, {**dict.fromkeys(sides, 0), side: points})
+    if most is None or points <= most[0]:
+        return
+    said = (f"the preset {preset} scores a forfeit {points} (its games' target), more" if preset
+            else f"a forfeit score of {points} is more")
+    raise SettingsError(f"{said} than a game of {game} can end with against nothing: a game to "
+                        f"{span.target} cannot end above {most[0]} ({most[1]}); give --forfeit-score {most[0]} "
+                        f"or less")
 
 
 def _duplicate_teams_choices(team_size: int | None, team_set: int | None, boards_per_round: int | None) -> int:

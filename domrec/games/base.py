@@ -63,7 +63,17 @@ class ScoreRange:
     ``target - 1 + step``; where a tie at the top sends play on, at most the larger of that and
     another side's total ``+ fall + step``.  Where no tie sends play on (Competitive ends level as
     a draw, Castle Rock breaks a tie by the youngest hand, Celko with the immediate check reaches
-    the target by one peg of one side), the first bound holds alone."""
+    the target by one peg of one side), the first bound holds alone.
+
+    ``gain`` tightens the tie's term where the rules let a side's rise and another side's fall
+    share one budget: then from the tie a side gains at most ``gain`` on the side it was level
+    with (its total at that check at most theirs), so it ends with at most that side's final total
+    ``+ gain`` (``gain_why``); Horse Race's Celko checked after every hand, 3780 instead of 170 +
+    3780 (:func:`domrec.games.horserace.score_range`).  ``fall`` still says whether that side may
+    have been at the target at the check.  A total past the target has no bound of its own: ties
+    may send play on hand after hand (two Horse Race players tied for the lowest hand at a block
+    both score the other's pips, and stay level), so past the target a bound is another side's
+    total plus a step, never a number fixed in advance."""
 
     low: int | None = 0
     high: int | None = None
@@ -81,6 +91,10 @@ class ScoreRange:
     ties_go_on: bool = False
     #: The most a side's total can fall between two checks (only where ties go on).
     fall: int = 0
+    #: The most a side's total can gain on another side's between two checks, where less than
+    #: ``fall + step`` (``None``: that sum), and why, in the rules' words.
+    gain: int | None = None
+    gain_why: str = ""
 
     def refusal(self, score: int) -> str | None:
         """Why ``score`` is no final total of this game by its sign, or ``None`` if it may be one
@@ -105,11 +119,14 @@ class ScoreRange:
             others = [(n, s) for s, n in scores.items() if s != side]
             if others:
                 n, other = max(others)
-                level = n + self.fall + self.step
+                level = n + (self.fall + self.step if self.gain is None else self.gain)
                 if n + self.fall >= self.target and level > best:
-                    fall = f" + {self.fall}, the most a total falls between two checks," if self.fall else ""
-                    best, words = level, f"{other}'s {n}{fall} + {self.step}, {self.step_why}: a tie at the " \
-                                         f"top sends play on"
+                    if self.gain is not None:
+                        rise = f" + {self.gain}, {self.gain_why}"
+                    else:
+                        fall = f" + {self.fall}, the most a total falls between two checks," if self.fall else ""
+                        rise = f"{fall} + {self.step}, {self.step_why}"
+                    best, words = level, f"{other}'s {n}{rise}: a tie at the top sends play on"
         return best, words
 
     def total_refusal(self, side: str, score: int, scores: dict[str, int]) -> str | None:

@@ -144,6 +144,10 @@ MOST_COUNT = (sum(max(t.high, t.low) for t in SET_TILES if t.high != t.low)
 MOST_END = (SET_PIPS + 2) // 5
 
 
+#: Why a Celko side gains at most 3780 on another in one hand (:meth:`HorseRace.final_scores`).
+GAIN_WHY = "the most a side gains on another in one hand (its pegs and the other's pips left, {peg} at most a tile)"
+
+
 def score_range(celko: bool, immediate: bool, target: int) -> base.ScoreRange:
     """What a side can score (:meth:`HorseRace.final_scores`, whose docstring proves the bounds):
     the variant Celko or not, the target checked after every peg (``immediate``) or hand."""
@@ -153,7 +157,8 @@ def score_range(celko: bool, immediate: bool, target: int) -> base.ScoreRange:
         return base.ScoreRange(None, None, hand=hand, hand_why=f"{len(SET_TILES)} tiles set, each pegging at most "
                                f"{peg}", target=target, step=peg if immediate else hand,
                                step_why="the most one peg can score" if immediate else "the most one hand can score",
-                               ties_go_on=not immediate, fall=round_to_five(SET_PIPS))
+                               ties_go_on=not immediate, fall=round_to_five(SET_PIPS),
+                               gain=None if immediate else hand, gain_why=GAIN_WHY.format(peg=peg))
     peg = MOST_COUNT // 5
     hand = len(SET_TILES) * peg + MOST_END
     return base.ScoreRange(0, None, "pegs and end-of-hand points are never negative", hand=hand,
@@ -1743,7 +1748,15 @@ class HorseRace:
         most).  A tie at the top past the target plays on (both standard checks, and Celko's
         ``end_of_hand``, where a total may fall 170 in a hand); not Celko's immediate check,
         where totals rise only by pegs, so the first side at the target got there alone, by a
-        peg, ahead of everybody.  ``target`` moves the bound with it; ``partnerships``,
+        peg, ahead of everybody.  After such a tie a side ends at most another side's total plus
+        a step, and under Celko's ``end_of_hand`` plus 3780 in all, not 170 + 3780: from the
+        check where the two were level, the side gains on the other only its pegs and the other's
+        subtraction; each of the 28 tiles is either set (pegging at most 135 for whoever set it)
+        or held at the end (at most 12 pips, and at most 2 more of rounding for each player
+        holding a tile, 14 a tile at most, its holder's only), so the side's pegs and the other
+        side's subtraction are at most 135 a tile together, 3780.  (No number bounds a total past
+        the target: ties may go on hand after hand, two players tied for the lowest hand at a
+        block each scoring the other's pips.)  ``target`` moves the bound with it; ``partnerships``,
         ``count_partner`` and ``chain_draw`` change nothing of it (a side's end count is some
         hands' pips, never more than the set's), nor does the number of players."""
         return score_range(variant == "celko", options.get("win_check", "immediate") == "immediate",

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from tournament import add_players, create_event, enter_manual, make_settings, open_event, pair_next_round
 from tournament.cli import app
-from tournament.errors import UnusableInput
+from tournament.errors import ResultRefused, UnusableInput
 
 runner = CliRunner()
 
@@ -154,3 +154,151 @@ def test_a_score_sheet_table_is_refused_a_hand_past_its_bound(tmp_path: Path, la
                            json={"rev": state["rev"], "text": text}).status_code == 200
     finally:
         server.close()
+
+
+# --- the event's forfeit score: a game won against nothing, within the game's bound ---------------
+
+
+@pytest.mark.parametrize("game, fmt, size, options, most, words", [
+    ("competitive", "pairs", 4, {}, 352, "a game to 200 cannot end above 352 (199 + 153, the most one hand can score)"),
+    ("horse-race", "individual", 2, {}, 94, "a game to 61 cannot end above 94 (60 + 34, the most a side scores at "
+                                           "once: a peg, or a hand's end count)"),
+    ("horse-race", "individual", 2, {"variant": "celko"}, 334,
+     "a game to 200 cannot end above 334 (199 + 135, the most one peg can score)"),
+    ("castle-rock", "individual", 3, {"set": "double-nine"}, 104,
+     "a game to 50 cannot end above 104 (49 + 55, the most one hand can score)"),
+    ("domino-roads", "individual", 3, {}, 1820,
+     "a game to 1000 cannot end above 1820 (999 + 821, the most one hand can score)"),
+    ("domino-roads", "pairs", 4, {}, 2996,
+     "a game to 2000 cannot end above 2996 (1999 + 997, the most one hand can score)"),
+])
+def test_a_forfeit_score_no_game_can_end_with_is_refused_at_new(tmp_path, game, fmt, size, options, most, words):
+    """``tournament new --forfeit-score``: one past the most a side can end a game with while the
+    others end on 0 is refused in one line with the bound in words (exit 2, no file); the most
+    itself is taken."""
+    options = dict(options)
+    variant = options.pop("variant", None)
+    rule = [a for k, v in options.items() for a in ("--option", f"{k}={v}")] + (
+        ["--variant", variant] if variant else [])
+    base = ["new", tmp_path / "e.db", "--name", "E", "--game", game, "--format", fmt, "--table-size", size, *rule]
+    r = run(*base, "--forfeit-score", most + 1, code=2)
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert len(lines) == 1 and (f"a forfeit score of {most + 1} is more than a game of {game} can end with against "
+                                f"nothing: {words}; give --forfeit-score {most} or less") in lines[0], r.output
+    assert not (tmp_path / "e.db").exists()
+    run(*base, "--forfeit-score", most)
+    with open_event(tmp_path / "e.db") as store:
+        assert store.settings.forfeit_score == most
+
+
+def test_a_forfeit_score_checks_the_bound_of_the_events_own_rules() -> None:
+    """The bound moves with the rules: Horse Race to 61 checked after every hand ends on 850 at
+    the most (60 + 790), so 95 is taken there; Broadway's engine bounds no game's total (no
+    target: seven hands, then sudden death), so only the limit of 1,000,000 holds."""
+    from tournament.errors import SettingsError
+
+    with pytest.raises(SettingsError, match="cannot end above 94"):
+        make_settings("x", "horse-race", "individual", 2, forfeit_score=95)
+    assert make_settings("x", "horse-race", "individual", 2, forfeit_score=95,
+                         options={"win_check": "end_of_hand"}).forfeit_score == 95
+    with pytest.raises(SettingsError, match="cannot end above 850"):
+        make_settings("x", "horse-race", "individual", 2, forfeit_score=851, options={"win_check": "end_of_hand"})
+    assert make_settings("x", "broadway", "pairs", forfeit_score=100_000).forfeit_score == 100_000
+
+
+def test_a_presets_forfeit_score_past_the_games_bound_is_refused_by_name() -> None:
+    """A preset's target is its forfeit score; a game whose own target is lower (Castle Rock's 50)
+    cannot end on 300, so the line names the preset and asks for a forfeit score."""
+    from tournament.errors import SettingsError
+
+    with pytest.raises(SettingsError) as caught:
+        make_settings("x", "castle-rock", "individual", 4, preset="fid-teams", tiebreaks=("placement",))
+    assert str(caught.value) == (
+        "the preset fid-teams scores a forfeit 300 (its games' target), more than a game of castle-rock can end "
+        "with against nothing: a game to 50 cannot end above 77 (49 + 28, the most one hand can score); give "
+        "--forfeit-score 77 or less")
+    assert make_settings("x", "castle-rock", "individual", 4, preset="fid-teams", tiebreaks=("placement",),
+                         forfeit_score=50).forfeit_score == 50
+
+
+# --- every refusal of a typed score in Spanish on the director's page ------------------------------
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"scores": {"NS": -5, "EW": 150}},
+     "el tanteo de NS, -5, es menor que cero, y ninguna partida de competitivo puede acabar así (una mano solo "
+     "suma puntos a un lado); no se guardó nada"),
+    ({"scores": {"NS": 2_000_000, "EW": 1}},
+     "el tanteo de NS, 2000000, pasa del límite de 1,000,000 puntos por lado; no se guardó nada"),
+    ({"scores": {"NS": 100}},
+     "la mesa 1 tiene los lados NS, EW; hace falta un tanteo para cada uno de ellos, y nada más (dados: NS)"),
+    ({"scores": {"NS": 100, "EW": 150}, "winner": "XX"}, "XX no es un lado de la mesa 1 (NS, EW)"),
+    ({"scores": {"NS": 100, "EW": 150}, "winner": "NS"},
+     "--winner NS contradice los tanteos: EW anotó más (150 a 100); indique --winner solo cuando los tanteos más "
+     "altos están empatados"),
+    ({"scores": {"NS": "a"}}, '"scores" debe ser un objeto de números enteros, uno por lado: {"NS": 120, "EW": 80}'),
+])
+def test_the_directors_page_refuses_every_typed_score_in_spanish(tmp_path: Path, body, words) -> None:
+    """The refusals of a typed score other than its bound above (below zero, past the limit of a
+    side, a side missing or too many, a winner that is no side or contradicts the scores) in the
+    page's language, as the bound above is: none of them left in English."""
+    from tests.tournament.test_venue import _auth, _event, _key, _server
+
+    server = _server(_event(tmp_path))
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        director = _key(server.call(server.venue.links, "http://testserver")["director"])
+        r = client.post("/api/v1/tables/1/1/result", json=body, headers={**_auth(director), "Accept-Language": "es"})
+        assert r.status_code == 422 and r.json()["error"] == words, r.json()
+    finally:
+        server.close()
+
+
+def test_the_directors_page_says_a_typed_score_stored_and_amended_in_spanish(tmp_path: Path) -> None:
+    from tests.tournament.test_venue import _auth, _event, _key, _server
+
+    server = _server(_event(tmp_path))
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        director = _key(server.call(server.venue.links, "http://testserver")["director"])
+
+        def post(**body):
+            return client.post("/api/v1/tables/1/1/result", json=body,
+                               headers={**_auth(director), "Accept-Language": "es"})
+
+        assert post(scores={"NS": 210, "EW": 150}).json()["said"] == [
+            "ronda 1, mesa 1: NS 210, EW 150; gana NS (entrada manual, sin comprobar) — guardado"]
+        r = post(scores={"NS": 210, "EW": 210})
+        assert r.status_code == 422 and r.json()["error"] == (
+            "indique el motivo para cambiar un resultado (queda en el registro de auditoría)")
+        assert post(scores={"NS": 210, "EW": 210}, reason="slip").json()["said"] == [
+            "ronda 1, mesa 1: NS 210, EW 210; empate (entrada manual, sin comprobar) — corregido (se guarda el "
+            "resultado anterior: `tournament history`)"]
+    finally:
+        server.close()
+
+
+def test_a_level_top_at_a_multi_player_table_is_refused_in_spanish(tmp_path: Path) -> None:
+    """Three players level at the top of a table of three: who won is the game's own rule, asked
+    for in a line whose list of sides reads in Spanish too (``P1, P2 y P3``)."""
+    from domrec import phrases
+    from tournament import i18n
+    from tournament.web.app import PHRASES
+
+    path = event(tmp_path, "domino-roads", "individual", 3, 3)
+    with open_event(path) as store:
+        with pytest.raises(ResultRefused) as caught:
+            enter_manual(store, 1, {"P1": 900, "P2": 900, "P3": 900})
+        said = str(caught.value)
+        with pytest.raises(ResultRefused) as caught:
+            enter_manual(store, 1, {"P1": 900, "P2": 900, "P3": 200}, winner="P3")
+        contradicted = str(caught.value)
+    seats = said.split(" are level")[0]  # the table's seats, in the order it seats them
+    assert said == (f"{seats} are level on 900 at the top of table 1: say who won by the game's rules with "
+                    f"--winner {seats.split(',')[0]} (or another of them); nothing was stored")
+    spanish = seats.replace(" and ", " y ")
+    assert phrases.translate(said, "es", PHRASES, i18n.FOLDERS) == (
+        f"{spanish} empatan a 900 en cabeza de la mesa 1: diga quién ganó según las reglas del juego con "
+        f"--winner {seats.split(',')[0]} (u otro de ellos); no se guardó nada")
+    assert " y " in phrases.translate(contradicted, "es", PHRASES, i18n.FOLDERS)
+    assert " anotaron más " in phrases.translate(contradicted, "es", PHRASES, i18n.FOLDERS)

@@ -65,3 +65,67 @@ def test_the_directors_script_shows_the_outcome() -> None:
     script = (Path(tournament.web.__file__).parent / "static" / "director.js").read_text(encoding="utf-8")
     assert "m.outcome" in script and "match-outcome" in script
 
+
+
+def test_a_duplicate_teams_match_names_its_winner_on_the_command_line_and_the_directors_page(tmp_path) -> None:
+    """Duplicate teams: once both tables have played every board, the match is won by the team
+    with more IMPs, and says so as the other team formats do, ``tables`` and ``standings`` and the
+    director's page alike, in English and Spanish; level IMPs, ``match drawn``; ``(finished)``
+    alone, naming nobody, no more."""
+    from tournament.event import duplicate_teams
+
+    from tests.tournament.test_duplicate_teams import new_event
+    from tests.tournament.test_duplicate_teams import run as run_dup
+
+    event = tmp_path / "dup.db"
+    new_event(event, 2)
+    run_dup("boards", event, "--boards", 2, "--seed", 1)
+    run_dup("pair", event)
+    server = _server(event)
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        director = _auth(_key(server.call(server.venue.links, "http://testserver")["director"]))
+
+        def match(lang: str = "en"):
+            doc = client.get("/api/v1/director", headers={**director, "Accept-Language": lang}).json()
+            (m,) = doc["matches"]
+            return m
+
+        def board(table: int, number: int, ns: int, ew: int, *extra: str) -> None:
+            run_dup("result", event, "--round", 1, "--table", table, "--board", number, "--score",
+                    f"NS={ns},EW={ew}", *extra)
+
+        board(1, 1, 40, 0)
+        board(2, 1, 0, 0)
+        board(1, 2, 0, 0)
+        assert match()["outcome"] is None and not match()["finished"]  # a board still out: nothing said
+        board(2, 2, 0, 0)
+        m = match()
+        home = m["home"]  # N-S at the first table: 40 there, nothing back at the second
+        assert m["finished"] and m["home_games"] > m["away_games"]
+        assert m["outcome"] == f"{home} wins the match"
+        assert match("es")["outcome"] == f"{home} gana el encuentro"
+        with open_event(event) as store:
+            (line,) = duplicate_teams.match_lines(store, 1)
+            (spanish,) = duplicate_teams.match_lines(store, 1, "es")
+        assert line.endswith(f"({home} wins the match)") and "(finished)" not in line
+        assert spanish.endswith(f"({home} gana el encuentro)")
+        for command in ("tables", "standings"):
+            shown = run_dup(command, event)
+            assert f"({home} wins the match)" in shown and "(finished)" not in shown
+        board(2, 1, 40, 0, "--replace")  # the other team N-S at the second table makes the same 40: level
+        assert match()["outcome"] == "match drawn" and match("es")["outcome"] == "encuentro empatado"
+        assert "(match drawn)" in run_dup("tables", event)
+    finally:
+        server.close()
+
+
+def test_the_directors_script_shows_a_duplicate_matchs_outcome() -> None:
+    """The director's script shows ``outcome`` for a match scored on the boards too."""
+    from pathlib import Path
+
+    import tournament.web
+
+    script = (Path(tournament.web.__file__).parent / "static" / "director.js").read_text(encoding="utf-8")
+    boards_in = script[script.index("m.boards_in ?"):script.index('t("%(done)s of %(count)s boards in"')]
+    assert "m.outcome" in boards_in and "match-outcome" in boards_in

@@ -241,17 +241,33 @@ def match_docs(store: EventStore, round_no: int | None = None) -> list[dict[str,
             for m in matches(store, round_no)]
 
 
-def director_matches(store: EventStore, round_no: int) -> list[dict[str, Any]]:
+def director_matches(store: EventStore, round_no: int, lang: str = "en") -> list[dict[str, Any]]:
     """The round's matches as the director's page shows a team event's (:func:`tournament.event.
     teams.match_docs`' shape), scored on the boards: ``home_text`` and ``away_text`` the IMPs
     each team has, ``done`` and ``count`` the boards in at both tables and the round's boards
-    (``boards_in``: true), and the victory points."""
+    (``boards_in``: true), the victory points, and once every board is in at both tables how the
+    match ended, in ``lang`` (``outcome``: :func:`match_outcome`; ``None`` until then)."""
     return [{"tables": m["tables"], "home": m["home"], "away": m["away"], "home_games": m["home_imps"],
              "away_games": m["away_imps"], "home_text": str(m["home_imps"]), "away_text": str(m["away_imps"]),
              "home_vp": m["home_vp"], "away_vp": m["away_vp"], "done": len(m["boards"]),
              "count": len(m["boards"]) + len(m["waiting"]), "finished": m["finished"], "target": None,
-             "winner": None, "won_at": None, "boards_in": True}
+             "winner": None, "won_at": None, "boards_in": True,
+             "outcome": match_outcome(m["home"], m["away"], m["home_imps"], m["away_imps"], lang)
+             if m["finished"] else None}
             for m in match_docs(store, round_no)]
+
+
+def match_outcome(home: str, away: str, home_imps: int, away_imps: int, lang: str = "en") -> str:
+    """How a finished match ended, in ``lang`` and in the words of the other team formats
+    (:func:`tournament.event.teams.match_outcome`) and of the hall's pages (``match_line`` in
+    tournament/pages/templates/macros.html.j2): ``Los Primos wins the match``, the team with more
+    IMPs, as the standings count a match won; ``match drawn`` on level IMPs."""
+    from tournament.i18n import translations
+
+    _ = translations(lang).gettext
+    if home_imps == away_imps:
+        return _("match drawn")
+    return _("%(team)s wins the match") % {"team": home if home_imps > away_imps else away}
 
 
 def table_boards(store: EventStore, round_no: int | None = None) -> list[tuple[Table, tuple[int, ...]]]:
@@ -287,7 +303,8 @@ def travellers(store: EventStore, matches_done: list[dict[str, Any]] | None = No
 def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]:
     """A line a match of the round, for ``tables`` and ``standings``, in ``lang``: its tables, its
     boards, the IMPs each team has so far (and the victory points), and how many boards are in:
-    ``Tables 1-2, boards 1-2: Los Primos 5 – 2 La Dupla IMPs, VP 12.5–7.5 (finished)``."""
+    ``Tables 1-2, boards 1-2: Los Primos 5 – 2 La Dupla IMPs, VP 12.5–7.5 (Los Primos wins the match)``,
+    or ``(match drawn)`` on level IMPs (:func:`match_outcome`), once every board is in at both tables."""
     from tournament.i18n import translations
 
     _ = translations(lang).gettext
@@ -302,8 +319,8 @@ def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]
             "home": names[m.home], "home_imps": sc.home_imps, "away_imps": sc.away_imps, "away": names[m.away]}
         if sc.home_vp is not None:
             score += ", " + _("VP %(home)s–%(away)s") % {"home": sc.home_vp, "away": sc.away_vp}
-        state = _("finished") if m.finished else _("%(done)s of %(count)s boards in") % {
-            "done": len(boards) - len(m.waiting), "count": len(boards)}
+        state = match_outcome(names[m.home], names[m.away], sc.home_imps, sc.away_imps, lang) if m.finished \
+            else _("%(done)s of %(count)s boards in") % {"done": len(boards) - len(m.waiting), "count": len(boards)}
         out.append(f"{where}, {which}: {score} ({state})")
     return out
 

@@ -908,7 +908,7 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
         if len(top) > 1 and len(sides) > 2:
             # Two sides level is a draw; level at the top of a multi-player table, the game's own
             # rules name a winner (who went out, the youngest…), which a typed score cannot show.
-            raise ResultRefused(f"{' and '.join(top)} are level on {best} at the top of table {table.number}: "
+            raise ResultRefused(f"{_and(top)} are level on {best} at the top of table {table.number}: "
                                 f"say who won by the game's rules with --winner {top[0]} (or another of them); "
                                 f"nothing was stored")
         winner = top[0] if len(top) == 1 else None
@@ -918,10 +918,16 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
         # --winner settles a tie on the highest score; it never overrules the scores (a swapped
         # side is the likelier slip than a game won with fewer points).
         best = [s for s, n in ordered.items() if n == max(ordered.values())]
-        raise ResultRefused(f"--winner {winner} contradicts the scores: {' and '.join(best)} scored more "
+        raise ResultRefused(f"--winner {winner} contradicts the scores: {_and(best)} scored more "
                             f"({max(ordered.values())} to {ordered[winner]}); give --winner only when the "
                             f"highest scores are level")
     return ordered, winner
+
+
+def _and(sides: list[str]) -> str:
+    """``NS``, ``P1 and P2``, ``P1, P2 and P3``: as the venue's patterns read them (the last
+    ``and`` a word of the sentence, translated with it)."""
+    return sides[0] if len(sides) == 1 else f"{', '.join(sides[:-1])} and {sides[-1]}"
 
 
 def _round_number(said: Any) -> int | None:

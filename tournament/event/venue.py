@@ -81,6 +81,26 @@ REFUSALS = (
     N_("round %(n)s has no table %(n2)s"),
     N_("round %(n)s table %(n2)s: %(problem)s"),
     N_("%(problem)s; nothing was stored"),
+    # A score typed by the director (tournament.event.results: _manual_scores, Entry.summary).
+    N_("the score of %(side)s, %(n)s, is below zero, which no game of %(game)s can end with (%(why)s)"),
+    N_("the score of %(side)s, %(text)s, is past the limit of %(limit)s points a side"),
+    N_("table %(n)s has sides %(list)s; a score is needed for each of them, and nothing else (given: %(list2)s)"),
+    N_("table %(n)s has sides %(list)s; a score is needed for each of them, and nothing else (given: none)"),
+    N_("%(list)s and %(side)s are level on %(n)s at the top of table %(n2)s: say who won by the game's rules with "
+       "--winner %(side2)s (or another of them)"),
+    N_("%(side)s is not a side of table %(n)s (%(list)s)"),
+    N_("--winner %(side)s contradicts the scores: %(list)s scored more (%(n)s to %(n2)s); give --winner only "
+       "when the highest scores are level"),
+    N_("--winner %(side)s contradicts the scores: %(list)s and %(side2)s scored more (%(n)s to %(n2)s); give "
+       "--winner only when the highest scores are level"),
+    N_("give the reason for changing a result (it goes into the audit trail)"),
+    N_('"scores" must be an object of whole numbers, one per side: {"NS": 120, "EW": 80}'),
+    N_("round %(n)s table %(n2)s: %(scores)s; winner %(side)s (manual entry, unverified) — stored"),
+    N_("round %(n)s table %(n2)s: %(scores)s; a draw (manual entry, unverified) — stored"),
+    N_("round %(n)s table %(n2)s: %(scores)s; winner %(side)s (manual entry, unverified) — amended (the old "
+       "result is kept: `tournament history`)"),
+    N_("round %(n)s table %(n2)s: %(scores)s; a draw (manual entry, unverified) — amended (the old result is "
+       "kept: `tournament history`)"),
     N_("this link's key is not one of this event's: ask the director for the table's link"),
     N_("a table's link opens its own table only"),
     N_("this link opens another table, or another round: use the link of this table"),
@@ -1226,7 +1246,8 @@ class Venue:
             # A team event's matches, each as its tables' confirmed results add up so far.
             # A match of games all in says how it ended, in the page's language, in the words
             # ``tournament tables`` prints (``outcome``: teams.match_outcome).
-            matches = (duplicate_teams.director_matches(self.store, rnd) if rnd and self.store.settings.team_duplicate
+            matches = (duplicate_teams.director_matches(self.store, rnd, lang)
+                       if rnd and self.store.settings.team_duplicate
                        else [{**m, "outcome": teams.match_outcome(self.store, rnd, m, lang)}
                              for m in teams.match_docs(self.store, rnd)] if rnd and self.store.settings.teams else [])
             # A duplicate session ends with its movement's last round: nothing is left to pair.

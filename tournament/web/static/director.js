@@ -145,7 +145,8 @@
       ...(m.target ? [" (" + (m.winner !== null ? t("%(team)s wins the set %(score)s", { team: m.winner, score: m.won_at })
         : t("set to %(target)s, in progress", { target: m.target })) + ")"]
         : m.boards_in ? [" " + t("IMPs"), ...(m.home_vp !== null ? [" · " + t("VP %(home)s–%(away)s", { home: m.home_vp, away: m.away_vp })] : []),
-                         ...(m.finished ? [] : [" (" + t("%(done)s of %(count)s boards in", { done: m.done, count: m.count }) + ")"])]
+                         ...(m.finished ? (m.outcome ? [" ", el("span", { class: "match-outcome" }, "(" + m.outcome + ")")] : [])
+                           : [" (" + t("%(done)s of %(count)s boards in", { done: m.done, count: m.count }) + ")"])]
         : m.finished ? (m.outcome ? [" ", el("span", { class: "match-outcome" }, "(" + m.outcome + ")")] : [])
         : [" (" + t("%(done)s of %(count)s tables in", { done: m.done, count: m.count }) + ")"]))));
   }
