@@ -497,7 +497,11 @@ def test_a_reader_gone_ends_validate_quietly_neither_valid_nor_invalid(tmp_path,
     to have failed ("cannot write s.csv: Broken pipe").  Now no word, exit 141 (as a program
     ended by SIGPIPE: not every verdict was given), and no summary: the old one is as it was."""
     archive = tmp_path / "big.jsonl"
-    assert _domrec(["simulate", "competitive", "-n", "200", "-o", archive]).wait() == 0
+    # Far more verdicts than a pipe holds (64 KiB on Linux, and the reader's own buffer): the
+    # command cannot have written them all before its reader goes, however the two are scheduled
+    # (200 simulated games' verdicts fitted in the pipe, and a busy machine let them all through).
+    line = json.dumps(json.loads((VALID / "domino.json").read_text())) + "\n"
+    archive.write_text(line * 30_000)
     old = tmp_path / "s.csv"
     old.write_text("kept\n")
     for jobs in ("1", "2"):
