@@ -84,12 +84,15 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         # line was refused: they are not in the file, and the scorer is told to type them again.
         announced: list[int] = []
         was = _where(rec.game)
+        hand_before = start
         try:
             for line in _lines(first, stdin):
                 number += 1
                 before = rec.game.record()
                 if _where(rec.game) != was:  # (the game moved on: what was announced has started)
                     announced, was = [], _where(rec.game)
+                if line.split(None, 1)[:1] and line.split(None, 1)[0].lower() == "hand":
+                    hand_before = before  # (what a lead on this line, refused later, goes back to)
                 rec.feed_line(line)
                 if not rec.refused and line.split(" ", 1)[0].lower() in _ANNOUNCING:
                     announced.append(number)
@@ -98,9 +101,14 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
                         and _read_whole(rec, start, fed, stdin, number, refusals)):
                     break
                 if rec.refused:
+                    # (a lead refused by a deal line after it is refused at the lead's own line: the
+                    # text is recorded up to the line before that one)
+                    number -= rec.refused_back
+                    where = f"line {number}, column {(rec.refused_at or 0) + _indent(fed[-1 - rec.refused_back]) + 1}"
                     for said in refusals:
-                        _err(f"line {number}: {said}")
-                    rec.restore(before)
+                        _err(f"{where}: {said}")
+                    rec.restore(before if not rec.refused_back else hand_before)
+                    announced = [k for k in announced if k < number]
                     gap = "" if not announced else (
                         f" (but not line {announced[0]}, which announced a hand that had not started: type it "
                         f"again)" if len(announced) == 1 else
@@ -126,6 +134,10 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         _err(f"{rec.refused} token{'s' if rec.refused != 1 else ''} refused")
         return EXIT_INVALID
     return EXIT_OK if report.valid else EXIT_INVALID
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def _read_whole(rec: Recorder, start: Any, fed: list[str], stdin: Any, number: int, refusals: list[str]) -> bool:

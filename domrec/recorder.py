@@ -96,6 +96,18 @@ class Recorder:
     #: lines one at a time (the venue's table pages) names the refused word by line:column.
     at: int = 0
     refused_at: int | None = None
+    #: How many lines before the line being fed that first refusal points (0: at that line): a
+    #: lead its hand line named, refused by a deal line after it in the same text, is refused
+    #: at the lead, ``refused_at`` then being the lead's column in its own line.
+    refused_back: int = 0
+    #: How many lines were fed (blank ones too): a caller's line numbers, counted here.
+    lines_fed: int = 0
+    #: Where the announced hand's ``lead SEAT`` was typed: the :attr:`lines_fed` of its line and
+    #: the seat's column there; forgotten between a page's requests (a lead from an earlier
+    #: request is no place in the text being refused).
+    _lead_spot: tuple[int, int] | None = None
+    _hand_spot: tuple[int, int] | None = None
+    _back: int = 0
     #: The terminal's width now (``None``: lines are not wrapped, as for a pipe or a page): the
     #: table is wrapped to it between tiles, never through one (:func:`fit_lines`).
     width: Callable[[], int] | None = None
@@ -142,6 +154,7 @@ class Recorder:
 
     def feed_line(self, line: str) -> None:
         """One line as typed: a hand part (``deal N …``), a command, or moves and commands."""
+        self.lines_fed += 1
         stripped = line.strip()
         if not stripped:
             return
@@ -255,6 +268,7 @@ class Recorder:
         right while the table waits (within a text they are made when the next move shows them).
         The next request is a text of its own: a deal line in it may replace one sent before."""
         self._given = None
+        self._lead_spot = None
         if self.game.in_hand and self.game.deal_known and not self.game.hand_over:
             self._forced_passes(None, {})
 
@@ -414,6 +428,8 @@ class Recorder:
         except notation.NotationError as e:
             self._refuse_at(e)
             return
+        if kind == "hand":
+            self._hand_spot = (self.lines_fed, _lead_column(line)) if "leader" in parsed else None
         if kind != "hand" and "comment" in parsed:
             # A comment on a deal, left or end line is the hand's, as DGN reads it: kept once the
             # line is taken (a deal's with the hand it starts), and not at all if it is refused.
@@ -470,12 +486,18 @@ class Recorder:
                 # at the terminal now, as a page shows it: what the hand waits for).
                 if self._start(quiet=True, again=was is not None):
                     return
-                lead = self._lead_refused()
+                spot = self._lead_spot
+                back = None if spot is None or spot[0] >= self.lines_fed else self.lines_fed - spot[0]
+                lead = self._lead_refused(back)
                 if lead is not None:  # the hand line's lead, typed before the deal that rules it out
                     self._parts, self._leader, self._comment, self._sheet_pending, self._started_parts, \
                         self.waiting, self._given = kept
                     if was is not None:  # the hand its deal had started, as it was (and as saved)
                         g.start_hand(was.deal, was.leader, was.comment)
+                    if back is not None and not self.interactive:
+                        # Refused where the lead was typed (the caller names its line and column),
+                        # not at this deal line, which is right.
+                        self.at, self._back = spot[1], back
                     self._refuse(lead)
                     return
                 if self.interactive and self.waiting:
@@ -588,6 +610,7 @@ class Recorder:
             if leader is not None and e.problem.pointer.endswith("/leader"):
                 if before is not None:
                     g.restore(before)
+                self.at = self._hand_spot[1] if self._hand_spot is not None else self.at  # (at the seat)
                 self._refuse(f"hand {number}: {e.problem.message} [{e.problem.rule}]")
                 return
             waiting = f"{e.problem.message} [{e.problem.rule}]"  # a part still to come: said, the hand announced
@@ -600,6 +623,7 @@ class Recorder:
             waiting = None
             g.abandon_hand()  # a trial: the hand starts at its first move (or a complete deal, below)
         self._leader, self._comment, self._parts = leader, comment, parts
+        self._lead_spot = self._hand_spot if leader is not None else None
         self._sheet_pending = not parts  # a hand line alone may be followed by the hand's score alone
         if len(parts.get("hands", {})) == len(g.seats) and waiting is None:
             self._start(quiet=True)
@@ -656,14 +680,19 @@ class Recorder:
         self._start_said = said
         return True
 
-    def _lead_refused(self) -> str | None:
+    def _lead_refused(self, back: int | None = None) -> str | None:
         """Why the lead named on the hand line cannot be, now that the deal lines typed after it
         show it (the double's holder, the lead draw), in one line naming that hand line and the
         seat the rules give; ``None`` when the hand did not start for another reason.
 
-        The hand line was taken when it came, as nothing then ruled its lead out: the line
-        that completes the deal is refused instead, nothing of it kept, so the table types the
-        hand line again and then this line (the deal typed first is checked on the hand line)."""
+        The hand line was taken when it came, as nothing then ruled its lead out.  Within one
+        text (a pipe, a page's post) that hand line is ``back`` lines before the line that
+        completes the deal, and the refusal is placed at its lead by the caller: the text is
+        refused from there.  At the terminal (each line a text of its own) and for a hand line
+        sent in an earlier post, the line that completes the deal is refused instead, nothing of
+        it kept, naming the hand line (at the terminal, how many lines before it was typed), so
+        the table types the hand line again and then this line (the deal typed first is checked
+        on the hand line)."""
         problem = self._not_started
         if self._leader is None or problem is None or not problem.pointer.endswith("/leader"):
             return None
@@ -678,7 +707,14 @@ class Recorder:
             if g.to_move is not None:
                 rightly = f" (hand {number} lead {g.to_move}, or hand {number} alone: the lead as the rules say)"
             g.abandon_hand()
-        return (f"hand {number} lead {self._leader}, typed before the deal, cannot be: {problem.message} "
+        said = f"hand {number} lead {self._leader}"
+        if back is not None and not self.interactive:  # said at the lead itself
+            rightly = rightly.replace(" (", ": ", 1).removesuffix(")") if rightly else ""
+            return (f"{said}, typed before the deal, cannot be: {problem.message} (the deal after this line "
+                    f"says so) [{problem.rule}]; write this line again{rightly}")
+        typed = (f"typed {back} line{'s' if back != 1 else ''} before this one," if back is not None
+                 else "typed before the deal,")
+        return (f"{said}, {typed} cannot be: {problem.message} "
                 f"[{problem.rule}]; type the hand line again{rightly}, then this line")
 
     def _announce(self) -> None:
@@ -879,7 +915,8 @@ class Recorder:
 
     def _refuse(self, text: str) -> None:
         if self.refused_at is None:
-            self.refused_at = self.at
+            self.refused_at, self.refused_back = self.at, self._back
+        self._back = 0
         self.refused += 1
         self.refuse_out(one_line(text))
 
@@ -889,6 +926,18 @@ class Recorder:
 
 #: Where a line of tiles may be broken: at a space, or between two bracketed tiles ("[6-0][0-3]").
 _BREAK = re.compile(r"(?<= )|(?<=\])(?=\[)")
+
+
+def _lead_column(line: str) -> int:
+    """Where the seat after ``lead`` starts in a hand line (0-based; 0 when it has none)."""
+    try:
+        tokens = [t for t in _full_tokens(_Text(line, 1)) if t.kind != "comment"]
+    except notation.NotationError:
+        return 0
+    for k, t in enumerate(tokens[:-1]):
+        if t.text.lower() == "lead":
+            return tokens[k + 1].pos
+    return 0
 
 
 def fit_lines(lines: Sequence[str], width: int) -> list[str]:

@@ -140,12 +140,14 @@ def _feed(recorder: Recorder, line: str) -> None:
     replay read ``undo`` as the recorder's own (one move back), a refused request, which goes back
     to the replay of what was accepted, would have brought back the move an undo took away."""
     word = next(iter(line.split()), "").lower()
+    fed = recorder.lines_fed
     if word in ("undo", "n", "no") and line.strip() not in recorder.game.seats and len(line.split()) == 1:
         _undo(recorder)
     elif word == "time" and len(line.split()) == 1:
         _time(recorder)
     else:
         recorder.feed_line(line)
+    recorder.lines_fed = fed + 1  # (one line of the request, however many the recorder was fed for it)
 
 
 #: A line's first word that makes it no line of moves.
@@ -296,7 +298,10 @@ class Session:
             blind = _blind_after(recorder, line, blind)
             if recorder.refused > before:
                 said = self._refusals[-(recorder.refused - before)]
-                refusal = Refusal(number, indent + (recorder.refused_at or 0) + 1, said)
+                at = max(1, number - recorder.refused_back)  # (a lead refused by a deal line after it: at the lead)
+                if at != number:
+                    indent = len(lines[at - 1]) - len(lines[at - 1].lstrip())
+                refusal = Refusal(at, indent + (recorder.refused_at or 0) + 1, said)
                 whole = self._read_whole([*self.accepted, text]) if said_in_text(line, recorder.game.seats) else None
                 if whole is not None:
                     self._recorder = whole

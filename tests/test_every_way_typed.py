@@ -370,7 +370,7 @@ def test_a_wrong_left_line_after_a_hand_that_is_over_stops_the_pipe_with_one_lin
         lines[k] = f"left {seat} 0-0 0-0 0-0 0-0 0-0 0-0 0-0"
         text = "\n".join(lines) + "\n"
         read = by_pipe(text, fast_dir)  # (a traceback here fails the test)
-        assert isinstance(read, str) and read.startswith("exit 1: ") and f"line {k + 1}: hand 1: left" in read, read
+        assert isinstance(read, str) and read.startswith("exit 1: ") and f"line {k + 1}, column 1: hand 1: left" in read, read
         assert "the recording stops at line" in read
         stopped += 1
     assert stopped, "some first hand ends with a player out"

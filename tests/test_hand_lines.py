@@ -192,7 +192,8 @@ def test_a_lead_the_rules_refuse_is_refused_on_its_hand_line(config, tmp_path):
                 assert deals(session.record()) == deals(record)
 
                 run, out, head = piped(tmp_path, record, [*before, bad, *after])
-                assert run.code != 0 and f"line {head + len(before) + 1}: hand {number}" in run.err, run.err
+                at = f"line {head + len(before) + 1}, column {len(bad) - len(seat) + 1}"  # (at the seat)
+                assert run.code != 0 and f"{at}: hand {number}" in run.err, run.err
                 assert len(read_record(out).hands) == number - 1 or deals(read_record(out))[0] == record.hands[0].deal
     if config[0] in ("competitive", "broadway") or config[:2] == ("domino-roads", 4):
         assert checked, "a game whose first lead the rules give: some lead of hand 1 is refused"
@@ -205,7 +206,11 @@ def test_a_lead_typed_before_the_deal_that_rules_it_out_is_refused_at_once(confi
     without the deal): refused at once, in one line naming ``hand N lead X``, at the hand line
     itself or at the deal line that rules the lead out (nothing of it kept); the right hand
     line, that deal line again and the rest then give the game.  The old recorder took the
-    deal and refused the first move instead ("hand 1 cannot start"), one line too late."""
+    deal and refused the first move instead ("hand 1 cannot start"), one line too late.
+
+    Within one text (a post, a pipe) the refusal is placed at the lead itself, the hand line's
+    line and the seat's column, not at the deal line that showed it (which is right): the old
+    session and pipe named the deal line."""
     record = simulated(config)
     texts = typed(record)
     checked = 0
@@ -243,18 +248,25 @@ def test_a_lead_typed_before_the_deal_that_rules_it_out_is_refused_at_once(confi
                 session.take(text)
             with pytest.raises(RequestRefused) as e:
                 session.take(lines[where])
-            assert e.value.refusal.line == 1 and e.value.refusal.text().startswith(f"1:1: hand {number}")
+            at = 1 if where > len(before) else len(bad) - len(seat) + 1  # (a deal line, or the lead's seat)
+            assert e.value.refusal.line == 1 and e.value.refusal.text().startswith(f"1:{at}: hand {number}")
             assert len(session.accepted) == where
             for text in again:
                 session.take(text)
             assert deals(session.record()) == deals(record)
-            whole = Session(template(record))  # the same lines in one post: refused at that line
+            seat_column = len(f"hand {number} lead ") + 1
+            whole = Session(template(record))  # the same lines in one post: refused at the lead
             with pytest.raises(RequestRefused) as e:
                 whole.take("\n".join(lines[:where + 1]))
-            assert e.value.refusal.line == where + 1 and whole.accepted == []
+            assert (e.value.refusal.line, e.value.refusal.column) == (len(before) + 1, seat_column), e.value
+            said = e.value.refusal.message
+            assert (said.startswith(bad) or said.startswith(f"hand {number}: {seat} ")) and whole.accepted == []
 
-            run, _, head = piped(tmp_path, record, lines)
-            assert run.code != 0 and f"line {head + where + 1}: hand {number}" in run.err, run.err
+            run, out, head = piped(tmp_path, record, lines)
+            at = f"line {head + len(before) + 1}, column {seat_column}"
+            assert run.code != 0 and f"{at}: hand {number}" in run.err, run.err
+            assert f"the recording stops at line {head + len(before) + 1}:" in run.err, run.err
+            assert len(read_record(out).hands) == number - 1, run.err  # nothing of the hand line on
     if config[0] in ("competitive", "broadway"):
         assert checked, "a game whose lead the deal gives: a lead typed before it is refused"
 
@@ -352,3 +364,32 @@ def test_a_file_continued_before_its_hands_first_move_keeps_its_deal(tmp_path):
         rec.feed_line(text)
     rec.finish()
     assert refused == [] and deals(rec.game.record()) == deals(record)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_validate_places_a_refused_lead_at_its_seat(config):
+    """``domrec validate`` of a .dgn whose ``hand N lead X`` the rules refuse (the deal typed
+    after it, or the rotation): the problem is at that line and the column of ``X`` (with
+    ``--json``, its pointer ``/hands/N-1/leader``), not at the hand line's first column, where
+    the old reader placed it."""
+    from domrec.notation import read_games
+
+    record = simulated(config)
+    texts = typed(record)
+    checked = 0
+    for number in (1, 2):
+        if len(record.hands) < number:
+            continue
+        start, end = hand_span(texts, number)
+        for seat in wrong_leads(record, number):
+            bad = f"hand {number}  lead\t{seat}"
+            for lines in ([*texts[:start], bad, *texts[start + 1:]],):  # (DGN: the deal after the hand line)
+                head = header(record) + "\n\n"
+                game, = read_games(head + "\n".join(lines) + "\n", "t.dgn")
+                problem = game.report.problems[0]
+                line = head.count("\n") + lines.index(bad) + 1
+                assert problem.pointer == f"/hands/{number - 1}/leader", problem.text()
+                assert (problem.line, problem.column) == (line, len(bad) - len(seat) + 1), problem.text()
+                checked += 1
+    if config[0] in ("competitive", "broadway") or config[:2] == ("domino-roads", 4):
+        assert checked

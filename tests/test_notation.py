@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import attrs
 import pytest
@@ -1310,3 +1311,22 @@ def test_a_first_hand_without_its_leader_says_so_in_its_own_words():
     assert game.report.valid, [p.text() for p in game.report.problems]
     assert "hand 1 names no leader: read with P1 leading" in game.report.note
     assert "hand 0" not in game.report.note
+
+
+# --- a deal's problem at the line and word that hold it ------------------------------------------
+
+_DEALT = Path(__file__).resolve().parent.parent / "samples" / "valid" / "competitive" / "deal-written-passes-left-out.dgn"
+
+
+@pytest.mark.parametrize("change, word, nth, shift, words", [
+    (("deal S 2-2 1-1 5-3 3-0 6-0 5-0 4-4", "deal S 2-2 1-1 5-3 3-0 6-0 5-0"), "deal S", 0, 5, "S was dealt 6 tiles"),
+    (("leaddraw N 3-3; E 2-1", "leaddraw N 3-3; E 3-3"), "3-3", 1, 0, "3-3 is drawn twice"),
+    (("hand 1\n", "hand 1 lead E\n"), "lead E", 0, 5, "E cannot lead"),
+], ids=["a seat dealt too few", "a tile drawn twice", "a lead the draw refuses"])
+def test_a_deal_the_rules_refuse_is_placed_at_its_line(change, word, nth, shift, words):
+    """A hand whose deal (or lead) the rules refuse when it starts: the problem at the seat of its
+    deal line, at the lead draw's tile, at the lead's seat; not at the hand line's first column,
+    where the old reader placed every such problem."""
+    text = _DEALT.read_text().replace(*change)
+    line, column = where(text, word, nth)
+    assert_at(read1(text), "invalid", line, column + shift, words)

@@ -600,7 +600,7 @@ def test_from_a_pipe_a_refused_line_stops_the_recording_and_exits_1(case, fast_d
     assert run.code == 1
     lines = run.err_lines
     number = len(head[0].splitlines()) + 1 + k + 1  # the bad line's number in the text
-    assert len(lines) == 2 and lines[0].startswith(f"line {number}: "), lines
+    assert len(lines) == 2 and lines[0].startswith(f"line {number}, column "), lines
     assert lines[1] == (f"the recording stops at line {number}: nothing from it on was recorded; "
                         f"{out} holds the game up to line {number - 1}")
     for w in words:
@@ -1376,7 +1376,7 @@ def test_picking_a_placement_from_a_pipe(fast_dir):
     run = pipe("broadway", out, text)
     assert run.code == 1  # the number out of range stops the recording: the lines before it are kept
     number = len(header(record).splitlines()) + 1 + j + 2
-    assert run.err_lines == [f"line {number}: pick a number from 1 to {len(options)}",
+    assert run.err_lines == [f"line {number}, column 1: pick a number from 1 to {len(options)}",
                              f"the recording stops at line {number}: nothing from it on was recorded; "
                              f"{out} holds the game up to line {number - 1}"]
     hand = record.hands[0]
@@ -1495,7 +1495,7 @@ def test_a_full_disk_through_the_pipe(fast_dir, monkeypatch):
     assert run.code == 1 and out.read_bytes() == before
     # the first move is not saved, and the recording stops there
     assert len(run.err_lines) == 2 and run.err_lines[1].startswith("the recording stops at line 1: ")
-    assert run.err_lines[0].startswith("line 1: not saved (cannot write ") and "No space left on device" in run.err
+    assert re.match(r"line 1, column [0-9]+: not saved \(cannot write ", run.err_lines[0]) and "No space left on device" in run.err
 
 
 def test_a_full_disk_at_the_end_of_a_hand_keeps_the_hand_open(fast_dir, monkeypatch):

@@ -411,7 +411,7 @@ def test_from_a_pipe_a_refused_line_stops_the_recording(term, tmp_path):
     term.start("competitive", "-o", str(out), stdin=source)
     assert term.wait_dead() == "1"
     screen = term.screen()
-    assert f"line {first + 2}: W plays 7-7: " in screen
+    assert f"line {first + 2}, column 3: W plays 7-7: " in screen  # (at the tile, after its seat)
     assert f"the recording stops at line {first + 2}: nothing from it on was recorded" in screen
     before = tmp_path / "before.dgn"
     before_text = tmp_path / "before-typed.dgn"
@@ -495,3 +495,42 @@ def test_a_wrong_move_score_at_the_terminal_says_what_was_counted(term, tmp_path
     term.keys("Enter")
     assert term.wait_dead() == "0"
     assert read_record(out).hands[0].moves == record.hands[0].moves[:2]
+
+
+def test_a_lead_the_deal_rules_out_is_placed_at_the_lead(term, tmp_path):
+    """Broadway's ``hand 1 lead X`` typed before the deal that shows another seat holds the
+    double: at the prompt the deal line that shows it is refused, saying how many lines before it
+    the hand line was typed; from a pipe (one text) the refusal is placed at the lead itself,
+    line and column, and the recording stops there.  The old recorder named neither (at the
+    prompt) or the last deal line (from a pipe)."""
+    record = next(sim.simulate("broadway", 1, 0))
+    parts, _ = typed_hand(record, 0)
+    deals = [p for p in parts if p.startswith("deal ")]
+    right = record.hands[0].moves[0].seat
+    wrong = next(p.seat for p in record.players if p.seat != right)
+    out = tmp_path / "b.dgn"
+    term.start("broadway", "-o", str(out), *_players(record))
+    term.wait_prompt("hand 1 (deal lines, or the first move)>")
+    term.line(f"hand 1 lead {wrong}")
+    for line in deals:
+        term.line(line)
+    said = term.said()
+    assert (f"hand 1 lead {wrong}, typed {len(deals)} lines before this one, cannot be: {wrong} cannot lead" in said
+            ), said
+    term.line("hand 1")
+    term.line(deals[-1])
+    term.wait_prompt(f"hand 1, {right} to play>")
+    term.type("quit")
+    term.keys("Enter")
+    assert term.wait_dead() == "0"
+
+    head = notation.dumps(attrs.evolve(record, hands=(), result=None)).rstrip("\n").splitlines()
+    source = tmp_path / "typed.dgn"
+    source.write_text("\n".join([*head, "", f"hand 1   lead {wrong}", *deals]) + "\n")
+    piped = tmp_path / "p.dgn"
+    term.start("broadway", "-o", str(piped), stdin=source)
+    assert term.wait_dead() == "1"
+    said = term.said()
+    number = len(head) + 2
+    assert f"line {number}, column 15: hand 1 lead {wrong}, typed before the deal, cannot be" in said, said
+    assert f"the recording stops at line {number}: nothing from it on was recorded" in said, said

@@ -191,7 +191,7 @@ class _PartReader:
                 if len(tiles) != 1:
                     raise src.error(f"leaddraw gives one tile per seat: leaddraw N 6-3; E 5-2 …", seat_tok.pos)
                 draw[seat] = tiles[0]
-                pos[f"{hp}/deal/lead_draw/{seat}"] = seat_tok.pos
+                pos[f"{hp}/deal/lead_draw/{seat}"] = tile_toks[0].pos  # (the tile drawn: what a problem names)
             hand.deal["lead_draw"] = draw
         elif kind == "redeal":
             toks = [a for a in args if a.kind != "comment"]

@@ -112,15 +112,23 @@ class _Positions:
 
     def exact(self, pointer: str) -> tuple[int, int] | None:
         """The position of exactly this value (a tile of a deal, the row, a side's claimed
-        score on an end line…), if it was read."""
-        if "/result/scores/" in pointer and pointer in self.at:
-            return self.src.where(self.at[pointer])
+        score on an end line, the seat of a hand line's ``lead``…), if it was read."""
+        if ("/result/scores/" in pointer or pointer.endswith("/leader")) and pointer in self.at:
+            return self.src.where(self.at[pointer])  # (a hand line's lead: at its seat, not the line's start)
         head, _, last = pointer.rpartition("/")
         found = self.lists.get(head)
         if callable(found):
             found = self.lists[head] = found()
         if found is not None and last.isdigit() and int(last) < len(found):
             return self.src.where(found[int(last)])
+        return None
+
+    def dealt(self, pointer: str) -> tuple[int, int] | None:
+        """Where a part of a hand's deal was typed (a seat's deal line at its seat, the row or
+        boneyard line, a lead draw at its tile), for a problem found as the hand starts: a left
+        line, read later, may give the same pointer's place only if no deal line did."""
+        if "/deal/" in pointer and pointer in self.at:
+            return self.src.where(self.at[pointer])
         return None
 
     def place(self, problem: Problem) -> Problem:

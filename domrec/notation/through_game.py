@@ -214,8 +214,10 @@ def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], 
             try:
                 g.start_hand(deal_from_parts(hand.deal), hand.leader, hand.comment)
                 started = True
-            except Refused as e:
-                problems.append(place(e.problem, hand.pos))
+            except Refused as e:  # (the deal's part at its own line, the lead at its seat)
+                spot = r.pos.dealt(e.problem.pointer)
+                problems.append(place(e.problem, hand.pos) if spot is None else
+                                attrs.evolve(e.problem, line=spot[0], column=spot[1]))
                 broken = True
             except GameError as e:
                 problems.append(place(Problem(hp, str(e), "end of game", "illegal", hand=n), hand.pos))

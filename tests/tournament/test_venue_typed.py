@@ -118,7 +118,8 @@ def test_a_lead_the_rules_rule_out_is_refused_at_once(tmp_path, key, order, requ
             k += 1
         assert refused is not None, "the wrong lead was taken"
         at, text, error = refused
-        assert error.startswith(f"1:1: hand {number}") and f" {seat} " in error, error
+        at = len(bad) - len(seat) + 1 if text == bad else 1  # (the hand line at its lead's seat; a deal line)
+        assert error.startswith(f"1:{at}: hand {number}") and f" {seat} " in error, error
         if order == "deal-first":
             assert text == bad
         else:
@@ -126,5 +127,37 @@ def test_a_lead_the_rules_rule_out_is_refused_at_once(tmp_path, key, order, requ
         if state["game"]["in_hand"]:
             state = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "y"}).json()
         assert state["game"]["over"] and state["game"]["totals"] == validate(record).scores
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("key", ["competitive", "broadway"])
+def test_a_post_of_the_hand_line_and_the_deal_is_refused_at_the_lead(tmp_path, key):
+    """One post holding ``hand 1 lead X`` and then the deal lines that give the lead to another
+    seat (Competitive's lead draw, Broadway's double): refused (422, nothing kept) at the lead's
+    own line and column, the seat after ``lead``, not at the last deal line of the post as the
+    old session placed it; the post with the right hand line is then taken."""
+    from domrec.session import requests_for
+    from tests.test_hand_lines import wrong_leads
+
+    path = _event(tmp_path, key)
+    record = _game_of(path, 1, 1, seed=5)
+    texts = requests_for(record, keep_deal=True)
+    start, end = _hand_parts(texts, 1)
+    seat = wrong_leads(record, 1)[0]
+    bad = f"  hand 1 lead {seat}"  # (indented: the column counts the indent)
+    server, client, token = _table_one(path)
+    try:
+        url = "/api/v1/tables/1/1"
+        state = client.get(url, headers=_auth(token)).json()
+        r = client.post(f"{url}/dgn", headers=_auth(token),
+                        json={"rev": state["rev"], "text": "\n".join([*texts[:start], bad, *texts[start + 1:end]])})
+        assert r.status_code == 422, r.text
+        error = r.json()["error"]
+        assert error.startswith(f"{start + 1}:{len(bad) - len(seat) + 1}: hand 1 lead {seat}, typed before the deal"
+                                ), error
+        assert client.get(url, headers=_auth(token)).json()["rev"] == state["rev"]  # nothing kept
+        r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "\n".join(texts[:end])})
+        assert r.status_code == 200, r.text
     finally:
         server.close()
