@@ -1054,7 +1054,11 @@ def test_legal_moves_are_exactly_the_placements_on_the_movers_axis(seed, data):
 def game_and_play(draw):
     doc = game(draw(st.integers(0, 10 ** 6)))
     i = draw(st.integers(0, len(doc["hands"]) - 1))
-    plays = [j for j, m in enumerate(doc["hands"][i]["moves"]) if "play" in m and j > 0]
+    moves = doc["hands"][i]["moves"]
+    # (a play after another: "covered" and "far" need a tile laid before it, and a hand's first
+    # moves may be passes or exposures, not plays)
+    first = next(k for k, m in enumerate(moves) if "play" in m)
+    plays = [j for j, m in enumerate(moves) if "play" in m and j > first]
     j = draw(st.sampled_from(plays))
     return doc, i, j
 
