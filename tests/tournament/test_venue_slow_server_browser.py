@@ -246,3 +246,40 @@ def test_a_slow_server_is_waited_for_and_a_lost_one_is_offline(tmp_path, browser
         want = first + len(tapped)
         page.wait_for_function(f"() => Number(document.body.dataset.rev) === {want}", timeout=WAIT_MS)
     assert _bodies(path) == steps[:first] + tapped  # every move once, in order
+
+
+def test_a_directors_correction_at_the_table_waits_for_a_hung_server_and_is_made_once(tmp_path, browser):
+    """The director at the table (the director's PIN) takes back a hand typed twice while the server
+    hangs: the director's panel says within a moment and a half that the server is not answering and
+    the correction goes when it answers; woken, the server makes it once."""
+    path = _named_event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    with _serving(path) as (base, proc):
+        links = _links(path, base)
+        table, pin = links["tables"][0], links["director_pin"]
+        api = f"{base}/api/v1/tables/1/1"
+        rev = httpx.get(api, headers=_auth(table["token"])).json()["rev"]
+        for what, body in [("mode", {"mode": "sheet"}), *(("dgn", {"text": f"hand {n}\nend {end}"})
+                                                       for n, end in enumerate(["NS 30 EW 0", "NS 0 EW 44", "NS 0 EW 44"], 1))]:
+            r = httpx.post(f"{api}/{what}", headers=_auth(table["token"]), json={"rev": rev, **body}, timeout=60)
+            assert r.status_code == 200, r.text
+            rev = r.json()["rev"]
+        page = _phone(browser, table["url"], engine=False)
+        page.click("#director", timeout=WAIT_MS)
+        page.fill("#td-pin", pin)
+        page.click("#td-open", timeout=WAIT_MS)
+        page.click('#td-hands .hand[data-hand="3"] button[data-fix-hand="3"]', timeout=WAIT_MS)
+        page.fill("#td-fix-reason", "hand 2 was typed twice")
+        os.kill(proc.pid, signal.SIGSTOP)
+        page.click("#td-fix-remove", timeout=WAIT_MS)
+        said = page.wait_for_function("""() => document.body.dataset.unanswered === '/correct'
+            && document.getElementById('td-fix-message').innerText""", timeout=WAIT_MS).json_value()
+        assert said == ("The server is not answering: this is sent as soon as it answers. "
+                        "Keep this page open; there is no need to tap again.")
+        keep(page, "venue-director-correction-waiting")
+        os.kill(proc.pid, signal.SIGCONT)
+        page.wait_for_function(f"() => Number(document.body.dataset.rev) > {rev}"
+                               " && document.body.dataset.unanswered === undefined", timeout=WAIT_MS)
+        assert "hand 3 corrected" in page.inner_text("#td-message")
+        assert page.locator("#td-fix").is_hidden()
+        assert " ".join(page.inner_text("#totals").split()) == "NS 30 EW 44"
+    assert len(_log(path, "correct")) == 1
