@@ -187,7 +187,7 @@ def test_a_confirmation_tapped_while_the_server_hangs_is_said_to_wait_and_taken_
         store.close()
 
 
-def _tap(page, steps_done: int, word: str) -> str:
+def _tap(page, word: str) -> str:
     """Tap the move ``word`` of the seat to move (its tile, then where it goes if asked); the page
     draws it (from the server or the phone's engine).  The move as sent."""
     seat = page.locator(".players .to-move").first.inner_text().split()[0]
@@ -217,7 +217,7 @@ def test_a_slow_server_is_waited_for_and_a_lost_one_is_offline(tmp_path, browser
                                timeout=WAIT_MS)
         tapped = []
         os.kill(proc.pid, signal.SIGSTOP)
-        tapped.append(_tap(page, first, steps[first]))
+        tapped.append(_tap(page, steps[first]))
         # The move answered by the phone's engine and kept: the banner, as it stood the moment it was
         # kept, says the server is waited for, not that the phone is offline.
         shown = page.wait_for_function("""() => document.body.dataset.outbox === '1'
@@ -235,7 +235,7 @@ def test_a_slow_server_is_waited_for_and_a_lost_one_is_offline(tmp_path, browser
         assert page.inner_text("#outbox") == "all sent"
         # The network gone (the phone's Wi-Fi): offline at once, no slow state first.
         page.context.set_offline(True)
-        tapped.append(_tap(page, first + 1, steps[first + 1]))
+        tapped.append(_tap(page, steps[first + 1]))
         shown = page.wait_for_function("""() => document.body.dataset.outbox === '1'
             && [document.body.dataset.link, document.getElementById('outbox').innerText]""",
                                        timeout=WAIT_MS).json_value()
@@ -278,8 +278,9 @@ def test_a_directors_correction_at_the_table_waits_for_a_hung_server_and_is_made
         keep(page, "venue-director-correction-waiting")
         os.kill(proc.pid, signal.SIGCONT)
         page.wait_for_function(f"() => Number(document.body.dataset.rev) > {rev}"
-                               " && document.body.dataset.unanswered === undefined", timeout=WAIT_MS)
-        assert "hand 3 corrected" in page.inner_text("#td-message")
+                               " && document.body.dataset.unanswered === undefined"
+                               " && document.getElementById('td-message').innerText.includes('hand 3 corrected')",
+                               timeout=WAIT_MS)
         assert page.locator("#td-fix").is_hidden()
         assert " ".join(page.inner_text("#totals").split()) == "NS 30 EW 44"
     assert len(_log(path, "correct")) == 1
