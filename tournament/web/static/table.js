@@ -283,8 +283,7 @@
       } else if (method === "POST" && QUEUED.includes(path) && !extra.headers) {
         redraw = false;
         answer = await queue(path, body);
-      } else if (path === "/confirm") refused(t("no connection to the server: confirming waits for the connection; nothing was sent"));
-      else refused(t("no connection to the server: nothing was sent; try again"));
+      } else refused(t("no connection to the server: nothing was sent; try again"));  // (every other write is delivered: never here)
       later();
     } finally {
       if (writing) sending -= 1;
