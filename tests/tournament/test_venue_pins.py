@@ -123,6 +123,29 @@ def _finished(path: Path, clock: Clock) -> tuple[vn.Venue, int]:
     return venue, rev
 
 
+def test_a_confirmation_sent_again_counts_its_wrong_pin_once(tmp_path):
+    """The phone sends a confirmation the server did not answer again, with its same id (a try it
+    gave up on may still reach a server that wakes): a wrong PIN in it is counted once, and the
+    same write is answered the same refusal; the right PIN, a write of its own, is then taken."""
+    path = _event(tmp_path)
+    pins, sides, _ = _pins_of(path)
+    venue, rev = _finished(path, Clock())
+    try:
+        wrong = _wrong_pins(pins, 1)[0]
+        said = []
+        for _ in range(3):
+            with pytest.raises(vn.VenueError) as refused:  # (Forbidden, then the same refusal replayed)
+                venue.confirm(1, 1, rev, "EW", wrong, cid="phone-write-1")
+            said.append((refused.value.status, refused.value.message))
+        assert said == [(403, "that PIN is not the PIN of a player of EW")] * 3
+        assert venue.pin_tries(1, 1)["wrong"] == 1
+        right = venue.confirm(1, 1, rev, "EW", pins[sides["EW"][0]], cid="phone-write-2")
+        assert "EW" in right["confirmations"]
+        assert venue.confirm(1, 1, rev, "EW", pins[sides["EW"][0]], cid="phone-write-2")["rev"] == right["rev"]
+    finally:
+        venue.store.close()
+
+
 def test_the_wait_survives_a_server_started_again(tmp_path):
     path = _event(tmp_path)
     pins, sides, _ = _pins_of(path)

@@ -1015,7 +1015,7 @@ class Venue:
             try:
                 return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at)
             except WrongPin as e:  # the refused write is undone; the wrong PIN is counted in a write of its own
-                raise self._count_wrong_pin(e.table, e.side) from None
+                raise self._count_wrong_pin(e.table, e.side, cid, made_at) from None
 
     def _check_pin(self, table: Table, who: str, pin: Any) -> Player:
         """Within the confirmation's write: the player of ``who`` whose PIN ``pin`` is.  While the
@@ -1041,11 +1041,15 @@ class Venue:
         return (f"too many wrong PINs at this table: confirmations wait {left} seconds more (the director can "
                 f"clear them)")
 
-    def _count_wrong_pin(self, table: Table, who: str, director: bool = False) -> VenueError:
+    def _count_wrong_pin(self, table: Table, who: str, cid: Any = None, made_at: Any = None,
+                         director: bool = False) -> VenueError:
         """A wrong PIN counted against the table (``director``: and against the event's tables
         together, :data:`EVENT_FREE_DIRECTOR_PINS`), committed (with the group it is in) before it
         is answered, so that a server killed and started again still makes the table, and every
-        table, wait; the refusal to answer with."""
+        table, wait; the refusal to answer with.  ``cid``: the confirmation's id, kept with its
+        refusal in the same write, so that the same confirmation sent again (the phone sends a
+        confirmation the server did not answer again, and a try given up may still arrive) is
+        answered that refusal again and its wrong PIN counted once."""
         try:
             with self.lock, self.store.write():
                 venue_sql.upgrade_for_venue(self.store)
@@ -1060,12 +1064,21 @@ class Venue:
                     if event_wait:
                         every = self.clock() + datetime.timedelta(seconds=event_wait)
                         venue_sql.set_director_pin_wait(self.store, every.isoformat())
+                refusal = self._wrong_pin_words(who, wrong, wait)
+                if cid is not None:
+                    venue_sql.remember_answer(self.store, table.id, cid, None, refusal.status,
+                                              json.dumps({"error": refusal.message, "state": False},
+                                                         ensure_ascii=False), made_at, now())
         except TournamentError:  # a damaged file, as every write refuses it
             raise
         except Exception:  # noqa: BLE001 - not counted, so not answered as counted: nothing stored, one line
             log.exception("round %s table %s: a wrong PIN could not be counted", table.round, table.number)
             return Unprocessable(FAULT)
         log.warning("round %s table %s: a wrong PIN for %s (%s wrong so far)", table.round, table.number, who, wrong)
+        return refusal
+
+    @staticmethod
+    def _wrong_pin_words(who: str, wrong: int, wait: int) -> VenueError:
         if wait:
             return Forbidden(f"that PIN is not the PIN of a player of {who}: after {wrong} wrong PINs, this table's "
                              f"confirmations wait {wait} seconds (the director can clear them)")

@@ -12,7 +12,10 @@
 // answers again (on "online", and by trying again, waiting longer each time); a write leaves it
 // only once the server has answered it.  A queued write the server refuses (the table moved on
 // meanwhile, on another phone) is listed under the board with the server's reason, to retype or
-// drop; the table's stored moves win.  A confirmation is never queued.
+// drop; the table's stored moves win.  A confirmation is never queued: unanswered, it is said to
+// wait for the server and sent again with its id until the server answers (deliver).  A server slow
+// to answer is told apart from a lost connection ("waiting for the server", then "offline":
+// SLOW_MS, LOST_MS).
 "use strict";
 (function () {
   const page = document.body.dataset;
@@ -35,6 +38,13 @@
   // Wi-Fi up, held each tap 10 seconds); the write is sent again from the outbox with its id, so a
   // server that took it meanwhile answers it again and takes it once.
   const ANSWER_MS = 1500;
+  // How the page tells a slow server from a lost one (docs/venue.md, "A slow server is not offline"):
+  // the server unanswering for SLOW_MS, the banner says "waiting for the server" (a director's
+  // command holding the event file a second or two, a busy laptop); it says "offline" only when a
+  // request fails (no network, the server's port closed), the phone says it is offline, or the
+  // server has answered nothing for LOST_MS.
+  const SLOW_MS = 1500;
+  const LOST_MS = WAIT_MS;
   const kept = (() => { try { return window.localStorage; } catch (e) { return null; } })();
   // The phone's id (128 random bits, made once and kept) and a counter: each write's id is unique
   // per phone and write, across reloads.
@@ -90,7 +100,8 @@
     };
   })();
   let outbox = [];          // the writes kept, in order: {seq, key, path, body, refused?}
-  let offline = false;      // the last request found no server
+  let offline = false;      // the connection is lost: a request failed, the phone is offline, or no answer for LOST_MS
+  let quietSince = null;    // when the oldest request the server has not answered (since its last answer) was sent
   let busyServer = false;   // ... or found it, busy (429, 503): the outbox waits as its Retry-After says
   let told = false;         // the banner has said something is waiting (so it says "all sent" after)
   let localSeq = 0;
@@ -113,6 +124,30 @@
     if (stop) { if (stop.aborted) gaveUp.abort(); else stop.addEventListener("abort", () => gaveUp.abort(), { once: true }); }
     return fetch(url, Object.assign({}, init, { signal: gaveUp.signal }));
   }
+  // The connection as the page tells it: "ok"; "slow", a request unanswered for SLOW_MS (the server
+  // is there, or was a moment ago: nothing is lost, writes wait in the outbox); "offline"; "busy"
+  // (the server said so, with its Retry-After).  <body data-link> holds it, for programs.
+  function asking() {
+    if (quietSince !== null) return;
+    quietSince = Date.now();
+    setTimeout(tick, SLOW_MS);
+    setTimeout(tick, LOST_MS);
+  }
+  function heard() { quietSince = null; offline = false; }
+  // A request that found no answer: a fetch that failed (no network, nothing listening) is a lost
+  // connection at once; one given up after its time (AbortError) is a slow server until LOST_MS.
+  function failed(e) {
+    if (!(e && e.name === "AbortError") || navigator.onLine === false) offline = true;
+    tick();
+  }
+  function tick() {
+    const was = offline;
+    if (quietSince !== null && Date.now() - quietSince >= LOST_MS) offline = true;
+    banner();
+    if (was !== offline && view && !waiting().length) render();  // (the confirmations wait, or wait no more)
+  }
+  const linkState = () => (busyServer ? "busy" : offline ? "offline"
+    : quietSince !== null && Date.now() - quietSince >= SLOW_MS ? "slow" : "ok");
 
   // Writes go one after another, never dropped.  Each write carries the revision the player saw
   // when tapping, so a tap made twice is refused the second time ("the table has moved on"), never
@@ -127,7 +162,7 @@
   let chain = Promise.resolve();
   let pending = null;  // the refresh on its way (its AbortController)
   function refresh() {
-    if (gone || pending || sending) return Promise.resolve(null);
+    if (gone || pending || sending || delivering) return Promise.resolve(null);
     const stop = new AbortController();
     pending = stop;
     return request("GET", "", null, {}, stop.signal).finally(() => { if (pending === stop) pending = null; });
@@ -168,14 +203,17 @@
     abandon();
     // Writes go out in the order they were made: behind writes still waiting, a new one waits too,
     // in the outbox, at once (never behind the outbox's own try, which may hang).
-    if (queueable && (waiting().length || flushing)) return queue(path, body);
-    const run = () => (queueable && (waiting().length || flushing) ? queue(path, body) : request(method, path, body, extra || {}));
+    if (queueable && (waiting().length || flushing || delivering)) return queue(path, body);
+    const run = () => (queueable && (waiting().length || flushing) ? queue(path, body)
+      : queueable ? request(method, path, body, extra || {}) : deliver(method, path, body, extra || {}));
     chain = chain.then(run, run);
     return chain;
   }
 
   // ``stop``: a refresh's AbortSignal; abandoned, nothing of it is drawn or said.
-  async function request(method, path, body, extra, stop) {
+  // ``persist``: a write only the server answers (deliver): no answer is said as nothing; the
+  // write is sent again.
+  async function request(method, path, body, extra, stop, persist) {
     const writing = method !== "GET";
     if (writing) sending += 1;
     let redraw = true, answer = { ok: false, status: 0, data: {} }, abandoned = false;
@@ -186,6 +224,7 @@
     // (a write the engine can answer is given a moment and a half; anything else 10 seconds)
     const ms = writing && QUEUED.includes(path) && !extra.headers && engineReady() ? ANSWER_MS : WAIT_MS;
     try {
+      asking();
       const response = await within(api + path + known, { method, headers: Object.assign({}, headers, extra.headers || {}),
                                                           body: body ? JSON.stringify(body) : undefined, cache: "no-store" }, ms, stop);
       // The service worker's kept copy (the server did not answer): the table this page holds is
@@ -197,7 +236,7 @@
       let data = {};
       try { data = await response.json(); } catch (e) { data = { error: t("the server's answer could not be read") }; }
       if (stop && stop.aborted) throw new Error("abandoned");
-      offline = false;
+      heard();
       whole(data, held);
       whole(data.state, held);
       answer = { ok: response.ok, status: response.status, data };
@@ -231,8 +270,11 @@
       else refused(data.error || t("refused (%(status)s)", { status: response.status }));
     } catch (e) {
       if (stop && stop.aborted) { abandoned = true; return answer; }  // (a write came: the refresh is dropped)
-      offline = true;
-      if (method === "GET") {
+      failed(e);
+      if (persist) {
+        redraw = false;
+        answer = Object.assign(answer, { unanswered: true });
+      } else if (method === "GET") {
         // Opened again out of reach: the table as this phone last drew it (or the service worker's
         // copy, above).  Else the table drawn stays as it is (a choice in progress too), as after
         // a refresh that finds it unchanged.
@@ -241,8 +283,7 @@
       } else if (method === "POST" && QUEUED.includes(path) && !extra.headers) {
         redraw = false;
         answer = await queue(path, body);
-      } else if (path === "/confirm") refused(t("no connection to the server: confirming waits for the connection; nothing was sent"));
-      else refused(t("no connection to the server: nothing was sent; try again"));
+      } else refused(t("no connection to the server: nothing was sent; try again"));  // (every other write is delivered: never here)
       later();
     } finally {
       if (writing) sending -= 1;
@@ -254,6 +295,49 @@
       }
     }
     return answer;
+  }
+
+  // A write only the server can answer (a confirmation, the director's writes at the table: they
+  // need the event file, a PIN) is never kept in the outbox and never dropped either: unanswered
+  // within SLOW_MS, the page says plainly that the server is not answering and that the write is
+  // sent as soon as it answers (``extra.waiting(text)`` says it beside the director's form; a
+  // confirmation's panel says it under its buttons, greyed meanwhile); and it is sent again, with
+  // its same id, after each try given up (WAIT_MS) or failed (1, 2, 4 … 10 seconds apart; at once
+  // when the phone is back online), until the server answers it.  The server takes a write once
+  // by its id however often it arrives (a try given up may still reach it when it wakes: it is
+  // then answered again, not applied again), and its revision holds it to the table it was made
+  // on.  Kept in the page's memory only (a PIN travels with it): a page closed meanwhile forgets
+  // it, and the table shows, once opened again, whether it arrived.
+  // <body data-unanswered="/confirm"> while it waits said, and data-tries (how often it was sent).
+  let delivering = null;  // {path, tries, waits}: such a write on its way
+  let wakeUp = null;      // ends the pause between two tries ("online")
+  async function deliver(method, path, body, extra) {
+    const mine = { path, tries: 0, waits: false };
+    delivering = mine;
+    const tell = () => {
+      if (mine.waits || delivering !== mine) return;
+      mine.waits = true;
+      document.body.dataset.unanswered = path;
+      if (path === "/confirm") render();
+      else (extra.waiting || ((text) => say(text, "")))(t("The server is not answering: this is sent as soon as it answers. Keep this page open; there is no need to tap again."));
+    };
+    const slowly = setTimeout(tell, SLOW_MS);
+    try {
+      for (let pause = 1000; ; pause = Math.min(pause * 2, WAIT_MS)) {
+        mine.tries += 1;
+        document.body.dataset.tries = String(mine.tries);
+        const answer = await request(method, path, body, extra, null, true);
+        if (!answer.unanswered) return answer;
+        tell();
+        await new Promise((resume) => { const timer = setTimeout(resume, pause); wakeUp = () => { clearTimeout(timer); resume(); }; });
+        wakeUp = null;
+      }
+    } finally {
+      clearTimeout(slowly);
+      delivering = null;
+      delete document.body.dataset.unanswered;
+      if (path === "/confirm") render();  // (its note goes; the buttons as the answer left them)
+    }
   }
 
   // A write the server could not be asked: into the outbox, and, when the phone's engine is
@@ -350,13 +434,14 @@
         }
         let response, data = {};
         try {
+          asking();
           response = await within(api + entry.path + handsQuery(held, entry.path), { method: "POST", headers,
                                                                                     body: JSON.stringify(entry.body), cache: "no-store" }, WAIT_MS);
           try { data = await response.json(); } catch (e) { data = {}; }
-        } catch (e) { lost = true; busyServer = false; break; }
+        } catch (e) { lost = true; busyServer = false; failed(e); break; }
         whole(data, held);
         whole(data.state, held);
-        offline = false;
+        heard();
         if (response.status === 429 || response.status >= 500) {  // not an answer: later
           const after = Number(response.headers.get("Retry-After"));
           busyUntil = after > 0 ? Date.now() + Math.min(after, 300) * 1000 : 0;
@@ -383,7 +468,7 @@
     } finally { sending -= 1; }
     // While writes still wait, the table drawn stays the one they were made on (a new tap carries
     // the revision after them); the rest go at the next try.
-    if (lost) { offline = true; later(); banner(); return false; }
+    if (lost) { later(); banner(); return false; }
     // (a tile tapped meanwhile, on the table the server answered, stays chosen)
     if (answered && (!view || answered.rev !== view.rev)) { chosen = null; firstDie = null; options = null; }
     if (answered) view = answered;
@@ -401,20 +486,26 @@
   let loaded = false;  // the outbox read from IndexedDB (until then the page says nothing of it)
   function banner() {
     if (!loaded) return;
-    const n = waiting().length;
+    const n = waiting().length, state = linkState();
     document.body.dataset.outbox = String(n);
+    document.body.dataset.link = state;
     const box = $("outbox");
     if (!box) return;
     box.hidden = false;
     if (n) {
-      box.className = "outbox waiting";
+      box.className = state === "slow" ? "outbox slow" : "outbox waiting";
       box.textContent = busyServer ? (n === 1 ? t("the server is busy: 1 move waiting to be sent again shortly")
                                                            : t("the server is busy: %(n)s moves waiting to be sent again shortly", { n }))
         : offline ? (n === 1 ? t("offline: 1 move waiting to be sent") : t("offline: %(n)s moves waiting to be sent", { n }))
+        : state === "slow" ? (n === 1 ? t("waiting for the server: 1 move kept on this phone, sent when it answers")
+                                      : t("waiting for the server: %(n)s moves kept on this phone, sent when it answers", { n }))
         : (n === 1 ? t("sending 1 move made offline…") : t("sending %(n)s moves made offline…", { n }));
     } else if (offline) {
       box.className = "outbox waiting";
       box.textContent = t("offline: no connection to the server");
+    } else if (state === "slow") {
+      box.className = "outbox slow";
+      box.textContent = t("waiting for the server: it is slow to answer");
     } else if (told) {
       box.className = "outbox sent";
       box.textContent = t("all sent");
@@ -472,10 +563,12 @@
     // server is out of reach, and the engine answers; already out of reach, or with writes in the
     // outbox (the table drawn is the engine's, ahead of the server's), the engine at once)
     const quick = engineReady();
-    if (!(quick && (offline || waiting().length || flushing))) try {
+    if (!(quick && (offline || waiting().length || flushing || delivering))) try {
+      asking();
       const r = await within(`${api}/options?tile=${encodeURIComponent(tile)}`, { headers, cache: "no-store" }, quick ? ANSWER_MS : WAIT_MS);
+      heard();
       if (r.ok) found = await r.json();
-    } catch (e) { found = null; }
+    } catch (e) { found = null; failed(e); banner(); }
     if (!found && engineReady()) {
       // The server out of reach: the phone's engine says where the tile may go, as the server
       // would (without it the tile was sent alone, and a tile that fits two ends was refused).
@@ -832,12 +925,16 @@
         : t("One player of each side taps their side.")));
       // A result enters the event through the server only: offline, or while moves made offline
       // wait to be sent, confirming waits.
-      const held = offline || waiting().length > 0;
+      // A confirmation tapped that the server has not answered yet: said, and sent when it answers.
+      const unanswered = delivering && delivering.path === "/confirm";
+      const held = !unanswered && (offline || waiting().length > 0);
       if (held) box.append(el("p", { class: "note", id: "confirm-waits" }, t("Confirming waits for the connection to the server: the moves made offline are sent first.")));
+      if (unanswered && delivering.waits) box.append(el("p", { class: "note waits", id: "confirm-pending" },
+        t("The server is not answering: this confirmation is sent as soon as it answers. Keep this page open; there is no need to tap again.")));
       if (pin) box.append(pin);
       box.append(el("div", { class: "row" }, ...sides.map((s) => {
         const done = view.confirmations[s];
-        return el("button", { type: "button", class: done ? "chosen" : "primary", disabled: !!done || held, "data-side": s,
+        return el("button", { type: "button", class: done ? "chosen" : "primary", disabled: !!done || held || unanswered, "data-side": s,
           onclick: () => call("POST", "/confirm", Object.assign({ rev: view.rev }, view.by_seat ? { seat: s } : { side: s },
                                                               pin ? { pin: pin.value } : {})) },
           done ? t("%(side)s confirmed", { side: s }) : t("Confirm for %(side)s", { side: s }));
@@ -917,7 +1014,7 @@
     say(t("no connection to the server: the language changes when the connection is back"), "bad");
   }));
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
-  window.addEventListener("online", () => { backoff = 1000; busyUntil = 0; flush(); refresh(); });
+  window.addEventListener("online", () => { backoff = 1000; busyUntil = 0; if (wakeUp) wakeUp(); flush(); refresh(); });
   window.addEventListener("offline", () => { offline = true; banner(); if (view) render(); });
   setInterval(() => { if (!document.hidden) refresh(); }, 5000);  // (none while a write is on its way)
   // The outbox as this phone left it (a tab closed while writes waited), then the table.

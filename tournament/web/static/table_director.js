@@ -103,8 +103,10 @@
   async function save(text) {
     if (!fixing || !pin) return;
     const body = { rev: fixing.rev, hand: fixing.hand, line: fixing.line, text, reason: $("td-fix-reason").value.trim() };
+    // (a server that does not answer: said beside the form, and the correction sent when it answers)
     const answer = await table.call("POST", "/correct", body, { headers: { "X-Director-PIN": pin },
-                                                                refused: (said) => tell("td-fix-message", said, "bad") });
+                                                                refused: (said) => tell("td-fix-message", said, "bad"),
+                                                                waiting: (said) => tell("td-fix-message", said, "") });
     if (!answer.ok) return;
     closeForm();
     $("td-fix-reason").value = "";
@@ -117,7 +119,8 @@
     const view = table.view();
     if (!pin || !view) return;
     const answer = await table.call("POST", "/clear", { rev: view.rev }, { headers: { "X-Director-PIN": pin },
-                                                                          refused: (said) => tell("td-message", said, "bad") });
+                                                                          refused: (said) => tell("td-message", said, "bad"),
+                                                                          waiting: (said) => tell("td-message", said, "") });
     if (answer.ok) tell("td-message", (answer.data.said || []).join("; "), "good");
   });
   form.addEventListener("submit", (e) => { e.preventDefault(); save($("td-fix-text").value); });
