@@ -176,7 +176,8 @@ def test_a_confirmation_tapped_while_the_server_hangs_is_said_to_wait_and_taken_
         assert len({b["cid"] for b in bodies}) == 1, bodies  # every try the same write
         assert len(bodies) >= (2 if game == "competitive" else 1)
         # The same write sent once more: answered the same, nothing added.
-        again = httpx.post(f"{api}/confirm", headers=_auth(token), content=sent[0].post_data, timeout=60)
+        again = httpx.post(f"{api}/confirm", headers={**_auth(token), "content-type": "application/json"},
+                           content=sent[0].post_data, timeout=60)
         assert again.status_code == 200 and again.json()["status"] == "confirmed", again.text
         assert again.json()["rev"] == page.evaluate("() => window.venue.table.view().rev")
     assert sorted(_log(path, "confirm")) == sorted(sides)  # each side (or seat) once

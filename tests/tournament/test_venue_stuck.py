@@ -306,8 +306,8 @@ def test_the_hand_line_after_the_deal_keeps_the_deal(tmp_path, game, request):
 
 @pytest.mark.parametrize("game", ["competitive", "broadway"])
 def test_a_lead_the_rules_refuse_is_refused_on_the_hand_line(tmp_path, game):
-    """The deal typed first, then a hand line whose lead the deal rules out: 422 naming line 1,
-    nothing stored, the deal kept; the right lead is then taken."""
+    """The deal typed first, then a hand line whose lead the deal rules out: 422 naming line 1 at
+    the seat after ``lead`` (column 13), nothing stored, the deal kept; the right lead is then taken."""
     path = _event(tmp_path, game)
     parts, line, rest, _ = _typed(path)
     leader = line.split(" lead ")[1]
@@ -318,7 +318,7 @@ def test_a_lead_the_rules_refuse_is_refused_on_the_hand_line(tmp_path, game):
         client.post("/api/v1/tables/1/1/mode", headers=_auth(token), json={"rev": 0, "mode": "play"})
         rev = _post(client, token, 1, "\n".join(parts)).json()["rev"]
         r = _post(client, token, rev, f"hand 1 lead {wrong}")
-        assert r.status_code == 422 and r.json()["error"].startswith(f"1:1: hand 1: {wrong} cannot lead"), r.text
+        assert r.status_code == 422 and r.json()["error"].startswith(f"1:13: hand 1: {wrong} cannot lead"), r.text
         state = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()
         assert state["rev"] == rev and state["game"]["deal_known"] and state["game"]["to_move"] == leader
         assert _post(client, token, rev, line).status_code == 200
