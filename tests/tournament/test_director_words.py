@@ -1,6 +1,7 @@
 """The director's API refuses a bad body in the client's language: every refusal of the director's
 routes (a typed result, a result cleared, a correction, a board's score corrected at a duplicate
-table, the next round paired) has its Spanish."""
+table, the next round paired) has its Spanish, and a number in a Spanish refusal is written as a
+Spanish reader writes it (Babel's grouping for the language), English left as it was."""
 
 from __future__ import annotations
 
@@ -117,3 +118,20 @@ def test_the_directors_refusals_at_a_duplicate_table_in_spanish(tmp_path: Path) 
     finally:
         server.close()
 
+
+def test_a_number_in_a_spanish_refusal_is_grouped_the_spanish_way(tmp_path: Path) -> None:
+    """The limit of a typed score, 1,000,000 in English, reads as Babel writes it for Spanish."""
+    from babel.numbers import format_decimal
+
+    server = _server(_event(tmp_path))
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        director = _key(server.call(server.venue.links, "http://testserver")["director"])
+        en, es = _refused(client, "POST", "/api/v1/tables/1/1/result", director,
+                          {"scores": {"NS": 2_000_000, "EW": 1}})
+        assert en == "the score of NS, 2000000, is past the limit of 1,000,000 points a side; nothing was stored"
+        spanish = format_decimal(1_000_000, locale="es")
+        assert spanish != "1,000,000"
+        assert es == f"el tanteo de NS, 2000000, pasa del límite de {spanish} puntos por lado; no se guardó nada"
+    finally:
+        server.close()
