@@ -825,8 +825,9 @@ BAD = {
                                      ["5-2 is not at an end of the line", "hand 1, move 4, E: "]),
     "illegal move": (COMP.replace("S 4-2@5-2", "S 3-3@5-2"), "3-3@5-2", "invalid",
                      ["S does not hold 3-3", "[competitive: playing from hand]"]),
+    # (at the tile itself, not the left line's start: the record has no left for its pointer to name)
     "left contradicts the moves": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2; W 5-0 4-4 1-1\n",
-                                   "left", "invalid", ["left W lists 1-1, but it was played in this hand"]),
+                                   "1-1\n", "invalid", ["left W lists 1-1, but it was played in this hand"]),
     "left names a tile of no set": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2; W 5-0 4-4 7-7\n",
                                     "left", "invalid", ["7-7 is not a tile of the double-six set"]),
     "left with the wrong count": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2 1-1; W 5-0 4-4 0-0\n",
