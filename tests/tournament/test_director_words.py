@@ -135,3 +135,22 @@ def test_a_number_in_a_spanish_refusal_is_grouped_the_spanish_way(tmp_path: Path
         assert es == f"el tanteo de NS, 2000000, pasa del límite de {spanish} puntos por lado; no se guardó nada"
     finally:
         server.close()
+
+
+def test_a_result_cleared_is_said_in_spanish(tmp_path: Path) -> None:
+    """What the director's page says once a result is taken back, in the page's language."""
+    server = _server(_event(tmp_path))
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        director = _key(server.call(server.venue.links, "http://testserver")["director"])
+        es = {**_auth(director), "Accept-Language": "es"}
+        r = client.post("/api/v1/tables/1/1/result", json={"scores": {"NS": 210, "EW": 150}}, headers=es)
+        assert r.status_code == 200, r.text
+        r = client.post("/api/v1/tables/1/1/result/clear", json={"reason": "wrong table"}, headers=es)
+        assert r.status_code == 200, r.text
+        said = r.json()["said"][-1]
+        assert said == ("ronda 1, mesa 1: el resultado (EW 150, NS 210; manual) queda anulado — se guarda en el "
+                        "registro de auditoría (`tournament history`); la mesa vuelve a jugar"), said
+        assert not _english_words(said)
+    finally:
+        server.close()

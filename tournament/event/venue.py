@@ -210,6 +210,13 @@ REFUSALS = (
     N_("round %(n)s is not finished: tables %(list)s have boards with no result yet"),
     N_("round %(n)s is paired"),
     N_("round %(n)s table %(n2)s has no result to clear (enter it with `tournament result`)"),
+    # (a result cleared: tournament.event.results.Cleared.summary, one a kind of result)
+    N_("round %(n)s table %(n2)s: the result (%(scores)s; record) is cleared — kept in the audit trail "
+       "(`tournament history`); the table is to play again"),
+    N_("round %(n)s table %(n2)s: the result (%(scores)s; manual) is cleared — kept in the audit trail "
+       "(`tournament history`); the table is to play again"),
+    N_("round %(n)s table %(n2)s: the result (%(scores)s; forfeit) is cleared — kept in the audit trail "
+       "(`tournament history`); the table is to play again"),
     N_("round %(n)s does not exist (the last round is %(n2)s)"),
     N_("no round has been paired yet; there is no result to clear"),
     N_("round %(n)s has no table %(n2)s (it has %(n3)s tables)"),
