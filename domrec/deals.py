@@ -125,12 +125,12 @@ def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Seq
                                         f"{'' if len(given) == 1 else 's'}, but by the moves {seat} still holds "
                                         f"{held} (is a move missing, or given to the wrong seat? without the "
                                         f"deal, every pass must be written)", RULE, "/deal")
-            for text in given:
+            for k, text in enumerate(given):
                 t = T.tile(text)
                 seen = seen_in_moves.get(t)
                 if seen and seen >= copies(t):
                     raise LeftContradiction(f"hand {hand_no}: left {seat} lists {text}, but it was played in "
-                                            f"this hand", RULE, "/deal")
+                                            f"this hand", RULE, "/deal", left=(seat, k))
         elif held == 0:
             given = []
         else:

@@ -201,12 +201,15 @@ class IllegalMove(RuleViolation):
 class DealError(RuleViolation):
     """A deal that cannot have come from the game's set and dealing rules.
 
-    ``where`` is a pointer relative to the hand (``/deal/hands/N/3``).
+    ``where`` is a pointer relative to the hand (``/deal/hands/N/3``).  ``left``: the tile of a
+    ``left`` line the problem is in, as (seat, its place among the tiles listed for that seat),
+    where one is (a DGN reader places the problem there: the record has no ``left`` to point at).
     """
 
-    def __init__(self, message: str, rule: str, where: str = "/deal") -> None:
+    def __init__(self, message: str, rule: str, where: str = "/deal", left: tuple[str, int] | None = None) -> None:
         super().__init__(message, rule)
         self.where = where
+        self.left = left
 
 
 class SetupError(RuleViolation):

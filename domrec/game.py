@@ -40,11 +40,13 @@ class GameError(DomrecError):
 
 
 class Refused(RuleViolation):
-    """A move, deal or hand the rules do not allow; ``problem`` says where and why."""
+    """A move, deal or hand the rules do not allow; ``problem`` says where and why.  ``left``: the
+    tile of the ``left`` line it is in (:class:`~domrec.errors.DealError`), where one is."""
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: Problem, left: tuple[str, int] | None = None) -> None:
         super().__init__(problem.message, problem.rule, problem.pointer)
         self.problem = problem
+        self.left = left
 
     def __str__(self) -> str:
         return self.problem.text()
@@ -638,7 +640,7 @@ class Game:
         try:
             return deals.infer(self._match, self._state, n + 1, self.seats, self._moves, left, self._current.deal)
         except DealError as e:
-            raise Refused(Problem(f"/hands/{n}{e.where}", e.message, e.rule, "deal", hand=n + 1)) from None
+            raise Refused(Problem(f"/hands/{n}{e.where}", e.message, e.rule, "deal", hand=n + 1), e.left) from None
 
     def left_problem(self, left: Mapping[str, Sequence[str]]) -> Problem | None:
         """What makes ``left`` impossible now (a tile already played, a count the moves do not

@@ -45,7 +45,14 @@ KINDS: Mapping[str, str] = {
     "scores": r"[^\s,:;()]+ -?\d+(?:, [^\s,:;()]+ -?\d+)*",
     "move": r"[^:\[\]]+?",
     "rule": r"[^\[\]]+",
+    # A number the English writes grouped ("1,000,000"), or not.
+    "limit": r"-?\d{1,3}(?:,\d{3})+|-?\d+",
 }
+#: Placeholders that hold a number: one written with English grouping ("1,000,000") is written as
+#: the language writes it (Babel's grouping: "1.000.000" in Spanish); one written without grouping
+#: stays so, as the English shows it.
+NUMBERS = frozenset({"n", "limit", "count"})
+_GROUPED = re.compile(r"-?\d{1,3}(?:,\d{3})+")
 #: Placeholders that hold words of their own (a move in words, the engine's reason, the rule's
 #: name, how a hand ended, a set's name): what they hold is translated in turn, and the whole is
 #: listed only if they are.
@@ -662,8 +669,23 @@ GAME_NAMES = {"competitive": N_("competitive"), "horse-race": N_("Horse Race"), 
               "castle-rock": N_("Castle Rock"), "domino-roads": N_("Domino Roads")}
 
 
-def _render(text: str, gettext: Callable[[str], str], phrases: tuple[str, ...], depth: int) -> tuple[str, bool]:
-    """``text`` in the catalog's words, and whether every nested part of it was listed."""
+def number_words(value: str, lang: str) -> str:
+    """A number written with English grouping (``1,000,000``) as ``lang`` writes it (Babel's
+    grouping for the language: ``1.000.000`` in Spanish); anything else as it is.  Where Babel is
+    not installed (the phone's engine, Pyodide), as it is: no sentence the phone says holds one."""
+    if lang == DEFAULT or not _GROUPED.fullmatch(value):
+        return value
+    try:
+        from babel.numbers import format_decimal
+    except ImportError:
+        return value
+    return format_decimal(int(value.replace(",", "")), locale=lang)
+
+
+def _render(text: str, gettext: Callable[[str], str], phrases: tuple[str, ...], depth: int,
+            number: Callable[[str], str] = lambda value: value) -> tuple[str, bool]:
+    """``text`` in the catalog's words (a grouped number in ``number``'s), and whether every nested
+    part of it was listed."""
     found = _match(text, phrases) if depth < 8 else None
     if found is None:
         return text, False
@@ -673,9 +695,12 @@ def _render(text: str, gettext: Callable[[str], str], phrases: tuple[str, ...], 
         if name.rstrip("0123456789") == "game" and value in GAME_NAMES:
             values[name] = gettext(GAME_NAMES[value])
             continue
+        if name.rstrip("0123456789") in NUMBERS:
+            values[name] = number(value)
+            continue
         if name.rstrip("0123456789") not in NESTED:
             continue
-        rendered, listed = _render(value, gettext, phrases, depth + 1)
+        rendered, listed = _render(value, gettext, phrases, depth + 1, number)
         values[name] = rendered
         whole = whole and listed
     try:
@@ -698,7 +723,8 @@ def _translated(text: str, lang: str, phrases: tuple[str, ...], folders: tuple[P
     """:func:`translate`, kept: a table's state repeats the same moves' labels at every request."""
     prefix = re.match(r"\d+:\d+: ", text)
     head, body = (prefix.group(), text[prefix.end():]) if prefix else ("", text)
-    return head + _render(body, translations(lang, folders).gettext, phrases, 0)[0]
+    return head + _render(body, translations(lang, folders).gettext, phrases, 0,
+                          lambda value: number_words(value, lang))[0]
 
 
 def listed(text: str, phrases: tuple[str, ...] = PHRASES) -> bool:

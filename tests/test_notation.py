@@ -786,14 +786,30 @@ def test_variant_and_option_tags():
 
 def test_option_given_twice_or_without_equals():
     text = HORSE_NAMED.replace('[P1 "Ana"]', '[Option "target=61"]\n[Option "target=50"]\n[P1 "Ana"]')
-    assert_at(read1(text), "unusable", *where(text, "[Option", 1), "given twice")
+    assert_at(read1(text), "unusable", *where(text, "[Option", 1), "given twice: first at line 2")
     text = HORSE_NAMED.replace('[P1 "Ana"]', '[Option "target"]\n[P1 "Ana"]')
     assert_at(read1(text), "unusable", *where(text, "[Option"), "name=value")
 
 
 def test_seat_given_twice():
     text = COMP.replace('[W "Di"]', '[W "Di"]\n[N "Other"]')
-    assert_at(read1(text), "unusable", *where(text, '[N "Other"]'), "seat N is given twice")
+    assert_at(read1(text), "unusable", *where(text, '[N "Other"]'), "seat N is given twice: first at line 2")
+
+
+@pytest.mark.parametrize("first, again, words", [
+    ('[Event "Club night"]', '[Event "Other"]', "tag [Event] is given twice: first at line 2"),
+    ('[Scores "NS 1 EW 0"]', '[Scores "NS 2 EW 0"]', "tag [Scores] is given twice: first at line 2"),
+    ('[Club "Casino"]', '[Club "Other"]', "tag [Club] is given twice: first at line 2"),
+    ('[Field "Club" "Casino"]', '[Club "Other"]', "tag [Club] is given twice: first at line 2"),
+])
+def test_a_tag_given_twice_is_said_at_the_second_naming_the_first(first, again, words):
+    """The second of a tag given twice is where the problem is; the message says where the first
+    was, so the typist can choose which to keep without hunting for it."""
+    text = COMP.replace('[Game "competitive"]\n', f'[Game "competitive"]\n{first}\n').replace(
+        '[W "Di"]', f'[W "Di"]\n{again}')
+    game = read1(text)
+    p = assert_at(game, game.report.status, *where(text, again), words)
+    assert p.text().count("line 2") == 1
 
 
 # --- bad input: each one line at its line:column, status and exit code --------------------------
@@ -825,8 +841,9 @@ BAD = {
                                      ["5-2 is not at an end of the line", "hand 1, move 4, E: "]),
     "illegal move": (COMP.replace("S 4-2@5-2", "S 3-3@5-2"), "3-3@5-2", "invalid",
                      ["S does not hold 3-3", "[competitive: playing from hand]"]),
+    # (at the tile itself, not the left line's start: the record has no left for its pointer to name)
     "left contradicts the moves": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2; W 5-0 4-4 1-1\n",
-                                   "left", "invalid", ["left W lists 1-1, but it was played in this hand"]),
+                                   "1-1\n", "invalid", ["left W lists 1-1, but it was played in this hand"]),
     "left names a tile of no set": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2; W 5-0 4-4 7-7\n",
                                     "left", "invalid", ["7-7 is not a tile of the double-six set"]),
     "left with the wrong count": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2 1-1; W 5-0 4-4 0-0\n",

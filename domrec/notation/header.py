@@ -222,7 +222,7 @@ class _HeaderReader:
                         raise src.error(f"{shown(s)!r} cannot be a seat label: a seat begins with a letter and has "
                                         f"letters, digits or _ only", at)
                 pos["/players"] = at
-        once: set[str] = set()
+        once: dict[str, int] = {}  # (each tag given once at most: where it was given)
         for name, value, quoted, at in read:
             try:
                 self._tag(name, value, quoted, at, once, declared, seat_tags, ids, options, rules, event)
@@ -274,7 +274,11 @@ class _HeaderReader:
             raise e
         self._broke(e, None)
 
-    def _tag(self, name: str, value: Any, quoted: bool, at: int, once: set[str], declared: list[str] | None,
+    def _twice(self, what: str, first: int, at: int) -> NotationError:
+        """``what`` given a second time, at ``at``: said there, naming the line of the first."""
+        return self.src.error(f"{what} is given twice: first at line {self.src.where(first)[0]}", at)
+
+    def _tag(self, name: str, value: Any, quoted: bool, at: int, once: dict[str, int], declared: list[str] | None,
              seat_tags: list[tuple[str, str, int]], ids: list[tuple[str, str, int]], options: dict[str, Any],
              rules: dict[str, Any], event: dict[str, Any]) -> None:
         """One tag of the header, into the record's data (the lists and maps given)."""
@@ -283,8 +287,8 @@ class _HeaderReader:
         text = value if quoted else str(value)
         if low in _SINGLE_TAGS:
             if low in once:
-                raise src.error(f"tag [{name}] is given twice", at)
-            once.add(low)
+                raise self._twice(f"tag [{name}]", once[low], at)
+            once[low] = at
         if (not quoted and (low in _RESERVED or _DEFAULT_SEAT.match(name.upper())) and low not in _EVENT_TAGS
                 and low != "field" and ("[" in str(value) or "]" in str(value))):
             raise src.error("a tag line holds one tag: write each [Name \"value\"] on a line of its own", at)
@@ -307,7 +311,7 @@ class _HeaderReader:
             if not eq or not opt_name:
                 raise src.error(f"write a rule option as [Option \"name=value\"], not {shown(str(text))!r}", at)
             if opt_name in options:
-                raise src.error(f"rule option {opt_name} is given twice", at)
+                raise self._twice(f"rule option {opt_name}", pos.at.get(f"/rules/options/{opt_name}", at), at)
             options[opt_name] = games.parse_options([f"{opt_name}={raw.strip()}"])[opt_name]
             pos[f"/rules/options/{opt_name}"] = at
         elif low == "seats":
@@ -342,8 +346,9 @@ class _HeaderReader:
         elif (declared is not None and name in declared) or (declared is None and _DEFAULT_SEAT.match(name.upper())
                                                              and len(name) <= 4):
             seat = name if declared is not None else name.upper()
-            if any(s == seat for s, _, _ in seat_tags):
-                raise src.error(f"seat {seat} is given twice", at)
+            first = next((where for s, _, where in seat_tags if s == seat), None)
+            if first is not None:
+                raise self._twice(f"seat {seat}", first, at)
             seat_tags.append((seat, text if quoted else str(value), at))
         else:
             near = _near(name, tuple(sorted(_RESERVED - {"field"})))
@@ -354,6 +359,6 @@ class _HeaderReader:
                 raise src.error(f"{shown(name)!r} is not a tag name (a letter, then letters, digits, "
                                 f"_ . -); write [Field \"key\" value] for any other key", at)
             if name in event:
-                raise src.error(f"tag [{name}] is given twice", at)
+                raise self._twice(f"tag [{name}]", pos.at.get(f"/event/{name}", at), at)
             event[name] = value if quoted else _bare_checked(value, src, at)
             pos[f"/event/{name}"] = at

@@ -174,6 +174,8 @@ class _PartReader:
                 pos[base] = seat_tok.pos
                 if kind != "left":
                     pos.lists[base] = [tok.pos for tok in tile_toks]
+                else:  # (not the deal's list: the deal worked out orders its tiles otherwise)
+                    hand.left_tiles_pos[seat] = [tok.pos for tok in tile_toks]
             if kind == "deal":
                 pos[f"{hp}/deal"] = t.pos
         elif kind in ("boneyard", "row"):

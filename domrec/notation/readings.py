@@ -426,7 +426,7 @@ class HandReading:
                 refusal = getattr(e, "problem", None)
                 if refusal is None:
                     raise
-                self._fail_end(refusal)
+                self._fail_end(refusal, getattr(e, "left", None))
                 if self._recording:
                     start, events = self._recording[-1]
                     events.append((_LEAF, path[start:], None))
@@ -538,13 +538,18 @@ class HandReading:
         self.best = Failure(j, problem, (self.hand, j, number),
                             lambda place=self.place, at=mv.pos, seat=self.seat_at(j): place(problem, at, seat))
 
-    def _fail_end(self, problem: Problem) -> None:
+    def _fail_end(self, problem: Problem, left: tuple[str, int] | None = None) -> None:
+        """The hand's close refused: ``problem``, placed at the tile of the ``left`` line it names
+        (``left``: seat and place), else at the ``left`` line for a deal's problem, else at the
+        ``end`` line or the last move."""
         depth = len(self.hand.moves) + 1
         if self.best is not None and self.best.depth >= depth:
             return
         hand = self.hand
-        at = hand.left_pos if problem.kind == "deal" and hand.left_pos is not None else (
-            hand.end_pos or (self.here[-1] if self.here else hand.pos))
+        tiles = hand.left_tiles_pos.get(left[0], ()) if left is not None else ()
+        at = tiles[left[1]] if left is not None and left[1] < len(tiles) else \
+            hand.left_pos if problem.kind == "deal" and hand.left_pos is not None else (
+                hand.end_pos or (self.here[-1] if self.here else hand.pos))
         seat_at = None
         stop = None
         if problem.kind == "illegal" and problem.move is not None and problem.move <= len(self.here):

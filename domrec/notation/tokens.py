@@ -159,6 +159,9 @@ class _HandText:
     exposures: set = attrs.Factory(set)
     left: dict | None = None
     left_pos: int | None = None
+    #: Where each tile of the ``left`` line was typed, by seat (a problem with one of them is
+    #: placed at it: the record has no ``left`` for its pointer to name).
+    left_tiles_pos: dict = attrs.Factory(dict)
     end: dict | None = None
     end_pos: int | None = None
     #: After a notation error in the hand: the typed moves from this index on are read only for

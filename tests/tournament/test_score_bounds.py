@@ -229,7 +229,7 @@ def test_a_presets_forfeit_score_past_the_games_bound_is_refused_by_name() -> No
      "el tanteo de NS, -5, es menor que cero, y ninguna partida de competitivo puede acabar así (una mano solo "
      "suma puntos a un lado); no se guardó nada"),
     ({"scores": {"NS": 2_000_000, "EW": 1}},
-     "el tanteo de NS, 2000000, pasa del límite de 1,000,000 puntos por lado; no se guardó nada"),
+     "el tanteo de NS, 2000000, pasa del límite de 1.000.000 puntos por lado; no se guardó nada"),
     ({"scores": {"NS": 100}},
      "la mesa 1 tiene los lados NS, EW; hace falta un tanteo para cada uno de ellos, y nada más (dados: NS)"),
     ({"scores": {"NS": 100, "EW": 150}, "winner": "XX"}, "XX no es un lado de la mesa 1 (NS, EW)"),

@@ -192,6 +192,52 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (typed score, unverified) — stored"),
     N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (typed score, unverified) — replaced"),
     N_("round %(n)s table %(n2)s board %(n3)s has no result yet: there is nothing to correct"),
+    # The director's page and API: their own refusals of a body, and those of the operations they
+    # call (a result cleared: tournament.event.results.clear_result; a board's score corrected:
+    # tournament.event.duplicate.correct_score; the reason checked: tournament.event.audit.clean_text).
+    N_('"reason" must be text'),
+    N_('"winner" must be a side or seat'),
+    N_('"board" must be the number of the board to correct'),
+    N_('"ended" must be "out" or "blocked"'),
+    N_("give the reason for clearing a result (it goes into the audit trail)"),
+    N_('"hand" must be the number of the hand to correct'),
+    N_('"line" must be the number of the line to correct (or null: the whole hand)'),
+    N_('"text" must be the corrected line (empty: remove it)'),
+    N_("%(problem)s; nothing was changed"),
+    N_("round %(n)s is not finished: table %(n2)s has no confirmed result yet"),
+    N_("round %(n)s is not finished: tables %(list)s have no confirmed result yet"),
+    N_("round %(n)s is not finished: table %(n2)s has a board with no result yet"),
+    N_("round %(n)s is not finished: tables %(list)s have boards with no result yet"),
+    N_("round %(n)s is paired"),
+    N_("round %(n)s table %(n2)s has no result to clear (enter it with `tournament result`)"),
+    # (a result cleared: tournament.event.results.Cleared.summary, one a kind of result)
+    N_("round %(n)s table %(n2)s: the result (%(scores)s; record) is cleared — kept in the audit trail "
+       "(`tournament history`); the table is to play again"),
+    N_("round %(n)s table %(n2)s: the result (%(scores)s; manual) is cleared — kept in the audit trail "
+       "(`tournament history`); the table is to play again"),
+    N_("round %(n)s table %(n2)s: the result (%(scores)s; forfeit) is cleared — kept in the audit trail "
+       "(`tournament history`); the table is to play again"),
+    N_("round %(n)s does not exist (the last round is %(n2)s)"),
+    N_("no round has been paired yet; there is no result to clear"),
+    N_("round %(n)s has no table %(n2)s (it has %(n3)s tables)"),
+    N_("round %(n)s has no table %(n2)s (it has 1 table)"),
+    N_("round %(n)s table %(n2)s was confirmed at the table on the venue's phones: correct its game there "
+       "(tournament correct) or with tournament amend"),
+    N_("round %(n)s is a stage's round (a knockout, a round robin, a final), whose draw moves on with each result: "
+       "correct table %(n2)s with tournament amend"),
+    N_("a team match in sets seats its next games from each result: correct it with tournament amend"),
+    N_("a duplicate table's results are its boards': correct a board by entering it again, tournament result "
+       "EVENT --round R --table T --board B --score NS=..,EW=.. --replace"),
+    N_("give the reason for correcting a board's result (it goes into the audit trail)"),
+    N_("table %(n)s of round %(n2)s plays board %(n3)s, not board %(n4)s"),
+    N_("table %(n)s of round %(n2)s plays boards %(list)s, not board %(n3)s"),
+    N_("round %(n)s has not been seated (the last round seated is %(n2)s)"),
+    N_("board %(n)s: %(problem)s"),
+    N_("the reason is %(n)s characters long; at most %(n2)s are kept in the audit trail"),
+    N_("the reason contains a line break or control character (U+%(code)s); the audit trail keeps one line of "
+       "text"),
+    N_("the reason contains direction-control characters (%(list)s): type the text as it reads; right-to-left "
+       "words show in their own order without them"),
 )
 
 #: What a write that met a fault of the server's own is answered (nothing of it stored).
@@ -1428,6 +1474,11 @@ class Venue:
                 left = (duplicate_teams.missing if self.store.settings.team_duplicate else duplicate.missing)(
                     self.store, rnd)
                 open_tables = sorted({t for t, _ in left})
+                if open_tables:  # (the page's words, as an ordinary round's below; the command line names each board)
+                    shown = ", ".join(map(str, open_tables[:10])) + ("…" if len(open_tables) > 10 else "")
+                    raise Unprocessable(f"round {rnd} is not finished: " + (
+                        f"tables {shown} have boards with no result yet" if len(open_tables) > 1 else
+                        f"table {shown} has a board with no result yet"))
             elif rnd:
                 open_tables = [t.number for t in self.store.tables(rnd) if self.store.result_for(t.id) is None]
                 if open_tables:

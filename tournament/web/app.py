@@ -141,6 +141,10 @@ WEB_REFUSALS = (
     N_("no such pair: %(text)s"),
     N_("no such %(what)s: %(text)s"),
     N_("the server could not do this (request %(word)s); the director can find the detail in the server's log"),
+    N_("the request body holds half of a character (a lone \\ud800 to \\udfff escape): send whole characters"),
+    # The director's pages: the score sheets before any round, a replay asked for an odd board.
+    N_("no round has been paired yet"),
+    N_("?board= takes the number of a board the table plays"),
 )
 #: Every sentence of the API that a page shows, as patterns: the engines', the venue's, the server's.
 PHRASES = phrases.PHRASES + REFUSALS + keys.PHRASES + WEB_REFUSALS
