@@ -49,8 +49,10 @@ from tests.tournament.test_venue_outbox_browser import _bodies  # noqa: E402
 
 from domrec import tiles as T  # noqa: E402
 
-#: The ports the tests' servers may take (127.0.0.1 only).
-PORTS = range(18800, 18900)
+#: The ports the tests' servers may take (127.0.0.1 only); ``DOMREC_TEST_PORTS=18900-18949`` another range
+#: (a machine where other runs take these).
+_FIRST, _LAST = (int(n) for n in os.environ.get("DOMREC_TEST_PORTS", "18800-18899").split("-"))
+PORTS = range(_FIRST, _LAST + 1)
 
 
 def _ports():
@@ -83,7 +85,7 @@ def _serving(path: Path):
             break
         served.stop(proc)
     else:
-        raise AssertionError("no port of 18800-18899 free")
+        raise AssertionError(f"no port of {PORTS[0]}-{PORTS[-1]} free")
     try:
         yield f"http://127.0.0.1:{port}", proc
     finally:
@@ -176,7 +178,7 @@ def test_a_confirmation_tapped_while_the_server_hangs_is_said_to_wait_and_taken_
         assert len({b["cid"] for b in bodies}) == 1, bodies  # every try the same write
         assert len(bodies) >= (2 if game == "competitive" else 1)
         # The same write sent once more: answered the same, nothing added.
-        again = httpx.post(f"{api}/confirm", headers={**_auth(token), "content-type": "application/json"},
+        again = httpx.post(f"{api}/confirm", headers={**_auth(token), "Content-Type": "application/json"},
                            content=sent[0].post_data, timeout=60)
         assert again.status_code == 200 and again.json()["status"] == "confirmed", again.text
         assert again.json()["rev"] == page.evaluate("() => window.venue.table.view().rev")

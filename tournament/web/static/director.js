@@ -31,19 +31,82 @@
     document.body.dataset.locked = "yes";
     say(t("This page's key has been changed: it no longer opens the director's desk. Open the director's new link (`tournament links` prints it)."), "bad");
   }
+  // The link to the server, told as the table's page tells it (dom.js: venue.link; docs/venue.md,
+  // "A slow server is not offline"): <body data-link> ("ok", "slow", "offline"), and the banner at
+  // the top (a write waiting says so beside its button too): "waiting for the server: it is slow to answer" after
+  // a moment and a half unanswered, "offline: no connection to the server" once a request failed or
+  // nothing was answered for 10 seconds.  Any answer ends it.
+  const { SLOW_MS, LOST_MS, within, linkWords } = window.venue;
+  function showLink(state) {
+    document.body.dataset.link = state;
+    const box = $("link");
+    box.hidden = state === "ok";
+    box.className = state === "offline" ? "outbox waiting" : "outbox slow";
+    box.textContent = linkWords(state);
+  }
+  const link = window.venue.link(showLink);
+  showLink("ok");
+  // A read (the overview, a table, its lines) is given up after 10 seconds (the next refresh asks
+  // again).  A write is never given up, and never sent twice unless the server takes it once by its
+  // id: each write goes once (one at a time, in the order tapped), unanswered it waits for the
+  // server in its one request (a server that hangs takes it when it wakes), the page saying so
+  // beside the button after a moment and a half; a tap meanwhile sends nothing more.  The writes
+  // the server takes once by their id (``cid``, as the tables' writes: a call cleared, a correction)
+  // are sent again, the same id, after a request that failed (1, 2, 4 … 10 seconds apart); any
+  // other write that failed is said, not sent again (the table's state shows whether it arrived).
+  // <body data-unanswered="…/result"> while a write waits said.
+  const ONCE_BY_ID = /^\/api\/v1\/tables\/\d+\/\d+\/(clear|correct)$/;  // (not …/result/clear, …/pins/clear)
+  let writes = Promise.resolve(), waitingWrite = false;
+  const WAITS = () => t("The server is not answering: this is sent as soon as it answers. Keep this page open; there is no need to tap again.");
+  function answered(r, data, speak) {
+    if (r.status === 403) { lockOut(); return null; }
+    if (!r.ok) {
+      if (data.state && open && data.state.round === open.round && data.state.table === open.table) showTable(data.state);
+      speak(data.error || t("refused (%(status)s)", { status: r.status }), "bad");
+      return null;
+    }
+    return data;
+  }
+  const readBody = (r) => r.json().catch(() => ({ error: t("the server's answer could not be read") }));
   async function call(method, url, body, speak = say) {
     if (locked) return null;
+    if (method === "GET") {
+      link.asking();
+      let r;
+      try { r = await within(url, { method, headers, cache: "no-store" }, LOST_MS); } catch (e) { link.failed(e); return null; }
+      link.heard();
+      return answered(r, await readBody(r), speak);
+    }
+    if (waitingWrite) { speak(WAITS(), ""); return null; }  // (no second write behind one the server has not answered)
+    const mine = writes.then(() => write(method, url, body, speak));
+    writes = mine.catch(() => null);
+    return mine;
+  }
+  async function write(method, url, body, speak) {
+    if (locked) return null;
+    const once = ONCE_BY_ID.test(url);
+    if (once) body = Object.assign({}, body, { cid: window.venue.newCid() });
+    const slowly = setTimeout(() => { waitingWrite = true; document.body.dataset.unanswered = url; speak(WAITS(), ""); }, SLOW_MS);
     try {
-      const r = await fetch(url, { method, headers, body: body ? JSON.stringify(body) : undefined, cache: "no-store" });
-      const data = await r.json().catch(() => ({ error: t("the server's answer could not be read") }));
-      if (r.status === 403) { lockOut(); return null; }
-      if (!r.ok) {
-        if (data.state && open && data.state.round === open.round && data.state.table === open.table) showTable(data.state);
-        speak(data.error || t("refused (%(status)s)", { status: r.status }), "bad");
-        return null;
+      for (let pause = 1000; ; pause = Math.min(pause * 2, LOST_MS)) {
+        link.asking();
+        let r;
+        try {
+          r = await fetch(url, { method, headers, body: JSON.stringify(body || {}), cache: "no-store" });
+        } catch (e) {
+          link.failed(e);
+          if (!once) { speak(t("no connection to the server"), "bad"); return null; }
+          await new Promise((resume) => setTimeout(resume, pause));
+          continue;
+        }
+        link.heard();
+        return answered(r, await readBody(r), speak);
       }
-      return data;
-    } catch (e) { speak(t("no connection to the server"), "bad"); return null; }
+    } finally {
+      clearTimeout(slowly);
+      waitingWrite = false;
+      delete document.body.dataset.unanswered;
+    }
   }
   const when = (at) => at ? new Date(at).toLocaleTimeString() : "";
   // A new call rings (a short tone made here, WebAudio: no sound file) and the tab's title counts
@@ -177,7 +240,13 @@
         if (data) { say(data.said.join("; "), "good"); refresh(); }
       } }, t("Clear the wrong PINs")));
   }
-  async function refresh() {
+  // (one refresh at a time: a server that hangs never piles them up, each holding a connection)
+  let refreshing = null;
+  function refresh() {
+    if (!refreshing) refreshing = refreshOnce().finally(() => { refreshing = null; document.body.dataset.refreshed = String((Number(document.body.dataset.refreshed) || 0) + 1); });
+    return refreshing;
+  }
+  async function refreshOnce() {
     const data = await call("GET", "/api/v1/director");
     if (data) { view = data; render(); heard(data.tables); }
     if (open) {  // the open table as it now is (the scores being typed are left alone)

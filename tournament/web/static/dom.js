@@ -83,6 +83,80 @@ window.venue = {
     m.replaceChildren(...window.venue.sentence(text));  // the server's words may name a player
     m.className = kind || "";
   },
+  // Each write's own id (cid, docs/venue.md "Each write once, however often it is sent"): the
+  // phone's id (128 random bits, made once and kept by this browser) and a counter, unique per
+  // phone (or the director's browser) and write, across reloads.
+  newCid() {
+    const kept = (() => { try { return window.localStorage; } catch (e) { return null; } })();
+    const venue = window.venue;
+    if (!venue.phoneId) {
+      let id = kept && kept.getItem("domrec.phone");
+      if (!id || !/^[0-9a-f]{32}$/.test(id)) {
+        const bytes = new Uint8Array(16);
+        crypto.getRandomValues(bytes);
+        id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+        try { kept && kept.setItem("domrec.phone", id); } catch (e) { /* kept for this page only */ }
+      }
+      venue.phoneId = id;
+    }
+    const n = Math.max(venue.writesCounted || 0, Number((kept && kept.getItem("domrec.writes")) || 0)) + 1;
+    venue.writesCounted = n;
+    try { kept && kept.setItem("domrec.writes", String(n)); } catch (e) { /* the page's own count goes on */ }
+    return venue.phoneId + "-" + n.toString(36);
+  },
+  phoneId: null,
+  writesCounted: 0,
+  // How a page tells a slow server from a lost one (docs/venue.md, "A slow server is not offline"),
+  // the table's page and the director's alike: a request unanswered for SLOW_MS is "waiting for the
+  // server" (a director's command holding the event file a second or two, a busy laptop); the
+  // connection is taken as lost ("offline") only when a request fails (no network, the server's
+  // port closed), the browser says it is offline, or the server has answered nothing for LOST_MS.
+  // A read is given up after LOST_MS (within): aborted, not left hanging, so that its connection is
+  // closed (a browser opens a few at most to a server).
+  SLOW_MS: 1500,
+  LOST_MS: 10000,
+  within(url, init, ms, stop) {
+    const gaveUp = new AbortController();
+    setTimeout(() => gaveUp.abort(), ms);  // (the timer runs on while the body is read; an answered request is not aborted)
+    if (stop) { if (stop.aborted) gaveUp.abort(); else stop.addEventListener("abort", () => gaveUp.abort(), { once: true }); }
+    return fetch(url, Object.assign({}, init, { signal: gaveUp.signal }));
+  },
+  // The link's state (<body data-link>: "ok", "slow", "offline") kept from the requests a page
+  // makes: asking() as one is sent, heard() at any answer, failed(e) when one found none (a fetch
+  // that failed is a lost connection at once; one given up after its time, AbortError, a slow
+  // server until LOST_MS).  ``changed(state)`` is called as the state may have moved on.
+  link(changed) {
+    const { SLOW_MS, LOST_MS } = window.venue;
+    const link = {
+      offline: false,
+      quietSince: null,  // when the oldest request unanswered since the server's last answer was sent
+      state: () => (link.offline ? "offline"
+        : link.quietSince !== null && Date.now() - link.quietSince >= SLOW_MS ? "slow" : "ok"),
+      tick() {
+        if (link.quietSince !== null && Date.now() - link.quietSince >= LOST_MS) link.offline = true;
+        changed(link.state());
+      },
+      asking() {
+        if (link.quietSince !== null) return;
+        link.quietSince = Date.now();
+        setTimeout(link.tick, SLOW_MS);
+        setTimeout(link.tick, LOST_MS);
+      },
+      heard() { link.quietSince = null; link.offline = false; changed(link.state()); },
+      failed(e) {
+        if (!(e && e.name === "AbortError") || navigator.onLine === false) link.offline = true;
+        link.tick();
+      },
+    };
+    window.addEventListener("offline", () => { link.offline = true; changed(link.state()); });
+    return link;
+  },
+  // The link's state in words (the banner's, when nothing waits to be sent).
+  linkWords(state) {
+    const { t } = window.venue;
+    return state === "offline" ? t("offline: no connection to the server")
+      : state === "slow" ? t("waiting for the server: it is slow to answer") : "";
+  },
   strings: null,
   t(msgid, values) {
     if (window.venue.strings === null) {  // read once found (never kept empty for a box not there yet)

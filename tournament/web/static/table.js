@@ -42,29 +42,12 @@
   // the server unanswering for SLOW_MS, the banner says "waiting for the server" (a director's
   // command holding the event file a second or two, a busy laptop); it says "offline" only when a
   // request fails (no network, the server's port closed), the phone says it is offline, or the
-  // server has answered nothing for LOST_MS.
-  const SLOW_MS = 1500;
-  const LOST_MS = WAIT_MS;
+  // server has answered nothing for LOST_MS (10 s, WAIT_MS).  The director's page tells it alike
+  // (dom.js: venue.link, venue.within).
+  const { SLOW_MS, within } = window.venue;
   const kept = (() => { try { return window.localStorage; } catch (e) { return null; } })();
-  // The phone's id (128 random bits, made once and kept) and a counter: each write's id is unique
-  // per phone and write, across reloads.
-  const phone = (() => {
-    let id = kept && kept.getItem("domrec.phone");
-    if (!id || !/^[0-9a-f]{32}$/.test(id)) {
-      const bytes = new Uint8Array(16);
-      crypto.getRandomValues(bytes);
-      id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-      try { kept && kept.setItem("domrec.phone", id); } catch (e) { /* kept for this page only */ }
-    }
-    return id;
-  })();
-  let counted = 0;
-  function newCid() {
-    const n = Math.max(counted, Number((kept && kept.getItem("domrec.writes")) || 0)) + 1;
-    counted = n;
-    try { kept && kept.setItem("domrec.writes", String(n)); } catch (e) { /* the page's own count goes on */ }
-    return phone + "-" + n.toString(36);
-  }
+  // Each write's own id: the phone's id and a counter (dom.js: venue.newCid).
+  const { newCid } = window.venue;
   // The outbox in IndexedDB (database "domrec-outbox", its writes keyed by their order, found by
   // the table's key); in the page's memory alone where the browser has no IndexedDB.
   const db = (() => {
@@ -100,8 +83,6 @@
     };
   })();
   let outbox = [];          // the writes kept, in order: {seq, key, path, body, refused?}
-  let offline = false;      // the connection is lost: a request failed, the phone is offline, or no answer for LOST_MS
-  let quietSince = null;    // when the oldest request the server has not answered (since its last answer) was sent
   let busyServer = false;   // ... or found it, busy (429, 503): the outbox waits as its Retry-After says
   let told = false;         // the banner has said something is waiting (so it says "all sent" after)
   let localSeq = 0;
@@ -115,39 +96,19 @@
   const engineTable = () => ({ round: Number(page.round), table: Number(page.table), state: view });
   const engineReady = () => window.domrecEngine && window.domrecEngine.status === "ready";
   const timed = (promise, ms) => Promise.race([promise, new Promise((_, no) => setTimeout(() => no(new Error("timeout")), ms))]);
-  // A request given up after ``ms`` (or when ``stop``, an AbortSignal, says so): aborted, not left
-  // hanging, so that its connection is closed (a phone's browser opens a few at most to a server).
-  // (The timer runs on while the answer's body is read; aborting a request already answered does nothing.)
-  function within(url, init, ms, stop) {
-    const gaveUp = new AbortController();
-    setTimeout(() => gaveUp.abort(), ms);
-    if (stop) { if (stop.aborted) gaveUp.abort(); else stop.addEventListener("abort", () => gaveUp.abort(), { once: true }); }
-    return fetch(url, Object.assign({}, init, { signal: gaveUp.signal }));
-  }
-  // The connection as the page tells it: "ok"; "slow", a request unanswered for SLOW_MS (the server
-  // is there, or was a moment ago: nothing is lost, writes wait in the outbox); "offline"; "busy"
-  // (the server said so, with its Retry-After).  <body data-link> holds it, for programs.
-  function asking() {
-    if (quietSince !== null) return;
-    quietSince = Date.now();
-    setTimeout(tick, SLOW_MS);
-    setTimeout(tick, LOST_MS);
-  }
-  function heard() { quietSince = null; offline = false; }
-  // A request that found no answer: a fetch that failed (no network, nothing listening) is a lost
-  // connection at once; one given up after its time (AbortError) is a slow server until LOST_MS.
-  function failed(e) {
-    if (!(e && e.name === "AbortError") || navigator.onLine === false) offline = true;
-    tick();
-  }
-  function tick() {
-    const was = offline;
-    if (quietSince !== null && Date.now() - quietSince >= LOST_MS) offline = true;
+  // The connection as the page tells it (<body data-link>, for programs): "ok"; "slow", a request
+  // unanswered for SLOW_MS (the server is there, or was a moment ago: nothing is lost, writes wait
+  // in the outbox); "offline" (link.offline: a request failed, the phone is offline, or no answer
+  // for LOST_MS); "busy" (the server said so, with its Retry-After).  Each request says to the
+  // link when it is sent (asking), answered (heard) or found no answer (failed).
+  let shownOffline = false;
+  const link = window.venue.link(() => {
+    const was = shownOffline;
+    shownOffline = link.offline;
     banner();
-    if (was !== offline && view && !waiting().length) render();  // (the confirmations wait, or wait no more)
-  }
-  const linkState = () => (busyServer ? "busy" : offline ? "offline"
-    : quietSince !== null && Date.now() - quietSince >= SLOW_MS ? "slow" : "ok");
+    if (was !== link.offline && view && !waiting().length) render();  // (the confirmations wait, or wait no more)
+  });
+  const linkState = () => (busyServer ? "busy" : link.state());
 
   // Writes go one after another, never dropped.  Each write carries the revision the player saw
   // when tapping, so a tap made twice is refused the second time ("the table has moved on"), never
@@ -217,14 +178,14 @@
     const writing = method !== "GET";
     if (writing) sending += 1;
     let redraw = true, answer = { ok: false, status: 0, data: {} }, abandoned = false;
-    const wasOffline = offline, shown = view;
+    const wasOffline = link.offline, shown = view;
     const refused = extra.refused || ((text) => say(placeless(body, text), "bad"));
     const held = heldOf(view);
     const known = handsQuery(held, path);
     // (a write the engine can answer is given a moment and a half; anything else 10 seconds)
     const ms = writing && QUEUED.includes(path) && !extra.headers && engineReady() ? ANSWER_MS : WAIT_MS;
     try {
-      asking();
+      link.asking();
       const response = await within(api + path + known, { method, headers: Object.assign({}, headers, extra.headers || {}),
                                                           body: body ? JSON.stringify(body) : undefined, cache: "no-store" }, ms, stop);
       // The service worker's kept copy (the server did not answer): the table this page holds is
@@ -236,7 +197,7 @@
       let data = {};
       try { data = await response.json(); } catch (e) { data = { error: t("the server's answer could not be read") }; }
       if (stop && stop.aborted) throw new Error("abandoned");
-      heard();
+      link.heard();
       whole(data, held);
       whole(data.state, held);
       answer = { ok: response.ok, status: response.status, data };
@@ -270,7 +231,7 @@
       else refused(data.error || t("refused (%(status)s)", { status: response.status }));
     } catch (e) {
       if (stop && stop.aborted) { abandoned = true; return answer; }  // (a write came: the refresh is dropped)
-      failed(e);
+      link.failed(e);
       if (persist) {
         redraw = false;
         answer = Object.assign(answer, { unanswered: true });
@@ -289,7 +250,7 @@
       if (writing) sending -= 1;
       if (!abandoned) {
         if (method === "GET") document.body.dataset.refreshed = String((Number(document.body.dataset.refreshed) || 0) + 1);
-        if (wasOffline !== offline && view && !waiting().length) redraw = true;  // (the confirmations wait, or wait no more)
+        if (wasOffline !== link.offline && view && !waiting().length) redraw = true;  // (the confirmations wait, or wait no more)
         if (redraw) render();
         banner();
       }
@@ -434,14 +395,14 @@
         }
         let response, data = {};
         try {
-          asking();
+          link.asking();
           response = await within(api + entry.path + handsQuery(held, entry.path), { method: "POST", headers,
                                                                                     body: JSON.stringify(entry.body), cache: "no-store" }, WAIT_MS);
           try { data = await response.json(); } catch (e) { data = {}; }
-        } catch (e) { lost = true; busyServer = false; failed(e); break; }
+        } catch (e) { lost = true; busyServer = false; link.failed(e); break; }
         whole(data, held);
         whole(data.state, held);
-        heard();
+        link.heard();
         if (response.status === 429 || response.status >= 500) {  // not an answer: later
           const after = Number(response.headers.get("Retry-After"));
           busyUntil = after > 0 ? Date.now() + Math.min(after, 300) * 1000 : 0;
@@ -496,16 +457,13 @@
       box.className = state === "slow" ? "outbox slow" : "outbox waiting";
       box.textContent = busyServer ? (n === 1 ? t("the server is busy: 1 move waiting to be sent again shortly")
                                                            : t("the server is busy: %(n)s moves waiting to be sent again shortly", { n }))
-        : offline ? (n === 1 ? t("offline: 1 move waiting to be sent") : t("offline: %(n)s moves waiting to be sent", { n }))
+        : link.offline ? (n === 1 ? t("offline: 1 move waiting to be sent") : t("offline: %(n)s moves waiting to be sent", { n }))
         : state === "slow" ? (n === 1 ? t("waiting for the server: 1 move kept on this phone, sent when it answers")
                                       : t("waiting for the server: %(n)s moves kept on this phone, sent when it answers", { n }))
         : (n === 1 ? t("sending 1 move made offline…") : t("sending %(n)s moves made offline…", { n }));
-    } else if (offline) {
-      box.className = "outbox waiting";
-      box.textContent = t("offline: no connection to the server");
-    } else if (state === "slow") {
-      box.className = "outbox slow";
-      box.textContent = t("waiting for the server: it is slow to answer");
+    } else if (link.offline || state === "slow") {
+      box.className = link.offline ? "outbox waiting" : "outbox slow";
+      box.textContent = window.venue.linkWords(link.offline ? "offline" : "slow");
     } else if (told) {
       box.className = "outbox sent";
       box.textContent = t("all sent");
@@ -563,12 +521,12 @@
     // server is out of reach, and the engine answers; already out of reach, or with writes in the
     // outbox (the table drawn is the engine's, ahead of the server's), the engine at once)
     const quick = engineReady();
-    if (!(quick && (offline || waiting().length || flushing || delivering))) try {
-      asking();
+    if (!(quick && (link.offline || waiting().length || flushing || delivering))) try {
+      link.asking();
       const r = await within(`${api}/options?tile=${encodeURIComponent(tile)}`, { headers, cache: "no-store" }, quick ? ANSWER_MS : WAIT_MS);
-      heard();
+      link.heard();
       if (r.ok) found = await r.json();
-    } catch (e) { found = null; failed(e); banner(); }
+    } catch (e) { found = null; link.failed(e); banner(); }
     if (!found && engineReady()) {
       // The server out of reach: the phone's engine says where the tile may go, as the server
       // would (without it the tile was sent alone, and a tile that fits two ends was refused).
@@ -927,7 +885,7 @@
       // wait to be sent, confirming waits.
       // A confirmation tapped that the server has not answered yet: said, and sent when it answers.
       const unanswered = delivering && delivering.path === "/confirm";
-      const held = !unanswered && (offline || waiting().length > 0);
+      const held = !unanswered && (link.offline || waiting().length > 0);
       if (held) box.append(el("p", { class: "note", id: "confirm-waits" }, t("Confirming waits for the connection to the server: the moves made offline are sent first.")));
       if (unanswered && delivering.waits) box.append(el("p", { class: "note waits", id: "confirm-pending" },
         t("The server is not answering: this confirmation is sent as soon as it answers. Keep this page open; there is no need to tap again.")));
@@ -996,7 +954,19 @@
   }
   // What the director's panel (table_director.js) uses: the table as last drawn, and the one queue
   // of requests, so that its correction's answer is drawn as any write's.
-  window.venue.table = { view: () => view, call };
+  // A read of the director's panel at the table (the table's lines, with the director's PIN): the
+  // same time limit as the table's own reads (WAIT_MS), told to the same link (the banner, and
+  // <body data-link>).  Its answer, or it throws (a failed fetch; an AbortError, given up).
+  async function read(path, more) {
+    link.asking();
+    banner();
+    try {
+      const response = await within(api + path, { headers: Object.assign({}, headers, more || {}), cache: "no-store" }, WAIT_MS);
+      link.heard();
+      return response;
+    } catch (e) { link.failed(e); throw e; } finally { banner(); }
+  }
+  window.venue.table = { view: () => view, call, read, link: () => linkState() };
 
   $("undo").addEventListener("click", () => send("undo"));
   $("call").addEventListener("click", () => call("POST", "/call", { rev: view.rev }));
@@ -1009,13 +979,13 @@
   // browser's own "no connection" page (where no service worker keeps the table's page, it could not
   // be opened again until the laptop answered).  Offline it waits for the connection.
   document.querySelectorAll("nav.langs a").forEach((link) => link.addEventListener("click", (event) => {
-    if (!offline && navigator.onLine !== false) return;
+    if (!link.offline && navigator.onLine !== false) return;
     event.preventDefault();
     say(t("no connection to the server: the language changes when the connection is back"), "bad");
   }));
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
   window.addEventListener("online", () => { backoff = 1000; busyUntil = 0; if (wakeUp) wakeUp(); flush(); refresh(); });
-  window.addEventListener("offline", () => { offline = true; banner(); if (view) render(); });
+  window.addEventListener("offline", () => { link.offline = true; banner(); if (view) render(); });
   setInterval(() => { if (!document.hidden) refresh(); }, 5000);  // (none while a write is on its way)
   // The outbox as this phone left it (a tab closed while writes waited), then the table.
   timed(db.all(), 3000).catch(() => null).then((entries) => {

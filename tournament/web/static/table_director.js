@@ -25,13 +25,18 @@
     m.className = kind || "";
   }
 
-  async function read(typed) {
+  // The lines, read with the table's own time limit and told to its banner (table.read): a server
+  // that does not answer is said beside the PIN as the banner says it, "waiting for the server"
+  // after a moment and a half, "offline" once the read is given up (10 s); the PIN is then typed
+  // again.  ``speak(text)``: where the waiting is said (the PIN's line; nowhere for a reload).
+  async function read(typed, speak) {
+    const { SLOW_MS, linkWords } = window.venue;
+    const slowly = speak ? setTimeout(() => speak(linkWords("slow")), SLOW_MS) : null;
     try {
-      const r = await fetch(api + "/lines", { headers: { "Authorization": "Bearer " + page.token, "X-Director-PIN": typed },
-                                              cache: "no-store" });
+      const r = await table.read("/lines", { "X-Director-PIN": typed });
       const data = await r.json().catch(() => ({ error: t("the server's answer could not be read") }));
       return r.ok ? { data } : { error: data.error || t("refused (%(status)s)", { status: r.status }) };
-    } catch (e) { return { error: t("no connection to the server: nothing was sent; try again") }; }
+    } catch (e) { return { error: linkWords("offline") }; } finally { clearTimeout(slowly); }
   }
 
   // The lines as the server holds them now; a correction being typed stays open while its line is
@@ -152,8 +157,14 @@
     e.preventDefault();
     const typed = $("td-pin").value.trim();
     if (!typed) { tell("td-message", t("type the director's PIN"), "bad"); return; }
-    const got = await read(typed);
+    // (one reading at a time: the PIN is not sent again while the server has not answered it)
+    if ($("td-open").disabled) return;
+    $("td-open").disabled = true;
+    tell("td-message", "");
+    let got;
+    try { got = await read(typed, (said) => tell("td-message", said, "")); } finally { $("td-open").disabled = false; }
     $("td-pin").value = "";
+    if ($("td").hidden) return;  // (closed meanwhile: nothing opens)
     if (got.error) { tell("td-message", got.error, "bad"); return; }
     pin = typed;
     $("td-unlock").hidden = true;

@@ -1,0 +1,206 @@
+"""The director's requests while the server hangs: the real ``tournament serve`` paused with SIGSTOP
+and woken with SIGCONT (as ``test_venue_slow_server_browser.py`` does to the table's phone).
+
+* The director's PIN typed at a table (its "Director" button): the page reads the table's lines
+  with the table's own time limit, and says beside the PIN what the banner says, "waiting for the
+  server: it is slow to answer" after a moment and a half, then "offline: no connection to the
+  server" when the read is given up (10 s); the PIN typed again once the server is awake opens the
+  table's game.  The page before sent the PIN with no time limit and said nothing while it waited.
+* The director's own page: on a hung server its banner and ``<body data-link>`` say "waiting for
+  the server", then "offline", as the table's page does; a call cleared and a result saved while it
+  hangs are said to wait beside their buttons, a second tap sends nothing, and once the server wakes
+  each is made once (one request each; the call's clearing carries its own id, ``cid``, and sent
+  again by hand it is answered the same, nothing added).  The page before had no such state.
+
+English and Spanish.  Every wait is on the page's own marks; nothing is asserted of time.  Slow, and
+skipped with the reason where Chromium, Playwright or uvicorn is missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+import pytest
+
+from tournament import open_event
+from tournament.store import venue as venue_sql
+
+pytestmark = [pytest.mark.slow]
+
+from tests.browser import DESKTOP, PHONE, keep, playwright_or_skip
+
+playwright_api = playwright_or_skip(server=True)
+httpx = pytest.importorskip("httpx")
+
+from tests.tournament.test_phone_engine_offline_browser import _local_only  # noqa: E402
+from tests.tournament.test_venue import _auth  # noqa: E402
+from tests.tournament.test_venue_browser import WAIT_MS  # noqa: E402
+from tests.tournament.test_venue_browser import _event as _named_event  # noqa: E402
+from tests.tournament.test_venue_slow_server_browser import _links, _log, _phone, _serving  # noqa: E402
+
+#: The page's words, in each language (the catalogs' own).
+WORDS = {
+    "en": {"slow": "waiting for the server: it is slow to answer",
+           "offline": "offline: no connection to the server",
+           "waits": "The server is not answering: this is sent as soon as it answers. "
+                    "Keep this page open; there is no need to tap again."},
+    "es": {"slow": "esperando al servidor: tarda en responder",
+           "offline": "sin conexión con el servidor",
+           "waits": "El servidor no responde: esto se envía en cuanto responda. "
+                    "Deje esta página abierta; no hace falta volver a tocar."},
+}
+
+
+def _played(path, base) -> tuple[dict, str]:
+    """The event's table with three hands typed as a sheet (its lines to read), its link, and the
+    director's PIN."""
+    links = _links(path, base)
+    table = links["tables"][0]
+    api = f"{base}/api/v1/tables/1/1"
+    rev = httpx.get(api, headers=_auth(table["token"])).json()["rev"]
+    for what, body in [("mode", {"mode": "sheet"}), *(("dgn", {"text": f"hand {n}\nend {end}"})
+                                                   for n, end in enumerate(["NS 30 EW 0", "NS 0 EW 44", "NS 0 EW 44"], 1))]:
+        r = httpx.post(f"{api}/{what}", headers=_auth(table["token"]), json={"rev": rev, **body}, timeout=60)
+        assert r.status_code == 200, r.text
+        rev = r.json()["rev"]
+    return links, api
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_directors_pin_at_a_table_waits_for_a_hung_server_and_works_once_it_wakes(tmp_path, browser, lang):
+    words = WORDS[lang]
+    path = _named_event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    with _serving(path) as (base, proc):
+        links, _ = _played(path, base)
+        table, pin = links["tables"][0], links["director_pin"]
+        page = _phone(browser, f"{table['url']}?lang={lang}", engine=False)
+        page.click("#director", timeout=WAIT_MS)
+        page.fill("#td-pin", pin)
+        sent: list = []
+        page.on("request", lambda r: sent.append(r) if r.url.split("?")[0].endswith("/lines") else None)
+        os.kill(proc.pid, signal.SIGSTOP)
+        page.click("#td-open", timeout=WAIT_MS)
+        # Said beside the PIN as the banner says it: the server is waited for...
+        shown = page.wait_for_function("""() => document.body.dataset.link === 'slow'
+            && document.getElementById('td-message').innerText
+            && [document.getElementById('td-message').innerText, document.getElementById('outbox').innerText,
+                document.getElementById('td-open').disabled]""", timeout=WAIT_MS).json_value()
+        assert shown == [words["slow"], words["slow"], True], shown  # (the PIN not sent twice meanwhile)
+        keep(page, f"venue-director-pin-waiting-{lang}")
+        # ... then, the read given up, the connection taken as lost; the desk stays shut.
+        shown = page.wait_for_function("""() => document.body.dataset.link === 'offline'
+            && !document.getElementById('td-open').disabled
+            && [document.getElementById('td-message').innerText, document.getElementById('td-message').className,
+                document.getElementById('outbox').innerText]""", timeout=WAIT_MS + 5000).json_value()
+        assert shown == [words["offline"], "bad", words["offline"]], shown
+        assert page.locator("#td-desk").is_hidden() and page.locator("#td-unlock").is_visible()
+        assert page.input_value("#td-pin") == ""
+        keep(page, f"venue-director-pin-offline-{lang}")
+        page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+        keep(page, f"venue-director-pin-offline-{lang}-desktop")
+        page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+        os.kill(proc.pid, signal.SIGCONT)
+        # The PIN typed again, the server awake: the table's game opens, hand by hand.
+        page.fill("#td-pin", pin)
+        page.click("#td-open", timeout=WAIT_MS)
+        page.wait_for_selector('#td-hands .hand[data-hand="3"]', timeout=WAIT_MS)
+        assert page.locator("#td-desk").is_visible() and page.inner_text("#td-message") == ""
+        page.wait_for_function("() => document.body.dataset.link === 'ok'", timeout=WAIT_MS)
+        assert len(sent) == 2, [r.url for r in sent]  # the PIN sent once a tap
+    store = open_event(path)
+    try:  # the PIN that reached the server late was right: no wrong PIN counted
+        assert venue_sql.pin_tries(store, store.tables(1)[0].id)[0] == 0
+    finally:
+        store.close()
+
+
+def _director(browser, url: str):
+    context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, service_workers="block")
+    context.route("**/*", _local_only)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector('#tables tr[data-table="1"]', timeout=WAIT_MS)
+    page.wait_for_function("() => document.body.dataset.link === 'ok'", timeout=WAIT_MS)
+    return page
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_directors_page_tells_a_hung_server_and_makes_each_write_once(tmp_path, browser, lang):
+    words = WORDS[lang]
+    path = _named_event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    with _serving(path) as (base, proc):
+        links = _links(path, base)
+        table = links["tables"][0]
+        api = f"{base}/api/v1/tables/1/1"
+        rev = httpx.get(api, headers=_auth(table["token"])).json()["rev"]
+        r = httpx.post(f"{api}/call", headers=_auth(table["token"]), json={"rev": rev}, timeout=60)
+        assert r.status_code == 200, r.text
+        page = _director(browser, f"{links['director']}?lang={lang}")
+        assert page.locator("#link").is_hidden()
+        page.click('#tables tr[data-table="1"] button', timeout=WAIT_MS)
+        page.wait_for_function("() => !document.getElementById('clear-call').disabled", timeout=WAIT_MS)
+        writes: list = []
+        page.on("request", lambda r: writes.append(r) if r.method == "POST" else None)
+
+        # The server hangs: the page's refresh is waited for, then the connection taken as lost.
+        os.kill(proc.pid, signal.SIGSTOP)
+        shown = page.wait_for_function("""() => document.body.dataset.link === 'slow'
+            && [document.getElementById('link').innerText, document.getElementById('link').className]""",
+                                       timeout=WAIT_MS).json_value()
+        assert shown == [words["slow"], "outbox slow"], shown
+        keep(page, f"venue-desk-waiting-{lang}")
+        # The call cleared meanwhile: said to wait beside the button; a second tap sends nothing.
+        page.click("#clear-call", timeout=WAIT_MS)
+        said = page.wait_for_function("""() => document.body.dataset.unanswered
+            && document.getElementById('detail-message').innerText""", timeout=WAIT_MS).json_value()
+        assert said == words["waits"], said
+        page.click("#clear-call", timeout=WAIT_MS)
+        assert page.inner_text("#detail-message") == words["waits"]
+        shown = page.wait_for_function("""() => document.body.dataset.link === 'offline'
+            && document.getElementById('link').innerText""", timeout=WAIT_MS + 5000).json_value()
+        assert shown == words["offline"], shown
+        assert page.inner_text("#detail-message") == words["waits"]  # (still on its way)
+        keep(page, f"venue-desk-offline-{lang}")
+        page.set_viewport_size({"width": DESKTOP[0], "height": DESKTOP[1]})
+        keep(page, f"venue-desk-offline-{lang}-desktop")
+        page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+        os.kill(proc.pid, signal.SIGCONT)
+        page.wait_for_function("""() => document.body.dataset.link === 'ok' && document.body.dataset.unanswered === undefined
+            && document.getElementById('detail-message').className === 'good'
+            && document.getElementById('clear-call').disabled""", timeout=WAIT_MS)
+        assert page.locator("#link").is_hidden()
+        cleared = [r for r in writes if r.url.endswith("/clear")]
+        assert len(cleared) == 1, [r.url for r in writes]
+        body = json.loads(cleared[0].post_data)
+        assert isinstance(body.get("cid"), str) and len(body["cid"]) >= 8, body
+        again = httpx.post(f"{api}/clear", headers=_auth(links["director"].rsplit("/", 1)[1]),
+                           json=body, timeout=60)
+        assert again.status_code == 200 and not again.json()["called"], again.text
+        assert len(_log(path, "clear")) == 1  # cleared once
+
+        # A result saved while the server hangs (a write the server does not take by an id): sent
+        # once, in one request that waits for the server, made once when it wakes.
+        sides = page.evaluate("() => [...document.querySelectorAll('#result-scores input')].map((x) => x.id.slice(10))")
+        for side, score in zip(sides, ["150", "90"]):
+            page.fill(f"#dir-score-{side}", score)
+        page.fill("#result-reason", "score sheet")
+        os.kill(proc.pid, signal.SIGSTOP)
+        page.click("#result-form button[type=submit]", timeout=WAIT_MS)
+        said = page.wait_for_function("""() => document.body.dataset.unanswered
+            && document.getElementById('detail-message').innerText""", timeout=WAIT_MS).json_value()
+        assert said == words["waits"], said
+        page.click("#result-form button[type=submit]", timeout=WAIT_MS)
+        page.click("#clear-result", timeout=WAIT_MS)  # (nor any other write)
+        keep(page, f"venue-desk-result-waiting-{lang}")
+        page.wait_for_function("() => document.body.dataset.link === 'offline'", timeout=WAIT_MS + 5000)
+        os.kill(proc.pid, signal.SIGCONT)
+        page.wait_for_function("""() => document.body.dataset.link === 'ok' && document.body.dataset.unanswered === undefined
+            && document.getElementById('detail-message').className === 'good'""", timeout=WAIT_MS)
+        posted = [r.url.split(base, 1)[1] for r in writes if not r.url.endswith("/clear")]
+        assert posted == ["/api/v1/tables/1/1/result"], posted
+    store = open_event(path)
+    try:
+        assert len(store.results()) == 1
+    finally:
+        store.close()
