@@ -37,7 +37,7 @@ from tests.tournament.test_phone_engine_offline_browser import _local_only  # no
 from tests.tournament.test_venue import _auth  # noqa: E402
 from tests.tournament.test_venue_browser import WAIT_MS  # noqa: E402
 from tests.tournament.test_venue_browser import _event as _named_event  # noqa: E402
-from tests.tournament.test_venue_slow_server_browser import _links, _log, _phone, _serving  # noqa: E402
+from tests.tournament.test_venue_slow_server_browser import _links, _log, _phone, _played, _serving  # noqa: E402
 
 #: The page's words, in each language (the catalogs' own).
 WORDS = {
@@ -50,21 +50,6 @@ WORDS = {
            "waits": "El servidor no responde: esto se envía en cuanto responda. "
                     "Deje esta página abierta; no hace falta volver a tocar."},
 }
-
-
-def _played(path, base) -> tuple[dict, str]:
-    """The event's table with three hands typed as a sheet (its lines to read), its link, and the
-    director's PIN."""
-    links = _links(path, base)
-    table = links["tables"][0]
-    api = f"{base}/api/v1/tables/1/1"
-    rev = httpx.get(api, headers=_auth(table["token"])).json()["rev"]
-    for what, body in [("mode", {"mode": "sheet"}), *(("dgn", {"text": f"hand {n}\nend {end}"})
-                                                   for n, end in enumerate(["NS 30 EW 0", "NS 0 EW 44", "NS 0 EW 44"], 1))]:
-        r = httpx.post(f"{api}/{what}", headers=_auth(table["token"]), json={"rev": rev, **body}, timeout=60)
-        assert r.status_code == 200, r.text
-        rev = r.json()["rev"]
-    return links, api
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

@@ -251,21 +251,30 @@ def test_a_slow_server_is_waited_for_and_a_lost_one_is_offline(tmp_path, browser
     assert _bodies(path) == steps[:first] + tapped  # every move once, in order
 
 
+def _played(path, base) -> tuple[dict, str]:
+    """The event's links (its first table's, and the director's PIN) and that table's API address,
+    the table holding three hands typed as a sheet (hand 2 typed twice: lines to read and correct)."""
+    links = _links(path, base)
+    table = links["tables"][0]
+    api = f"{base}/api/v1/tables/1/1"
+    rev = httpx.get(api, headers=_auth(table["token"])).json()["rev"]
+    for what, body in [("mode", {"mode": "sheet"}), *(("dgn", {"text": f"hand {n}\nend {end}"})
+                                                   for n, end in enumerate(["NS 30 EW 0", "NS 0 EW 44", "NS 0 EW 44"], 1))]:
+        r = httpx.post(f"{api}/{what}", headers=_auth(table["token"]), json={"rev": rev, **body}, timeout=60)
+        assert r.status_code == 200, r.text
+        rev = r.json()["rev"]
+    return links, api
+
+
 def test_a_directors_correction_at_the_table_waits_for_a_hung_server_and_is_made_once(tmp_path, browser):
     """The director at the table (the director's PIN) takes back a hand typed twice while the server
     hangs: the director's panel says within a moment and a half that the server is not answering and
     the correction goes when it answers; woken, the server makes it once."""
     path = _named_event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     with _serving(path) as (base, proc):
-        links = _links(path, base)
+        links, api = _played(path, base)
         table, pin = links["tables"][0], links["director_pin"]
-        api = f"{base}/api/v1/tables/1/1"
         rev = httpx.get(api, headers=_auth(table["token"])).json()["rev"]
-        for what, body in [("mode", {"mode": "sheet"}), *(("dgn", {"text": f"hand {n}\nend {end}"})
-                                                       for n, end in enumerate(["NS 30 EW 0", "NS 0 EW 44", "NS 0 EW 44"], 1))]:
-            r = httpx.post(f"{api}/{what}", headers=_auth(table["token"]), json={"rev": rev, **body}, timeout=60)
-            assert r.status_code == 200, r.text
-            rev = r.json()["rev"]
         page = _phone(browser, table["url"], engine=False)
         page.click("#director", timeout=WAIT_MS)
         page.fill("#td-pin", pin)
