@@ -383,13 +383,13 @@ def test_validate_places_a_refused_lead_at_its_seat(config):
         start, end = hand_span(texts, number)
         for seat in wrong_leads(record, number):
             bad = f"hand {number}  lead\t{seat}"
-            for lines in ([*texts[:start], bad, *texts[start + 1:]],):  # (DGN: the deal after the hand line)
-                head = header(record) + "\n\n"
-                game, = read_games(head + "\n".join(lines) + "\n", "t.dgn")
-                problem = game.report.problems[0]
-                line = head.count("\n") + lines.index(bad) + 1
-                assert problem.pointer == f"/hands/{number - 1}/leader", problem.text()
-                assert (problem.line, problem.column) == (line, len(bad) - len(seat) + 1), problem.text()
-                checked += 1
+            lines = [*texts[:start], bad, *texts[start + 1:]]  # (DGN: the deal after the hand line)
+            head = header(record) + "\n\n"
+            game, = read_games(head + "\n".join(lines) + "\n", "t.dgn")
+            problem = game.report.problems[0]
+            line = head.count("\n") + lines.index(bad) + 1
+            assert problem.pointer == f"/hands/{number - 1}/leader", problem.text()
+            assert (problem.line, problem.column) == (line, len(bad) - len(seat) + 1), problem.text()
+            checked += 1
     if config[0] in ("competitive", "broadway") or config[:2] == ("domino-roads", 4):
         assert checked
