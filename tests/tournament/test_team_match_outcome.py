@@ -24,13 +24,7 @@ def test_the_directors_page_says_who_won_the_match(tmp_path) -> None:
     run("pair", event)
     server = _server(event)
     try:
-        client = starlette_testclient.TestClient(server.asgi)
-        director = _auth(_key(server.call(server.venue.links, "http://testserver")["director"]))
-
-        def match(lang: str = "en"):
-            doc = client.get("/api/v1/director", headers={**director, "Accept-Language": lang}).json()
-            (m,) = doc["matches"]
-            return m
+        match = _director_match(server)
 
         run("result", event, "--round", 1, "--table", 1, "--score", "NS=200,EW=100")
         assert match()["outcome"] is None and not match()["finished"]  # a table still out: nothing said
@@ -83,13 +77,7 @@ def test_a_duplicate_teams_match_names_its_winner_on_the_command_line_and_the_di
     run_dup("pair", event)
     server = _server(event)
     try:
-        client = starlette_testclient.TestClient(server.asgi)
-        director = _auth(_key(server.call(server.venue.links, "http://testserver")["director"]))
-
-        def match(lang: str = "en"):
-            doc = client.get("/api/v1/director", headers={**director, "Accept-Language": lang}).json()
-            (m,) = doc["matches"]
-            return m
+        match = _director_match(server)
 
         def board(table: int, number: int, ns: int, ew: int, *extra: str) -> None:
             run_dup("result", event, "--round", 1, "--table", table, "--board", number, "--score",
@@ -129,3 +117,16 @@ def test_the_directors_script_shows_a_duplicate_matchs_outcome() -> None:
     script = (Path(tournament.web.__file__).parent / "static" / "director.js").read_text(encoding="utf-8")
     boards_in = script[script.index("m.boards_in ?"):script.index('t("%(done)s of %(count)s boards in"')]
     assert "m.outcome" in boards_in and "match-outcome" in boards_in
+
+
+def _director_match(server):
+    """The director's page's one team match, as its API gives it in a language (``match("es")``)."""
+    client = starlette_testclient.TestClient(server.asgi)
+    director = _auth(_key(server.call(server.venue.links, "http://testserver")["director"]))
+
+    def match(lang: str = "en"):
+        doc = client.get("/api/v1/director", headers={**director, "Accept-Language": lang}).json()
+        (m,) = doc["matches"]
+        return m
+
+    return match
