@@ -404,6 +404,34 @@ def test_a_body_sent_a_byte_at_a_time_is_answered_408_and_the_table_goes_on(tmp_
         assert r.status == 200 and state["rev"] == 1, state
 
 
+@pytest.mark.parametrize("garbage", [b"NOT HTTP AT ALL\r\n\r\n", b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad header\r\n\r\n",
+                                     b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"])
+def test_a_request_that_is_not_http_is_told_in_the_venues_one_json_line(tmp_path, protocol, garbage):
+    """uvicorn answered what its parser refuses (a line of nonsense, a header without its colon, a
+    phone speaking TLS to the plain port) in a line of plain text.  Now it is the venue's one JSON
+    line, status 400, as every other refusal; the connection is closed and the tables go on."""
+    path = _event(tmp_path)
+    with _background(path, rate=1e9, burst=10 ** 9) as served:
+        token = served.links["tables"][0]["token"]
+        sock = socket.create_connection((HOST, served.port))
+        sock.settimeout(PATIENCE)
+        sock.sendall(garbage)
+        answer = b""
+        while chunk := sock.recv(4096):  # until the server closes it
+            answer += chunk
+        sock.close()
+        assert answer.startswith(b"HTTP/1.1 400 "), answer
+        head, body = answer.split(b"\r\n\r\n", 1)
+        assert b"content-type: application/json" in head.lower()
+        said = json.loads(body)
+        assert said["error"] == "the server could not read this request as HTTP: check the address and send it again"
+        assert b"\n" not in body
+        conn = http.client.HTTPConnection(HOST, served.port, timeout=PATIENCE)
+        conn.request("GET", "/api/v1/tables/1/1", headers=_auth(token))
+        assert conn.getresponse().status == 200
+        conn.close()
+
+
 def test_one_address_cannot_hold_the_servers_connections(tmp_path, protocol):
     """19,900 connections from one address were held open.  Now one address holds at most
     ``per_address`` (64 by default); one more is told 429 and closed; the tables, from another

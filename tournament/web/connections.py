@@ -70,6 +70,13 @@ TOO_MANY = json.dumps({"error": "too many connections from this device: close so
 _TOO_MANY_ANSWER = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
                     b"x-content-type-options: nosniff\r\ncache-control: no-store\r\nretry-after: 5\r\n"
                     b"connection: close\r\ncontent-length: " + str(len(TOO_MANY)).encode() + b"\r\n\r\n" + TOO_MANY)
+#: What a request uvicorn cannot read as HTTP is told (uvicorn's own answer is a line of plain
+#: text): the one JSON line every other refusal of the venue gives, before the connection closes.
+NOT_HTTP = json.dumps({"error": "the server could not read this request as HTTP: check the address and send it again",
+                       "request_id": ""}).encode()
+_NOT_HTTP_ANSWER = (b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+                    b"x-content-type-options: nosniff\r\ncache-control: no-store\r\n"
+                    b"connection: close\r\ncontent-length: " + str(len(NOT_HTTP)).encode() + b"\r\n\r\n" + NOT_HTTP)
 
 
 def config(app: Any, *, proxy_headers: bool = False, header_timeout: float = HEADER_TIMEOUT,
@@ -462,6 +469,12 @@ def guarded(base: type[asyncio.Protocol], header_timeout: float, per_address: in
             super().on_response_complete()
             if not self.transport.is_closing():  # kept alive: the next request's headers are timed
                 self._venue_arm()
+
+        def send_400_response(self, msg: str) -> None:
+            """A request that is not HTTP (uvicorn's parser refused it): the venue's JSON line,
+            not uvicorn's plain text, then the connection is closed as uvicorn closes it."""
+            write_now(self.transport, _NOT_HTTP_ANSWER)
+            self.transport.close()
 
         def _venue_arm(self) -> None:
             self._venue_disarm()
