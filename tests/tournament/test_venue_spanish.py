@@ -68,3 +68,91 @@ def test_a_request_while_the_server_shuts_down_is_refused_in_spanish(tmp_path: P
         assert said["en"].startswith("the server is shutting down: nothing more is done"), said
         assert said["es"].startswith("el servidor se está cerrando"), said
         _spanish(said["en"], said["es"])
+
+
+# --- "next round" on the director's page ------------------------------------------------------
+
+
+def _finished_round(store) -> None:
+    """Every open table of the last round given a typed score (NS wins)."""
+    from tournament import enter_manual
+
+    results = store.results()
+    for t in store.tables(store.last_round()):
+        if t.id not in results:
+            enter_manual(store, t.number, {"NS": 150, "EW": 90}, round_no=t.round)
+
+
+def _rotating(tmp_path: Path, players: int = 8, paired: int = 1, **settings) -> Path:
+    from tournament import add_players, create_event, make_settings, pair_next_round
+
+    path = tmp_path / "club.db"
+    store = create_event(path, make_settings("Noche del club", "competitive", "rotating", seed=4, **settings))
+    add_players(store, ["Ana", "Beto", "Carla", "Dani", "Eva", "Fito", "Gabi", "Hugo", "Inés", "Juan",
+                        "Kike", "Lola"][:players])
+    for _ in range(paired):
+        pair_next_round(store)
+        _finished_round(store)
+    store.close()
+    return path
+
+
+def _knockout(tmp_path: Path) -> Path:
+    from tournament import add_pairs, create_event, make_settings
+    from tournament.event import stages
+    from tournament.event.simulate import play_stage
+
+    path = tmp_path / "cup.db"
+    store = create_event(path, make_settings("Copa", "competitive", "pairs", seed=5))
+    add_pairs(store, [(f"A{i}", f"B{i}", f"Pareja {i}") for i in range(1, 5)])
+    stages.create_stage(store, "single", "list", [f"Pareja {i}" for i in range(1, 5)])
+    play_stage(store, seed=3)
+    store.close()
+    return path
+
+
+def _withdrawn(tmp_path: Path) -> Path:
+    from tournament import open_event, withdraw
+
+    path = _rotating(tmp_path, players=4)
+    store = open_event(path)
+    withdraw(store, "Ana")
+    store.close()
+    return path
+
+
+def _odd_duplicate(tmp_path: Path) -> Path:
+    from tests.tournament.test_duplicate_event import new_event
+
+    path = tmp_path / "dup.db"
+    new_event(path, 7, "mitchell")
+    return path
+
+
+@pytest.mark.parametrize("make, body, english, spanish", [
+    (_knockout, {}, "this event is in its single elimination stage (from round 1); Swiss rounds cannot be paired",
+     "este torneo está en su fase de eliminación directa (desde la ronda 1)"),
+    (lambda p: _rotating(p, paired=2, schedule="balanced", rounds=2), {},
+     "the balanced schedule of this event has 2 rounds, all paired",
+     "el calendario equilibrado de este torneo tiene 2 rondas, todas emparejadas"),
+    (_withdrawn, {}, "round 2 needs at least 4 active players; there are 3",
+     "la ronda 2 necesita al menos 4 jugadores en activo; hay 3"),
+    (lambda p: _rotating(p), {"seed": "rating"}, "--seed orders round 1 only: round 2 is paired on the standings",
+     "--seed ordena solo la ronda 1: la ronda 2 se empareja por la clasificación"),
+    (lambda p: _rotating(p, paired=0), {"seed": "elo"}, "--seed is draw, rating, column:NAME",
+     "--seed es draw, rating, column:NOMBRE (una columna del CSV de jugadores) o ratings:ARCHIVO (un archivo de "
+     "ratings), no 'elo'"),
+    (lambda p: _rotating(p, paired=0), {"seed": "column:elo"}, "no player has a 'elo' column to seed round 1 by",
+     "ningún jugador tiene una columna 'elo' por la que sembrar la ronda 1"),
+    (_odd_duplicate, {}, "a duplicate movement seats two pairs a table: 7 pairs are entered",
+     "un movimiento duplicado sienta dos parejas por mesa: hay 7 parejas inscritas"),
+], ids=["knockout", "balanced", "too-few", "seed-later", "seed-unknown", "seed-column", "duplicate-odd"])
+def test_next_round_refused_in_spanish(tmp_path: Path, make, body, english, spanish) -> None:
+    server = _server(make(tmp_path))
+    try:
+        en, es = _pair_refused(server, body)
+        assert english in en, en
+        assert spanish in es, es
+        _spanish(en, es)
+    finally:
+        server.close()
