@@ -97,6 +97,7 @@ PAIRING_REFUSALS = (
     N_("final tables (%(n)s)"),
     # (a duplicate event: tournament.event.duplicate.pair_round, tournament.pairing.movements; a team match's
     # boards: tournament.event.duplicate_teams.check_boards_for)
+    N_("round 1 has not been seated yet: the movement is drawn for the pairs there are then"),
     N_("a duplicate movement seats two pairs a table: %(n)s pairs are entered; enter one more (or withdraw one)"),
     N_("the %(n)s-table %(kind)s plays boards 1 to %(n2)s; the event has %(n3)s: make them first (tournament"
        " boards EVENT --boards %(n2)s)"),
