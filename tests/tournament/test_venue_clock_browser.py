@@ -33,7 +33,8 @@ ENGLISH_CLOCK = re.compile(r"(?:1[0-2]|[1-9]):[0-5]\d:[0-5]\d\s[AP]M")
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_the_directors_page_shows_times_in_its_own_language(tmp_path, browser, size) -> None:
     path = _event(tmp_path)
-    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served, httpx.Client(base_url=served.base_url, timeout=60) as client:
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served, \
+            httpx.Client(base_url=served.base_url, timeout=60) as client:
         link = next(t for t in served.links["tables"] if t["table"] == 1)
         _Phone(client, link).post("mode", mode="play")  # a write: the table has a time of its last move
         # A browser set to American English, in a time zone with afternoons: its own clock says "PM".

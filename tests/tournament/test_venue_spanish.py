@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 from pathlib import Path
 
 import pytest
@@ -195,7 +196,8 @@ def _variants(node: ast.AST) -> list[str]:
         return ["".join(w[0] for w in ways), "".join(w[1] for w in ways)]
     if isinstance(node, ast.FormattedValue):
         inner = node.value
-        if isinstance(inner, ast.IfExp) and all(isinstance(x, (ast.Constant, ast.JoinedStr)) for x in (inner.body, inner.orelse)):
+        words = (ast.Constant, ast.JoinedStr)
+        if isinstance(inner, ast.IfExp) and isinstance(inner.body, words) and isinstance(inner.orelse, words):
             return [_variants(inner.body)[0], _variants(inner.orelse)[1]]
         if isinstance(inner, ast.BoolOp) and isinstance(inner.values[-1], ast.Constant):
             return [SAMPLE, str(inner.values[-1].value)]
@@ -263,3 +265,57 @@ def test_every_refusal_of_next_round_has_its_spanish() -> None:
         if pattern is None or spanish(pattern) == pattern:
             missing.append(f"{where}: {text}")
     assert not missing, "\n".join(missing)
+
+
+# --- the sweep: the tables' and the director's JSON routes, sent what should be refused ---------
+
+#: Bodies a page (or a hand-made client) can send wrong: none, not JSON, not an object, empty, and
+#: each field the routes read given the wrong kind of value.
+_BODIES = (None, b"not json", b"[1]", {}, {"rev": "x"}, {"rev": 0}, {"rev": 0, "text": 5}, {"rev": 0, "mode": "x"},
+           {"rev": 0, "side": "X", "pin": "0"}, {"rev": 0, "cid": "!"}, {"rev": 0, "at": "yesterday"},
+           {"scores": "x"}, {"scores": {"NS": "a"}}, {"reason": 5}, {"hand": 0, "line": 0, "rev": 0, "text": "x",
+                                                                         "reason": "r"}, {"seed": ["x"]})
+
+
+def test_every_refusal_of_the_tables_and_directors_routes_is_spanish(tmp_path: Path) -> None:
+    """Every JSON route of a table and of the director (the OpenAPI description's), sent with no
+    key, a wrong key, a table's key where the director's is asked, a table that is not there, and
+    each wrong body: every refusal matches listed patterns and reads Spanish to a Spanish client."""
+    from tournament.web.app import PHRASES
+    from tournament.web.openapi import OPENAPI
+
+    server = _server(_event(tmp_path))
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        links = server.call(server.venue.links, "http://testserver")
+        keys = {"none": None, "wrong": "x" * 22, "table": links["tables"][0]["token"],
+                "director": _key(links["director"])}
+        routes = [(path, method) for path, item in OPENAPI["paths"].items() for method in item
+                  if path.startswith(("/api/v1/tables/", "/api/v1/director"))]
+        assert len(routes) > 12, routes
+        heard, unlisted = 0, []
+        for path, method in routes:
+            for where in ("1/1", "9/9", "x/1"):
+                url = path.replace("{round}/{table}", where)
+                for key, token in keys.items():
+                    keyed = key in ("table", "director") and where == "1/1"  # else refused before the body is read
+                    for body in ((_BODIES if keyed else ({},)) if method == "post" else (None,)):
+                        said = {}
+                        for lang in ("en", "es"):
+                            headers = {"Accept-Language": lang, **(_auth(token) if token else {})}
+                            kw = ({"content": body, "headers": {**headers, "Content-Type": "application/json"}}
+                                  if isinstance(body, bytes) else {"json": body, "headers": headers}
+                                  if body is not None else {"headers": headers})
+                            r = client.request(method.upper(), url, **kw)
+                            json_answer = r.headers.get("content-type", "").startswith("application/json")
+                            said[lang] = r.json().get("error") if json_answer and 400 <= r.status_code < 500 else None
+                        if said["en"] is None:
+                            continue
+                        heard += 1
+                        sentence = re.sub(r"^\d+:\d+: ", "", said["en"])  # a refused line's place, kept as it is
+                        if not phrases.listed(sentence, PHRASES) or said["es"] == said["en"]:
+                            unlisted.append(f"{method.upper()} {url} ({key} key, {body!r}): {said['en']}")
+        assert heard > 150, heard
+        assert not unlisted, "\n".join(sorted(set(unlisted)))
+    finally:
+        server.close()
