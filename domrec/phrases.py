@@ -54,9 +54,9 @@ KINDS: Mapping[str, str] = {
 NUMBERS = frozenset({"n", "limit", "count"})
 _GROUPED = re.compile(r"-?\d{1,3}(?:,\d{3})+")
 #: Placeholders that hold words of their own (a move in words, the engine's reason, the rule's
-#: name, how a hand ended, a set's name): what they hold is translated in turn, and the whole is
-#: listed only if they are.
-NESTED = frozenset({"move", "problem", "rule", "why", "end", "set", "axis", "halves"})
+#: name, how a hand ended, a set's name, a tournament stage's name): what they hold is translated in
+#: turn, and the whole is listed only if they are (a stage the director named is shown as named).
+NESTED = frozenset({"move", "problem", "rule", "why", "end", "set", "axis", "halves", "stage"})
 
 PHRASES: tuple[str, ...] = (
     # --- Moves in words (a table page's buttons, and the start of many refusals).

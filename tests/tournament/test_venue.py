@@ -690,7 +690,9 @@ def test_a_background_venue_serves_on_127_0_0_1_and_closes_the_event_file(tmp_pa
     served.close()  # a second close does nothing
     with pytest.raises(OSError):
         urllib.request.urlopen(served.links["public"], timeout=60)
-    with pytest.raises(RuntimeError):  # the venue's thread, the one that used the event file, is gone
+    from tournament.web.app import Stopped
+
+    with pytest.raises(Stopped, match="shutting down"):  # the venue's thread, the one that used the event file, is gone
         served.server.call(served.server.venue.overview)
 
 

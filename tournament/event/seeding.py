@@ -23,13 +23,13 @@ from tournament.store import desk, fields
 from tournament.store.event_store import EventStore
 
 
-def _rating(text: str, who: str, column: str) -> float:
+def _rating(text: str, player: Any, column: str) -> float:
     try:
         value = float(text.strip())
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
-        raise SeedingError(f"{who}: {column} {text!r} is not a number (the players CSV's {column!r} column "
+        raise SeedingError(f"player {player.name} (no. {player.id}): {column} {text!r} is not a number (the players CSV's {column!r} column "
                            f"seeds round 1: a number, or empty for a player without one)")
     return value
 
@@ -40,7 +40,7 @@ def unit_ratings(store: EventStore, column: str) -> dict[int, float | None]:
     a number."""
     kept = fields.fields(store)
     players = store.players()
-    rated = {p.id: _rating(kept[p.id][column], f"player {p.name} (no. {p.id})", column)
+    rated = {p.id: _rating(kept[p.id][column], p, column)
              for p in players if column in kept.get(p.id, {})}
     if not rated:
         known = fields.field_names(store)

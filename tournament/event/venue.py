@@ -61,6 +61,93 @@ from tournament.values import SCORES_ONLY_NOTE, Player, SeatAssignment, Table
 
 log = logging.getLogger("tournament.venue")
 
+#: Pairing the next round refuses in these words (:func:`tournament.event.rounds.pair_next_round` and
+#: what it calls: the seeding, the stages, a duplicate movement, the teams, the Swiss and balanced
+#: pairings, the director's pins and keep-apart): the director's "next round" shows them in the page's
+#: language.  ``tests/tournament/test_venue_spanish.py`` reads every refusal raised on that way from
+#: the code and fails on one not listed here.
+PAIRING_REFUSALS = (
+    N_("--seed orders a round 1 paired on the standings: a team, duplicate or balanced event's round 1 is "
+       "set by its own draw"),
+    N_("--seed orders round 1 only: round %(n)s is paired on the standings"),
+    N_("--seed is draw, rating, column:NAME (a column of the players CSV) or ratings:FILE (a ratings file), "
+       "not %(text)s"),
+    N_("player %(name)s (no. %(n)s): %(column)s %(value)s is not a number (the players CSV's %(column2)s "
+       "column seeds round 1: a number, or empty for a player without one)"),
+    N_("no player has a %(column)s column to seed round 1 by: add the players from a CSV with one "
+       "(tournament add EVENT --from players.csv)"),
+    N_("no player has a %(column)s column to seed round 1 by: add the players from a CSV with one "
+       "(tournament add EVENT --from players.csv); the players' columns are %(list)s"),
+    N_("round %(n)s is not finished: table %(n2)s has no result yet"),
+    N_("round %(n)s is not finished: tables %(list)s have no result yet"),
+    N_("pins, keep-apart and sit-outs are not kept in a team event: set the team's line-up (tournament team "
+       "EVENT lineup) or withdraw the team"),
+    # (the stages: tournament.event.stages.refuse_swiss; a stage's name as the tool gives it when the director
+    # gave none)
+    N_("this event's final (%(stage)s) was drawn after round %(n)s; no more rounds can be paired — results "
+       "of the final's games move it on"),
+    N_("this event is in its %(stage)s stage (from round %(n)s); Swiss rounds cannot be paired any more — "
+       "results advance the stage"),
+    N_("single elimination"),
+    N_("double elimination"),
+    N_("multi-player knockout"),
+    N_("round robin"),
+    N_("groups"),
+    N_("final table"),
+    N_("final tables (%(n)s)"),
+    # (a duplicate event: tournament.event.duplicate.pair_round, tournament.pairing.movements; a team match's
+    # boards: tournament.event.duplicate_teams.check_boards_for)
+    N_("round 1 has not been seated yet: the movement is drawn for the pairs there are then"),
+    N_("a duplicate movement seats two pairs a table: %(n)s pairs are entered; enter one more (or withdraw one)"),
+    N_("the %(n)s-table %(kind)s plays boards 1 to %(n2)s; the event has %(n3)s: make them first (tournament"
+       " boards EVENT --boards %(n2)s)"),
+    N_("the %(n)s-table %(kind)s plays boards 1 to %(n2)s; the event has none: make them first (tournament "
+       "boards EVENT --boards %(n2)s)"),
+    N_("the %(n)s-table %(kind)s has %(n2)s rounds, and all are seated"),
+    N_("a duplicate movement is drawn for %(n)s to %(n2)s tables, not %(n3)s"),
+    N_("a round has %(n)s to %(n2)s boards, not %(n3)s"),
+    N_("round %(n)s plays boards %(n2)s to %(n3)s; the event has boards 1 to %(n4)s (deal them before round "
+       "1: tournament boards EVENT --boards %(n3)s or more)"),
+    N_("round %(n)s plays boards %(n2)s to %(n3)s; the event has none (deal them before round 1: tournament "
+       "boards EVENT --boards %(n3)s or more)"),
+    # (a Swiss or rotating round: tournament.pairing.swiss; the director's pins and keep-apart:
+    # tournament.pairing.constraints)
+    N_("round %(n)s needs at least %(n2)s active players; there are %(n3)s"),
+    N_("round %(n)s cannot be seated so that every player has a new partner (%(n2)s players; tried %(n3)s "
+       "fair choices of byes)"),
+    N_("round %(n)s needs at least two active pairs; there are %(n2)s"),
+    N_("round %(n)s cannot be paired without two pairs meeting again (%(n2)s pairs)"),
+    N_("round %(n)s cannot keep %(name)s and %(name2)s apart (every pairing seats them together); lift it "
+       "with `tournament apart EVENT A B --lift` and pair again"),
+    N_("round %(n)s has %(n2)s tables: %(name)s cannot sit at table %(n3)s as pinned"),
+    N_("round %(n)s has %(n2)s table: %(name)s cannot sit at table %(n3)s as pinned"),
+    N_("round %(n)s seats %(name)s and %(name2)s together, pinned to tables %(n2)s and %(n3)s: unpin one"),
+    N_("round %(n)s: %(name)s and %(name2)s are both pinned to table %(n2)s but seated apart: unpin one"),
+    # (a balanced schedule: tournament.pairing.schedule)
+    N_("a balanced schedule needs at least 4 players; there are %(n)s"),
+    N_("%(n)s players can play at most %(n2)s rounds without anyone partnering anyone twice, not %(n3)s; "
+       "%(n3)s rounds need %(n4)s players"),
+    N_("no schedule of %(n)s rounds without a repeated partner was found for %(n2)s players (the search "
+       "reached %(n3)s rounds)"),
+    N_("the balanced schedule of this event has %(n)s rounds, all paired"),
+    N_("the field changed before round %(n)s (late entries or withdrawals), and the %(n2)s rounds left "
+       "cannot be re-planned for it: %(problem)s"),
+    # (a team event: tournament.pairing.teams)
+    N_("team %(name)s has %(n)s pairs to play in round %(n2)s, not %(n3)s: %(why)s, so bring a reserve into "
+       "the pair that left (tournament team EVENT sub) or withdraw the team"),
+    N_("team %(name)s has %(n)s pair to play in round %(n2)s, not %(n3)s: %(why)s, so bring a reserve into "
+       "the pair that left (tournament team EVENT sub) or withdraw the team"),
+    N_("a set is played by all of a team's pairs"),
+    N_("a duplicate match plays its boards at both tables, with both of a team's pairs"),
+    N_("team %(name)s has %(n)s pairs to play in round %(n2)s, not %(n3)s: enter its pairs (or withdraw the "
+       "team) first"),
+    N_("team %(name)s has %(n)s pair to play in round %(n2)s, not %(n3)s: enter its pairs (or withdraw the "
+       "team) first"),
+    N_("round %(n)s needs at least two active teams; there are %(n2)s"),
+    N_("round %(n)s cannot be paired without two teams meeting again (%(n2)s teams)"),
+    N_("a round robin of %(n)s teams has %(n2)s rounds; round %(n3)s is one too many"),
+)
+
 #: What the venue says and refuses in its own words, as patterns (:mod:`domrec.phrases`), so
 #: that the web layer can show them in a player's language; the engines' and the recorder's
 #: sentences are listed in domrec.
@@ -238,6 +325,7 @@ REFUSALS = (
        "text"),
     N_("the reason contains direction-control characters (%(list)s): type the text as it reads; right-to-left "
        "words show in their own order without them"),
+    *PAIRING_REFUSALS,
 )
 
 #: What a write that met a fault of the server's own is answered (nothing of it stored).

@@ -119,6 +119,11 @@ SCRIPTS = {"table.html.j2": ("dom.js", "table.js", "table_director.js"), "direct
 #: The header a table's phone sends the director's PIN in (the director at the table: lines, correct).
 PIN_HEADER = "x-director-pin"
 
+#: What a request that comes while the server is shutting down is answered (nothing of it done).
+STOPPED = N_("the server is shutting down: nothing more is done on the event file; try again once the director "
+             "has started it again")
+
+
 #: The server's own refusals, as patterns for :mod:`domrec.phrases` (the page shows them).
 WEB_REFUSALS = (
     N_("too many requests from this device: wait a moment and try again"),
@@ -145,6 +150,7 @@ WEB_REFUSALS = (
     # The director's pages: the score sheets before any round, a replay asked for an odd board.
     N_("no round has been paired yet"),
     N_("?board= takes the number of a board the table plays"),
+    STOPPED,
 )
 #: Every sentence of the API that a page shows, as patterns: the engines', the venue's, the server's.
 PHRASES = phrases.PHRASES + REFUSALS + keys.PHRASES + WEB_REFUSALS
@@ -408,6 +414,13 @@ def _settle(settled: list[tuple[asyncio.Future, bool, Any]]) -> None:
             future.set_exception(value)
 
 
+class Stopped(VenueError):
+    """A request that came after the venue's thread stopped (the server shutting down): refused in
+    the client's language as a refusal, 503, not answered as a fault of the server's own."""
+
+    status = 503
+
+
 class VenueThread:
     """The one thread that uses the venue's connection to the event file.
 
@@ -435,7 +448,7 @@ class VenueThread:
     def submit(self, fn: Callable[..., Any], *args: Any, grouped: bool = True) -> concurrent.futures.Future:
         """``fn(*args)`` on this thread, for a caller that blocks on the answer."""
         if self._shut:
-            raise RuntimeError("the venue's thread has stopped: nothing more is done on the event file")
+            raise Stopped(STOPPED)
         future: concurrent.futures.Future = concurrent.futures.Future()
         self._jobs.put((future, fn, args, grouped))
         return future
@@ -446,7 +459,7 @@ class VenueThread:
         a group, not a wrapped future and a wake-up a move: the hand-off was a tenth of a move's
         CPU)."""
         if self._shut:
-            raise RuntimeError("the venue's thread has stopped: nothing more is done on the event file")
+            raise Stopped(STOPPED)
         future = loop.create_future()
         self._jobs.put((_OnLoop(loop, future), fn, args, True))
         return future
@@ -456,7 +469,7 @@ class VenueThread:
         """``fn(*args)`` on this thread, its answer handed to ``then`` on the event ``loop`` (as
         :meth:`submit_async`, for a caller that awaits nothing: see :class:`_Then`)."""
         if self._shut:
-            raise RuntimeError("the venue's thread has stopped: nothing more is done on the event file")
+            raise Stopped(STOPPED)
         self._jobs.put((_OnLoop(loop, _Then(then)), fn, args, True))  # type: ignore[arg-type]
 
     def run_here(self, fn: Callable[..., Any], *args: Any) -> tuple[bool, Any] | None:

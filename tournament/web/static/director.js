@@ -108,7 +108,11 @@
       delete document.body.dataset.unanswered;
     }
   }
-  const when = (at) => at ? new Date(at).toLocaleTimeString() : "";
+  // A time as the page's language writes it (its <html lang>, the server's choice), never the
+  // browser's own: a Spanish page reads 17:39:40 on a phone set to English, not 5:39:40 PM.
+  const CLOCK = new Intl.DateTimeFormat(document.documentElement.lang || "en",
+                                       { hour: "numeric", minute: "2-digit", second: "2-digit" });
+  const when = (at) => at ? CLOCK.format(new Date(at)) : "";
   // A new call rings (a short tone made here, WebAudio: no sound file) and the tab's title counts
   // the calls; the director turns the sound off or on, remembered by this browser (localStorage).
   // A browser plays sound only after a tap on the page: the sound button is one.
