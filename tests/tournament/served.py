@@ -3,12 +3,62 @@ started and waited for with a generous limit that only turns a hang into a failu
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+
+#: The ports the tests' servers may take (127.0.0.1 only); ``DOMREC_TEST_PORTS=18900-18949`` another range
+#: (a machine where other runs take these).
+_FIRST, _LAST = (int(n) for n in os.environ.get("DOMREC_TEST_PORTS", "18800-18899").split("-"))
+PORTS = range(_FIRST, _LAST + 1)
+
+
+def ports():
+    """The free ports of PORTS, from a place of this test worker's own (two workers never start
+    from the same port)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    start = (int(worker[2:]) if worker[2:].isdigit() else 0) * 17 % len(PORTS)
+    for port in [*PORTS[start:], *PORTS[:start]]:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        yield port
+
+
+def serve_here(path: Path, *options: str) -> tuple[subprocess.Popen, str]:
+    """:func:`serve` on the first port of PORTS where it serves this event (its director's key
+    answered: a port another program took meanwhile is left): its process and its base URL."""
+    import urllib.error
+    import urllib.request
+
+    from tournament import open_event
+    from tournament.event import venue as vn
+
+    store = open_event(path)
+    try:
+        key = vn.links(store, "http://127.0.0.1")["director"].rsplit("/", 1)[1]
+    finally:
+        store.close()
+    for port in ports():
+        proc = serve(path, port, *options)
+        asked = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/director",
+                                       headers={"Authorization": f"Bearer {key}"})
+        try:
+            with urllib.request.urlopen(asked, timeout=60) as answer:
+                mine = answer.status == 200
+        except (OSError, urllib.error.URLError):
+            mine = False
+        if mine and proc.poll() is None:
+            return proc, f"http://127.0.0.1:{port}"
+        stop(proc)
+    raise AssertionError(f"no port of {PORTS[0]}-{PORTS[-1]} free")
 
 
 def free_port() -> int:

@@ -11,6 +11,11 @@ and woken with SIGCONT (as ``test_venue_slow_server_browser.py`` does to the tab
   hangs are said to wait beside their buttons, a second tap sends nothing, and once the server wakes
   each is made once (one request each; the call's clearing carries its own id, ``cid``, and sent
   again by hand it is answered the same, nothing added).  The page before had no such state.
+* "Pair the next round" tapped twice while the server hangs: one request, one round paired, and
+  the same request sent again by hand answered the same round; its answer lost on the way back
+  (the request failed after the server had paired), the page sends it again with its same id
+  until answered, and the server pairs no second round (the page before said "no connection to
+  the server" and left the director to tap again).
 
 English and Spanish.  Every wait is on the page's own marks; nothing is asserted of time.  Slow, and
 skipped with the reason where Chromium, Playwright or uvicorn is missing."""
@@ -164,8 +169,8 @@ def test_the_directors_page_tells_a_hung_server_and_makes_each_write_once(tmp_pa
         assert again.status_code == 200 and not again.json()["called"], again.text
         assert len(_log(path, "clear")) == 1  # cleared once
 
-        # A result saved while the server hangs (a write the server does not take by an id): sent
-        # once, in one request that waits for the server, made once when it wakes.
+        # A result saved while the server hangs: sent once (with its own id too), in one request that
+        # waits for the server, made once when it wakes.
         sides = page.evaluate("() => [...document.querySelectorAll('#result-scores input')].map((x) => x.id.slice(10))")
         for side, score in zip(sides, ["150", "90"]):
             page.fill(f"#dir-score-{side}", score)
@@ -189,3 +194,84 @@ def test_the_directors_page_tells_a_hung_server_and_makes_each_write_once(tmp_pa
         assert len(store.results()) == 1
     finally:
         store.close()
+
+
+def _ready_to_pair(path, base) -> tuple[dict, dict]:
+    """The event's links and the director's key as a header, round 1's one table's result in."""
+    links = _links(path, base)
+    director = _auth(links["director"].rsplit("/", 1)[1])
+    r = httpx.post(f"{base}/api/v1/tables/1/1/result", headers=director, json={"scores": {"NS": 150, "EW": 90}},
+                   timeout=60)
+    assert r.status_code == 200, r.text
+    return links, director
+
+
+def _last_round(path) -> int:
+    store = open_event(path)
+    try:
+        return store.last_round()
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_pair_next_round_tapped_while_the_server_hangs_pairs_one_round(tmp_path, browser, lang):
+    """"Pair the next round" tapped, and tapped again, while the server hangs: said to wait, the
+    second tap sends nothing; woken, the server pairs one round, not two.  The write carries its
+    id (``cid``): the same request sent once more is answered the same round, and pairs none."""
+    words = WORDS[lang]
+    path = _named_event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    with _serving(path) as (base, proc):
+        links, director = _ready_to_pair(path, base)
+        page = _director(browser, f"{links['director']}?lang={lang}")
+        page.wait_for_function("() => !document.getElementById('pair').disabled", timeout=WAIT_MS)
+        writes: list = []
+        page.on("request", lambda r: writes.append(r) if r.method == "POST" else None)
+        os.kill(proc.pid, signal.SIGSTOP)
+        page.click("#pair", timeout=WAIT_MS)
+        said = page.wait_for_function("""() => document.body.dataset.unanswered
+            && document.getElementById('message').innerText""", timeout=WAIT_MS).json_value()
+        assert said == words["waits"], said
+        page.click("#pair", timeout=WAIT_MS)  # the director, not knowing, taps again: nothing is sent
+        assert page.inner_text("#message") == words["waits"]
+        keep(page, f"venue-desk-pair-waiting-{lang}")
+        os.kill(proc.pid, signal.SIGCONT)
+        page.wait_for_function("""() => document.body.dataset.link === 'ok' && document.body.dataset.unanswered === undefined
+            && document.getElementById('message').className === 'good'""", timeout=WAIT_MS)
+        paired = [r for r in writes if r.url.endswith("/director/pair")]
+        assert len(paired) == 1, [r.url for r in writes]
+        body = json.loads(paired[0].post_data)
+        assert isinstance(body.get("cid"), str) and len(body["cid"]) >= 8, body
+        again = httpx.post(f"{base}/api/v1/director/pair", headers=director, json=body, timeout=60)
+        assert again.status_code == 200 and again.json()["round"] == 2, again.text
+    assert _last_round(path) == 2  # one round paired, not two
+
+
+def test_pair_next_round_whose_answer_is_lost_is_sent_again_with_its_id_and_pairs_one_round(tmp_path, browser):
+    """The request reaches the server, which pairs round 2, but its answer is lost on the way back
+    (the page's request fails): the page sends it again, the same id, until answered, and the
+    server answers it round 2, pairing no other.  The page before said "no connection to the
+    server" and left the director to tap again, which paired round 3 once round 2 was in."""
+    path = _named_event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    with _serving(path) as (base, proc):
+        links, director = _ready_to_pair(path, base)
+        page = _director(browser, links["director"])
+        page.wait_for_function("() => !document.getElementById('pair').disabled", timeout=WAIT_MS)
+        sent: list = []
+
+        def lose_the_first_answer(route) -> None:
+            sent.append(json.loads(route.request.post_data))
+            if len(sent) == 1:
+                route.fetch()  # (the server takes it and answers; the answer never reaches the page)
+                route.abort("connectionreset")
+            else:
+                route.continue_()
+        page.route("**/api/v1/director/pair", lose_the_first_answer)
+        page.click("#pair", timeout=WAIT_MS)
+        said = page.wait_for_function("""() => document.getElementById('message').className === 'good'
+            && document.body.dataset.unanswered === undefined
+            && document.getElementById('message').innerText""", timeout=WAIT_MS).json_value()
+        assert said == "round 2 is paired", said
+        assert len(sent) == 2 and sent[0]["cid"] == sent[1]["cid"], sent
+        assert page.evaluate("() => document.body.dataset.tries") == "2"
+    assert _last_round(path) == 2

@@ -24,7 +24,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 from pathlib import Path
 
 import pytest
@@ -49,24 +48,7 @@ from tests.tournament.test_venue_outbox_browser import _bodies  # noqa: E402
 
 from domrec import tiles as T  # noqa: E402
 
-#: The ports the tests' servers may take (127.0.0.1 only); ``DOMREC_TEST_PORTS=18900-18949`` another range
-#: (a machine where other runs take these).
-_FIRST, _LAST = (int(n) for n in os.environ.get("DOMREC_TEST_PORTS", "18800-18899").split("-"))
-PORTS = range(_FIRST, _LAST + 1)
-
-
-def _ports():
-    """The free ports of PORTS, from a place of this test worker's own (two workers never start
-    from the same port)."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    start = (int(worker[2:]) if worker[2:].isdigit() else 0) * 17 % len(PORTS)
-    for port in [*PORTS[start:], *PORTS[:start]]:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-        yield port
+PORTS, _ports = served.PORTS, served.ports
 
 
 @contextlib.contextmanager

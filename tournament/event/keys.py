@@ -138,12 +138,18 @@ def director_link(store: EventStore, base: str) -> str:
 
 
 def new_table_key(venue: Venue, round_no: int, table_no: int, base: str,
-                  by: str = "the director's page") -> dict[str, Any]:
+                  by: str = "the director's page", cid: Any = None) -> dict[str, Any]:
     """The director gives a table a new key from the director's page (a phone stolen, a link
     shared): its old link opens nothing from the next request on.  ``{"round", "table", "url",
-    "said"}``, ``url`` the table's new link.  On the venue's thread, under its lock."""
+    "said"}``, ``url`` the table's new link.  On the venue's thread, under its lock.  ``cid``: the
+    write's id, taken once by it (:meth:`Venue.once`): sent again, it is answered the same new
+    link, and makes no third key (which would leave the link just shown dead)."""
     with venue.lock:
-        venue.table(round_no, table_no)
-        rotate_keys(venue.store, by, tables=[(round_no, table_no)])
-        return {"round": round_no, "table": table_no, "url": table_link(venue.store, base, round_no, table_no),
-                "said": [f"round {round_no} table {table_no}: a new key; the old link no longer opens the table"]}
+        table = venue.table(round_no, table_no)
+
+        def rotate() -> dict[str, Any]:
+            rotate_keys(venue.store, by, tables=[(round_no, table_no)])
+            return {"round": round_no, "table": table_no, "url": table_link(venue.store, base, round_no, table_no),
+                    "said": [f"round {round_no} table {table_no}: a new key; the old link no longer opens the table"]}
+
+        return venue.once("key", cid, rotate, table)

@@ -38,11 +38,11 @@ from typing import Any, Callable
 import attrs
 
 from domrec.convert import text_of
-from domrec.errors import DomrecError
+from domrec.errors import DomrecError, one_line
 from domrec.i18n import N_
 from domrec.session import Session
 
-from tournament.errors import TournamentError
+from tournament.errors import EventFileError, TournamentError
 from tournament.event import changes, corrections, duplicate, duplicate_teams, results, rounds, table_log, teams
 from tournament.event import progress as event_progress
 from tournament.event.results import Entry
@@ -260,6 +260,8 @@ REFUSALS = (
     N_("the server could not take this (a fault of its own): nothing was stored; the table is as it was, and "
        "the director can find the detail in the server's log"),
     N_('"cid" must be the write\'s own id from the phone: 8 to 100 letters, digits and - _ . :'),
+    # (an id sent again with another write than the one it was first sent with: Venue.once)
+    N_('"cid" is the id of another write already: send this write with an id of its own'),
     N_('"at" must be when the write was made on the phone, as an ISO 8601 time such as 2026-12-02T20:15:00Z'),
     # A duplicate table (docs/duplicate.md: at the venue).
     N_("this table has played all its boards of the round"),
@@ -327,6 +329,9 @@ REFUSALS = (
        "words show in their own order without them"),
     *PAIRING_REFUSALS,
 )
+
+#: An id sent again with another write than its own (:meth:`Venue.once`).
+ID_OF_ANOTHER_WRITE = '"cid" is the id of another write already: send this write with an id of its own'
 
 #: What a write that met a fault of the server's own is answered (nothing of it stored).
 FAULT = ("the server could not take this (a fault of its own): nothing was stored; the table is as it was, and "
@@ -1042,11 +1047,94 @@ class Venue:
         refused one, the same refusal (with the table now, where the first had the table)."""
         rev, status, text = seen
         answer = json.loads(text)
+        if "write" in answer:  # the id of one of the director's writes at this table (once)
+            raise Unprocessable(ID_OF_ANOTHER_WRITE)
         live = self._current(table)
         if rev is not None:
             return self._state(table, live, [str(x) for x in answer.get("said", [])])
         state = self._state(table, live, []) if answer.get("state") else None
         raise Replayed(str(answer.get("error", "")), status, answer.get("line"), answer.get("column"), state)
+
+    def once(self, what: str, cid: Any, work: Callable[[], dict[str, Any]], table: Table | None = None,
+              shows_table: bool = False) -> dict[str, Any]:
+        """One of the director's writes that is no write of a table's log (a result entered or taken
+        back, wrong PINs cleared, a new key, the next round paired), taken once by its id as a
+        table's writes are (:meth:`_write`): ``work()`` made and what it answered kept with ``cid``
+        in ``venue_writes``, all in one transaction (:meth:`EventStore.together`: the operation's
+        own writes and the answer land together, or none of them), so that the same write sent
+        again, after a lost answer or a server killed and started again, is answered that again
+        and done nothing twice: a second "pair the next round" pairs no other round, a second "new
+        key" makes no third key.  A refusal is kept too (in a write of its own, once the write is
+        undone), and answered again; a fault of the server's own, or of the file, is not.
+
+        ``what`` names the write, kept in its answer: an id sent again with another write is
+        refused.  ``table``: the table it is kept with (else the next round paired, kept with the
+        first table of the round it made; refused, with the last round's: :meth:`_pairing_home`).
+        ``shows_table``: the answer is the table's state (a result entered or taken back): what
+        was said of it is kept, and answered again with the table as it is then, as a table's
+        write is.  Without ``cid``, the write is made as it always was."""
+        table_log.check_write_id(cid, None)
+        if cid is None:
+            return work()
+        with self.lock:
+            seen = (venue_sql.answered(self.store, table.id, cid) if table is not None
+                    else venue_sql.answered_by_a_round(self.store, cid))
+            if seen is not None:
+                return self._answered_again(what, table, seen)
+            done = False
+            try:
+                with self.store.together():
+                    answer = work()
+                    done = True
+                    home = table if table is not None else self._pairing_home()
+                    if home is not None:
+                        kept = {"write": what, "said": list(answer.get("said", []))} if shows_table else \
+                            {"write": what, "answer": answer}
+                        venue_sql.remember_answer(self.store, home.id, cid, None, 200,
+                                                  json.dumps(kept, ensure_ascii=False), None, now())
+            except BaseException as e:
+                if done:  # made, but not kept with its answer: nothing of it is in the file
+                    self.forget()
+                elif isinstance(e, (TournamentError, DomrecError)) and not isinstance(e, EventFileError) and \
+                        not (isinstance(e, VenueError) and e.message == FAULT):
+                    home = table if table is not None else self._pairing_home()
+                    if home is not None:
+                        self._remember_director_refusal(home, cid, what, e)
+                raise
+            return answer
+
+    def _pairing_home(self) -> Table | None:
+        """The table the next round's pairing is kept with (:meth:`once`): the last round's first
+        (its lowest id; none before round 1)."""
+        rnd = self.store.last_round()
+        tables = self.store.tables(rnd) if rnd else []
+        return min(tables, key=lambda t: t.id) if tables else None
+
+    def _remember_director_refusal(self, table: Table, cid: str, what: str, e: Exception) -> None:
+        """:meth:`_remember_refusal` for one of the director's writes (:meth:`once`)."""
+        message = one_line(e.message if isinstance(e, TournamentError) else str(e))
+        status = e.status if isinstance(e, VenueError) else 422
+        try:
+            with self.store.write():
+                venue_sql.remember_answer(self.store, table.id, cid, None, status,
+                                          json.dumps({"write": what, "error": message}, ensure_ascii=False),
+                                          None, now())
+        except Exception:  # noqa: BLE001 - not kept: the same write sent again is judged again, as before
+            log.exception("round %s table %s: a refused write's id could not be kept", table.round, table.number)
+
+    def _answered_again(self, what: str, table: Table | None, seen: tuple[int | None, int, str]) -> dict[str, Any]:
+        """The answer to one of the director's writes whose id was seen (:meth:`once`): the first
+        answer (a table's state: what was said of it, with the table as it is now), or the same
+        refusal; an id kept with another write is refused."""
+        _, status, text = seen
+        kept = json.loads(text)
+        if kept.get("write") != what:
+            raise Unprocessable(ID_OF_ANOTHER_WRITE)
+        if "error" in kept:
+            raise Replayed(str(kept["error"]), status)
+        if "said" in kept and table is not None:
+            return self._state(table, self._current(table), [str(x) for x in kept["said"]])
+        return kept["answer"]
 
     def _log_status(self, table: Table, live: Live, result: Any) -> None:
         """Within a write: a ``table_status`` change when the write moved the table's public status
@@ -1226,13 +1314,19 @@ class Venue:
             return {"round": table.round, "table": table.number, "wrong": wrong,
                     "wait": _seconds_until(until, self.clock())}
 
-    def clear_pin_tries(self, round_no: int, table_no: int, by: str = "the director's page") -> dict[str, Any]:
+    def clear_pin_tries(self, round_no: int, table_no: int, by: str = "the director's page",
+                        cid: Any = None) -> dict[str, Any]:
         """The director forgets a table's wrong PINs (its confirmations wait no more), into the audit
-        trail: a player who slipped five times, or once the director has seen who was trying."""
+        trail: a player who slipped five times, or once the director has seen who was trying.
+        ``cid``: the write's id, taken once by it (:meth:`once`)."""
+        with self.lock:
+            table = self.table(round_no, table_no)
+            return self.once("pins/clear", cid, lambda: self._clear_pin_tries(table, by), table)
+
+    def _clear_pin_tries(self, table: Table, by: str) -> dict[str, Any]:
         from tournament.store import desk as desk_sql
 
         with self.lock:
-            table = self.table(round_no, table_no)
             where = f"round {table.round} table {table.number}"
             with self.store.write():
                 wrong, until = venue_sql.pin_tries(self.store, table.id)
@@ -1407,11 +1501,20 @@ class Venue:
                     "idle_after": self.idle_minutes, "matches": matches}
 
     def director_result(self, round_no: int, table_no: int, scores: Any, reason: Any, winner: Any = None,
-                        board: Any = None, ended: Any = None) -> dict:
+                        board: Any = None, ended: Any = None, cid: Any = None) -> dict:
         """A result entered or corrected from the director's page: a score by hand (unverified), with
         a reason when it replaces one (into the audit trail, as ``tournament amend``).  At a
         duplicate table, ``board``: that board's result corrected (:func:`duplicate.correct_score`),
-        ``ended``: how its hand ended (left out: as the table said)."""
+        ``ended``: how its hand ended (left out: as the table said).  ``cid``: the write's id, taken
+        once by it (:meth:`once`): sent again, it neither enters the result again nor overwrites
+        what was entered since."""
+        with self.lock:
+            table = self.table(round_no, table_no)
+            return self.once("result", cid, lambda: self._director_result(round_no, table_no, scores, reason, winner,
+                                                                           board, ended), table, shows_table=True)
+
+    def _director_result(self, round_no: int, table_no: int, scores: Any, reason: Any, winner: Any,
+                         board: Any, ended: Any) -> dict:
         if not isinstance(scores, dict) or not scores or not all(
                 isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in scores.items()):
             raise Unprocessable('"scores" must be an object of whole numbers, one per side: {"NS": 120, "EW": 80}')
@@ -1466,9 +1569,17 @@ class Venue:
             self.store.bring_browsing_up_to_date()
             return self._state(table, self._current(table), [entry.summary()])
 
-    def director_clear(self, round_no: int, table_no: int, reason: Any) -> dict:
+    def director_clear(self, round_no: int, table_no: int, reason: Any, cid: Any = None) -> dict:
         """A result taken back from the director's page: :func:`tournament.event.results.clear_result`
-        (as ``tournament clear``), the reason required, the old result into the audit trail."""
+        (as ``tournament clear``), the reason required, the old result into the audit trail.
+        ``cid``: the write's id, taken once by it (:meth:`once`): sent again, it clears no result
+        entered since."""
+        with self.lock:
+            table = self.table(round_no, table_no)
+            return self.once("result/clear", cid, lambda: self._director_clear(round_no, table_no, reason), table,
+                              shows_table=True)
+
+    def _director_clear(self, round_no: int, table_no: int, reason: Any) -> dict:
         if reason is not None and not isinstance(reason, str):
             raise Unprocessable('"reason" must be text')
         if not reason or not reason.strip():
@@ -1549,11 +1660,15 @@ class Venue:
 
         return self._write(round_no, table_no, rev, judge, locked_ok=True, cid=cid, made_at=made_at)
 
-    def pair_next(self, seed: Any = None) -> dict[str, Any]:
+    def pair_next(self, seed: Any = None, cid: Any = None) -> dict[str, Any]:
         """The next round, once every table of this one is confirmed; and its tables' keys.
         ``seed``: round 1's seeding as ``tournament pair --seed`` takes it (``draw``, ``rating``,
         ``column:NAME``), through the same operation; a ratings file is the command line's alone
-        (a page must not name a file on the server's disk)."""
+        (a page must not name a file on the server's disk).  ``cid``: the write's id, taken once by
+        it (:meth:`once`): sent again, it is answered the round it paired, and pairs no other."""
+        return self.once("pair", cid, lambda: self._pair_next(seed))
+
+    def _pair_next(self, seed: Any) -> dict[str, Any]:
         if seed is not None and (not isinstance(seed, str) or seed_rules.ratings_path(seed) is not None):
             raise Unprocessable(SEED_REFUSAL)
         with self.lock:

@@ -112,12 +112,29 @@ class EventStore:
         a flush a write would queue each behind the others' (the venue: a hundred tables' moves a
         second).  Whoever answers for a write made within it answers once the group is over: a
         group that fails to commit takes every write in it back."""
-        with transaction(self.conn):
-            self._group = True
-            try:
+        try:
+            with transaction(self.conn):
+                self._group = True
+                try:
+                    yield self
+                finally:
+                    self._group = False
+        except BaseException:
+            self._tables_seen.clear()  # a table a write of the group made is gone with it
+            raise
+
+    @contextlib.contextmanager
+    def together(self) -> Iterator["EventStore"]:
+        """Writes made within it land together or not at all, each still its own :meth:`write`: a
+        savepoint of the group already open (the venue's thread groups the writes waiting together),
+        else a :meth:`group` of their own.  For an operation made of several writes whose answer is
+        kept with them (the director's writes taken once by their id, :mod:`tournament.event.venue`)."""
+        if self._group:
+            with self.write():
                 yield self
-            finally:
-                self._group = False
+        else:
+            with self.group():
+                yield self
 
     @contextlib.contextmanager
     def read_once(self) -> Iterator["EventStore"]:

@@ -22,7 +22,8 @@ APPLICATION = "domrec-tournament"
 #: (:mod:`tournament.store.desk`), made by the first change of the desk.  Schema 7 (issue 25, prize
 #: lists) adds the players' other columns (:mod:`tournament.store.fields`), made by the first players
 #: CSV that has one.  Schema 8 (issue 36) adds the answers given to the phones' writes by their ids
-#: (``venue_writes``, :mod:`tournament.store.venue`), made by the first write that carries one.
+#: (``venue_writes``, :mod:`tournament.store.venue`), made by the first write that carries one (the
+#: director's page's writes are kept there too, with no change of schema).
 #: Schema 9 (issue 37) adds a team event's teams, their pairs and reserves and the rounds' line-ups
 #: (:mod:`tournament.store.squads`), made by the first team entered.  Schema 10 (issue 38) adds a
 #: duplicate event's boards, its movement's pairs, each table's boards and each board's result there

@@ -28,7 +28,12 @@ transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament li
 * ``venue_writes`` (schema 8, issue 36): each write a phone sent with its own id (``cid``), and
   what it was answered: the revision it became in ``venue_log`` and what was said of it, or the
   refusal.  A write sent again with the same id (a retry after a lost answer, a queued write sent
-  twice) is answered from here and applied nothing again.  ``made_at`` is when a queued write was
+  twice) is answered from here and applied nothing again.  The director's page's writes that are
+  no write of the table's log (a result entered or taken back, wrong PINs cleared, a new key, the
+  next round paired) are kept here too, their answer naming the write (``{"write": "key", …}``) and
+  their ``rev`` empty: each with its table; the next round paired with the first table (lowest id)
+  of the round it made, a refusal of it with the last round's (:func:`answered_by_a_round`).  A
+  round taken back (``tournament unpair``) takes its tables' rows with it.  ``made_at`` is when a queued write was
   made, by the phone's clock (kept as sent, never used to order anything); ``at`` when the server
   took it.  Made, and the file becomes schema 8, in the transaction of the first write that
   carries an id; older tools ignore it.
@@ -287,6 +292,17 @@ def answered(store: EventStore, table_id: int, cid: str) -> tuple[int | None, in
         return None
     row = store.conn.execute("SELECT rev, status, answer FROM venue_writes WHERE table_id = ? AND cid = ?",
                              [table_id, cid]).fetchone()
+    return (row[0], int(row[1]), row[2]) if row else None
+
+
+def answered_by_a_round(store: EventStore, cid: str) -> tuple[int | None, int, str] | None:
+    """:func:`answered` for a write of the whole event (the director's page pairing the next round),
+    kept with the first table (the lowest id) of a round: looked up there in every round, one
+    lookup of the primary key a round."""
+    if not store.has_table("venue_writes"):
+        return None
+    row = store.conn.execute("SELECT rev, status, answer FROM venue_writes WHERE cid = ? AND table_id IN "
+                             "(SELECT MIN(id) FROM round_tables GROUP BY round_id)", [cid]).fetchone()
     return (row[0], int(row[1]), row[2]) if row else None
 
 

@@ -1583,8 +1583,9 @@ class VenueServer(HallSite):
         """The director clears a table's wrong PINs: its confirmations wait no more."""
         async def work() -> Any:
             round_no, table_no, _ = await self._authorized(request, director=True)
-            await _json_body(request)
-            return await self.run(self.venue.clear_pin_tries, round_no, table_no)
+            body = await _json_body(request)
+            return await self.run(self.venue.clear_pin_tries, round_no, table_no, "the director's page",
+                                  body.get("cid"))
         return await self._answer(request, work)
 
     async def api_result(self, request: Request) -> Response:
@@ -1592,7 +1593,8 @@ class VenueServer(HallSite):
             round_no, table_no, _ = await self._authorized(request, director=True)
             body = await _json_body(request)
             return await self.run(self.venue.director_result, round_no, table_no, body.get("scores"),
-                                  body.get("reason"), body.get("winner"), body.get("board"), body.get("ended"))
+                                  body.get("reason"), body.get("winner"), body.get("board"), body.get("ended"),
+                                  body.get("cid"))
         return await self._answer(request, work)
 
     async def api_clear_result(self, request: Request) -> Response:
@@ -1600,7 +1602,7 @@ class VenueServer(HallSite):
         async def work() -> Any:
             round_no, table_no, _ = await self._authorized(request, director=True)
             body = await _json_body(request)
-            return await self.run(self.venue.director_clear, round_no, table_no, body.get("reason"))
+            return await self.run(self.venue.director_clear, round_no, table_no, body.get("reason"), body.get("cid"))
         return await self._answer(request, work)
 
     async def _director_here(self, request: Request) -> tuple[int, int, str]:
@@ -1638,8 +1640,9 @@ class VenueServer(HallSite):
         the answer carries the new link and its QR code (an SVG picture as a ``data:`` address)."""
         async def work() -> Any:
             round_no, table_no, _ = await self._authorized(request, director=True)
-            await _json_body(request)
-            done = await self.run(keys.new_table_key, self.venue, round_no, table_no, self.base_url)
+            body = await _json_body(request)
+            done = await self.run(keys.new_table_key, self.venue, round_no, table_no, self.base_url,
+                                  "the director's page", body.get("cid"))
             return {**done, "qr": qr_data_uri(done["url"])}
         return await self._answer(request, work)
 
@@ -1655,7 +1658,7 @@ class VenueServer(HallSite):
         async def work() -> Any:
             await self.run(self.venue.authorize_director, _bearer(request))
             body = await _json_body(request)
-            return await self.run(self.venue.pair_next, body.get("seed"))
+            return await self.run(self.venue.pair_next, body.get("seed"), body.get("cid"))
         return await self._answer(request, work)
 
     async def openapi(self, request: Request) -> Response:

@@ -48,8 +48,30 @@ _WRITE_IDS = {
 }
 
 
+#: What the director's writes that are no write of a table's log may carry (a result entered or taken
+#: back, wrong PINs cleared, a new key, the next round paired): their own id, kept as a table's writes' are.
+_DIRECTOR_ID = {
+    "cid": {**_WRITE_IDS["cid"],
+            "description": "The write's own id, made once per tap (the director's page sends a random 128-bit id "
+                           "of the browser's and a counter, and sends the write again with it until answered). The "
+                           "server keeps what it answered, in the same transaction as the write: the same cid sent "
+                           "again (a retry after a lost answer, a server killed and started again) is answered "
+                           "that again and nothing is done twice: a new key's repeat gives the same link and QR "
+                           "code (no third key), a pairing's repeat the same round (no other round paired), wrong "
+                           "PINs cleared the same answer; a result entered or taken back answers what was said of "
+                           "it with the table as it is now, and overwrites or clears nothing done since. A refusal "
+                           "is kept too (the same refusal again; a fault of the server's own is not kept). A cid "
+                           "kept with another write is refused (422). Without cid a write is made as it always "
+                           "was."},
+}
+
+
 def _ids(body: dict[str, Any]) -> dict[str, Any]:
     return {**body, "properties": {**body["properties"], **_WRITE_IDS}}
+
+
+def _director_id(body: dict[str, Any]) -> dict[str, Any]:
+    return {**body, "properties": {**body.get("properties", {}), **_DIRECTOR_ID}}
 
 
 def _write(summary: str, body: dict[str, Any], director: bool = False) -> dict[str, Any]:
@@ -244,25 +266,27 @@ OPENAPI: dict[str, Any] = {
             "parameters": _TABLE_PARAMS,
             "post": {"summary": "The director clears a table's wrong PINs: its confirmations wait no more (director's "
                                 "key; into the audit trail)", "security": [{"key": []}],
-                     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": _director_id(
+                         {"type": "object"})}}},
                      "responses": {"200": {"description": "`said`, and the table's `wrong` PINs and `wait` (both 0 "
                                                           "now)."}, **_refusals(400, 403, 404, 415, 422, 429)}}},
         "/api/v1/tables/{round}/{table}/result": {
             "parameters": _TABLE_PARAMS,
             **_write("The director enters or corrects a table's result (director's key)",
-                     {"type": "object", "required": ["scores"],
+                     _director_id({"type": "object", "required": ["scores"],
                       "properties": {"scores": {"type": "object", "additionalProperties": {"type": "integer"}},
                                      "reason": {"type": ["string", "null"]}, "winner": {"type": ["string", "null"]},
                                      "board": {"type": ["integer", "null"],
                                                "description": "a duplicate table: the board whose result is corrected"},
                                      "ended": {"enum": ["out", "blocked", None],
                                                "description": "a board's hand: how it ended (left out: as the "
-                                                              "table said); the score is checked against it"}}})},
+                                                              "table said); the score is checked against it"}}}))},
         "/api/v1/tables/{round}/{table}/result/clear": {
             "parameters": _TABLE_PARAMS,
             **_write("The director takes a table's result back, with the reason (director's key; the old result "
                      "into the audit trail, as tournament clear)",
-                     {"type": "object", "required": ["reason"], "properties": {"reason": {"type": "string"}}})},
+                     _director_id({"type": "object", "required": ["reason"],
+                                   "properties": {"reason": {"type": "string"}}}))},
         "/api/v1/tables/{round}/{table}/lines": {
             "parameters": _TABLE_PARAMS + [_PIN_PARAM],
             "get": {"summary": "The table's game hand by hand, one line a move, as a correction numbers them "
@@ -294,7 +318,8 @@ OPENAPI: dict[str, Any] = {
             "post": {"summary": "A new key for the table (director's key): its old link and QR code open nothing "
                                 "from the next request on; recorded in the audit trail",
                      "security": [{"key": []}],
-                     "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": _director_id(
+                         {"type": "object"})}}},
                      "responses": {"200": {"description": "The table's new link.",
                                            "content": {"application/json": {"schema": {
                                                "type": "object", "required": ["round", "table", "url", "qr", "said"],
@@ -329,7 +354,8 @@ OPENAPI: dict[str, Any] = {
                                 "column:NAME, a column the overview's seed_columns lists)",
                      "security": [{"key": []}],
                      "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                         "type": "object", "properties": {"seed": {"type": "string", "default": "draw"}}}}}},
+                         **_director_id({"type": "object",
+                                         "properties": {"seed": {"type": "string", "default": "draw"}}})}}}},
                      "responses": {"200": {"description": "The new round."}, **_refusals(400, 403, 415, 422, 429)}}},
         "/api/v1/openapi.json": {"get": {"summary": "This description", "responses": {"200": {"description": "OpenAPI 3.1"}}}},
         "/api/v1/event": _feed_get("The event: settings, status, rounds, stages, the last change's number",

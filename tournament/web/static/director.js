@@ -47,16 +47,18 @@
   const link = window.venue.link(showLink);
   showLink("ok");
   // A read (the overview, a table, its lines) is given up after 10 seconds (the next refresh asks
-  // again).  A write is never given up, and never sent twice unless the server takes it once by its
-  // id: each write goes once (one at a time, in the order tapped), unanswered it waits for the
-  // server in its one request (a server that hangs takes it when it wakes), the page saying so
-  // beside the button after a moment and a half; a tap meanwhile sends nothing more.  The writes
-  // the server takes once by their id (``cid``, as the tables' writes: a call cleared, a correction)
-  // are sent again, the same id, after a request that failed (1, 2, 4 … 10 seconds apart); any
-  // other write that failed is said, not sent again (the table's state shows whether it arrived).
-  // <body data-unanswered="…/result"> while a write waits said.
-  const ONCE_BY_ID = /^\/api\/v1\/tables\/\d+\/\d+\/(clear|correct)$/;  // (not …/result/clear, …/pins/clear)
+  // again).  A write is never given up, and each is taken once: it goes with its own id (``cid``,
+  // made once a tap: venue.newCid, as the tables' writes), one at a time, in the order tapped;
+  // unanswered it waits for the server in its one request (a server that hangs takes it when it
+  // wakes), the page saying so beside the button after a moment and a half; a tap meanwhile sends
+  // nothing more.  After a request that failed it is sent again, the same id (1, 2, 4 … 10 seconds
+  // apart), until the server answers: the server does it once however many of the tries reach it,
+  // and answers each what it answered the first (a call cleared, a correction, a result entered or
+  // taken back, wrong PINs cleared, a new key: the same link; the next round paired: the same round).
+  // <body data-unanswered="…/result"> while a write waits said; data-tries, how many times it went.
   let writes = Promise.resolve(), waitingWrite = false;
+  let wakeUp = null;  // ends the pause between two tries of a write (the browser back "online")
+  window.addEventListener("online", () => { if (wakeUp) wakeUp(); });
   const WAITS = () => t("The server is not answering: this is sent as soon as it answers. Keep this page open; there is no need to tap again.");
   function answered(r, data, speak) {
     if (r.status === 403) { lockOut(); return null; }
@@ -84,19 +86,26 @@
   }
   async function write(method, url, body, speak) {
     if (locked) return null;
-    const once = ONCE_BY_ID.test(url);
-    if (once) body = Object.assign({}, body, { cid: window.venue.newCid() });
-    const slowly = setTimeout(() => { waitingWrite = true; document.body.dataset.unanswered = url; speak(WAITS(), ""); }, SLOW_MS);
+    body = Object.assign({}, body, { cid: window.venue.newCid() });  // (one id a tap, however often it is sent)
+    const tell = () => {  // (said once: at SLOW_MS, or at once when a try failed)
+      if (waitingWrite) return;
+      waitingWrite = true;
+      document.body.dataset.unanswered = url;
+      speak(WAITS(), "");
+    };
+    const slowly = setTimeout(tell, SLOW_MS);
     try {
-      for (let pause = 1000; ; pause = Math.min(pause * 2, LOST_MS)) {
+      for (let pause = 1000, tries = 1; ; pause = Math.min(pause * 2, LOST_MS), tries += 1) {
         link.asking();
+        document.body.dataset.tries = String(tries);
         let r;
         try {
-          r = await fetch(url, { method, headers, body: JSON.stringify(body || {}), cache: "no-store" });
+          r = await fetch(url, { method, headers, body: JSON.stringify(body), cache: "no-store" });
         } catch (e) {
           link.failed(e);
-          if (!once) { speak(t("no connection to the server"), "bad"); return null; }
-          await new Promise((resume) => setTimeout(resume, pause));
+          tell();
+          await new Promise((resume) => { const timer = setTimeout(resume, pause); wakeUp = () => { clearTimeout(timer); resume(); }; });
+          wakeUp = null;
           continue;
         }
         link.heard();
