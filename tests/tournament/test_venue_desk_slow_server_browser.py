@@ -275,3 +275,39 @@ def test_pair_next_round_whose_answer_is_lost_is_sent_again_with_its_id_and_pair
         assert len(sent) == 2 and sent[0]["cid"] == sent[1]["cid"], sent
         assert page.evaluate("() => document.body.dataset.tries") == "2"
     assert _last_round(path) == 2
+
+
+def test_a_double_tap_before_the_page_says_it_waits_is_one_write(tmp_path, browser):
+    """Two taps of one button in the same instant (a double tap), before the page has said that the
+    server is not answering: one request, not two writes with an id each.  Before, the second went
+    behind the first with an id of its own: "new key" tapped twice made two keys (the link the page
+    showed already dead), "pair" tapped twice was sent twice.  The server hangs meanwhile (SIGSTOP)
+    so that the first is surely unanswered at the second tap."""
+    path = _named_event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    with _serving(path) as (base, proc):
+        links, _ = _ready_to_pair(path, base)
+        page = _director(browser, links["director"])
+        page.click('#tables tr[data-table="1"] button', timeout=WAIT_MS)
+        page.wait_for_selector("#detail:not([hidden]) #new-key", timeout=WAIT_MS)
+        page.wait_for_function("() => !document.getElementById('pair').disabled", timeout=WAIT_MS)
+        writes: list = []
+        page.on("request", lambda r: writes.append(r.url.split(base, 1)[1]) if r.method == "POST" else None)
+        page.click("#new-key", timeout=WAIT_MS)
+        os.kill(proc.pid, signal.SIGSTOP)
+        page.evaluate("() => { const yes = document.getElementById('new-key-yes'); yes.click(); yes.click(); }")
+        os.kill(proc.pid, signal.SIGCONT)
+        page.wait_for_selector("#key-done:not([hidden])", timeout=WAIT_MS)
+        page.wait_for_function("() => document.body.dataset.unanswered === undefined", timeout=WAIT_MS)
+        link = page.inner_text("#key-link")
+        os.kill(proc.pid, signal.SIGSTOP)
+        page.evaluate("() => { const pair = document.getElementById('pair'); pair.click(); pair.click(); }")
+        os.kill(proc.pid, signal.SIGCONT)
+        said = page.wait_for_function("""() => document.getElementById('message').className === 'good'
+            && document.body.dataset.unanswered === undefined
+            && document.getElementById('message').innerText""", timeout=WAIT_MS).json_value()
+        assert said == "round 2 is paired", said
+        assert writes == ["/api/v1/tables/1/1/key", "/api/v1/director/pair"], writes
+        # The link the page shows is the table's key now (no second key made it dead).
+        token = link.rsplit("/t/", 1)[1]
+        assert httpx.get(f"{base}/api/v1/tables/1/1", headers=_auth(token), timeout=60).status_code == 200
+    assert _last_round(path) == 2

@@ -51,12 +51,14 @@
   // made once a tap: venue.newCid, as the tables' writes), one at a time, in the order tapped;
   // unanswered it waits for the server in its one request (a server that hangs takes it when it
   // wakes), the page saying so beside the button after a moment and a half; a tap meanwhile sends
-  // nothing more.  After a request that failed it is sent again, the same id (1, 2, 4 … 10 seconds
-  // apart), until the server answers: the server does it once however many of the tries reach it,
-  // and answers each what it answered the first (a call cleared, a correction, a result entered or
-  // taken back, wrong PINs cleared, a new key: the same link; the next round paired: the same round).
+  // nothing more, and the same write tapped again before then is the one already sent.  After a
+  // request that failed it is sent again, the same id (1, 2, 4 … 10 seconds apart), until the
+  // server answers: the server does it once however many of the tries reach it, and answers each
+  // what it answered the first (a call cleared, a correction, a result entered or taken back,
+  // wrong PINs cleared, a new key: the same link; the next round paired: the same round).
   // <body data-unanswered="…/result"> while a write waits said; data-tries, how many times it went.
   let writes = Promise.resolve(), waitingWrite = false;
+  const tapped = new Map();  // each write not yet answered, by what it sends: a tap again is the same write
   let wakeUp = null;  // ends the pause between two tries of a write (the browser back "online")
   window.addEventListener("online", () => { if (wakeUp) wakeUp(); });
   const WAITS = () => t("The server is not answering: this is sent as soon as it answers. Keep this page open; there is no need to tap again.");
@@ -80,8 +82,16 @@
       return answered(r, await readBody(r), speak);
     }
     if (waitingWrite) { speak(WAITS(), ""); return null; }  // (no second write behind one the server has not answered)
+    // The same write tapped again before its answer (a double tap, within the moment and a half
+    // before the page says it waits) is that write, not a second one with an id of its own: a
+    // second "new key" would kill the link just shown, a second "pair" would pair another round.
+    const same = `${method} ${url} ${JSON.stringify(body)}`;
+    if (tapped.has(same)) return tapped.get(same);
     const mine = writes.then(() => write(method, url, body, speak));
     writes = mine.catch(() => null);
+    tapped.set(same, mine);
+    const done = () => { tapped.delete(same); };
+    mine.then(done, done);
     return mine;
   }
   async function write(method, url, body, speak) {
