@@ -25,6 +25,7 @@ import pytest
 from domrec import replay_page, simulate as sim
 from domrec.pictures import svg as svgmod
 from domrec.pictures.positions import replay
+from domrec.pictures import frame
 from domrec.pictures.tiles import draw_back, draw_tile
 
 from tests.conftest import SAMPLES
@@ -161,7 +162,6 @@ def _compare(browser, record, name: str, tmp_path: Path, hands_compared: int | N
         seen = tab.evaluate(COLLECT, hands_compared)
     finally:
         tab.close()
-    from domrec.pictures import frame
 
     width = seen["width"]
     narrow = width is not None and width < frame.NARROW
@@ -179,18 +179,12 @@ def _compare(browser, record, name: str, tmp_path: Path, hands_compared: int | N
             page = ET.fromstring(markup)
             for group in page.iter(f"{NS}g"):
                 _expanded(group)
-            python = frame.draw_narrow(position, width) if narrow else position_svg(position)
+            python = frame.draw_narrow(position, width) if narrow else frame.draw(position, width)
             _same(ET.fromstring(svgmod.to_string(python)), page, f"{name} hand {number} move {position.move}")
             compared += 1
     for ident, markup in seen["faces"]:
         _check_face(ident, markup)
     return compared
-
-
-def position_svg(position):
-    from domrec.pictures import frame
-
-    return frame.draw(position)
 
 
 @pytest.mark.parametrize("name", RECORDS)

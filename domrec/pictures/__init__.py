@@ -55,7 +55,8 @@ class Board:
     notes: tuple[str, ...] = ()
 
 
-#: The smallest text, in CSS px, of a picture drawn for a width (the replay page on a phone).
+#: The smallest text, in CSS px, of a picture as it is shown: drawn for a phone's width, on the replay
+#: page of a desktop or a projector (the picture scaled to its box), or at its own size (explain --svg).
 MIN_TEXT = 11.0
 
 
@@ -70,22 +71,24 @@ def legible(size: float, scale: float | None) -> float:
     return size if scale is None else max(size, math.ceil(MIN_TEXT / scale * 10) / 10)
 
 
-def for_room(draw_at: Callable[[dict, float | None, float | None], Board]) -> Callable[..., Board]:
-    """A game's ``draw(scene, room=None)`` from its ``draw_at(scene, room, scale)``.
+def for_room(draw_at: Callable[[dict, float | None, float], Board]) -> Callable[..., Board]:
+    """A game's ``draw(scene, room=None, scale=None)`` from its ``draw_at(scene, room, scale)``.
 
-    Without ``room`` the board is drawn as it always was (the desktop's picture).  With ``room``
-    (the px a phone's felt has for it) the board lays itself out for that width, its texts on lines
-    of their own; what cannot fit (a long road, a wide tableau, a wide layout) is scaled by the frame
-    to ``room``, so the board is drawn again with each text enlarged by as much
-    (:func:`legible`).  A board's width never depends on its texts' enlarged sizes, so both
-    drawings are as wide, and the frame's scale is the one the texts were sized for."""
+    Without ``room`` the board is laid out as on a wide screen (the desktop's picture), its texts
+    sized for ``scale``: the scale the frame draws the board at, times the scale the page shows the
+    picture at (``frame.draw``); none given, 1.0, every text at least :data:`MIN_TEXT` px as drawn.
+    With ``room`` (the px a phone's felt has for it) the board lays itself out for that width, its
+    texts on lines of their own; what cannot fit (a long road, a wide tableau, a wide layout) is
+    scaled by the frame to ``room``, so the board is drawn again with each text enlarged by as much
+    (:func:`legible`).  A board's width never depends on its texts' enlarged sizes, so both drawings
+    are as wide, and the frame's scale is the one the texts were sized for."""
 
-    def draw(scene: dict, room: float | None = None) -> Board:
+    def draw(scene: dict, room: float | None = None, scale: float | None = None) -> Board:
         if room is None:
-            return draw_at(scene, None, None)
+            return draw_at(scene, None, 1.0 if scale is None else scale)
         first = draw_at(scene, room, 1.0)
-        scale = fit(room, first.width)
-        return first if scale == 1.0 else draw_at(scene, room, scale)
+        fitted = fit(room, first.width)
+        return first if fitted == 1.0 else draw_at(scene, room, fitted)
 
     draw.__doc__ = draw_at.__doc__
     return draw

@@ -37,9 +37,6 @@
       D.text(labels, GUTTER - 4, (j + 0.5) * UNIT + 4, String(y1 - j), [["font-size", size], ["fill", LABEL],
              ["text-anchor", "end"], ["class", "y"]]);
     }
-    if (scale === null) {
-      D.text(labels, 2, rows * UNIT + 13, "y\u2191x\u2192", [["font-size", 9], ["fill", LABEL], ["class", "axes"]]);
-    }
   }
 
   function key(x, y) { return x + "," + y; }
@@ -63,14 +60,14 @@
     node.setAttribute("data-cells", fx + "," + fy + " " + sx + "," + sy);
   }
 
-  function shown(group, rows, top, scale) {
+  function shown(group, rows, top, scale, beside) {
     if (!rows.length) { return [0, 0]; }
     var width = 0, y = top;
     rows.forEach(function (r) {
       var seat = r[0], words = r[1], tiles = r[2], kind = r[3], x = 0;
       var row = D.sub(group, "g", [["class", "exposed " + kind], ["data-seat", seat]]);
-      if (scale === null) {
-        D.text(row, 0, y + SHOWN_TILE * 0.5 + 5, words, [["font-size", 12], ["fill", LABEL]]);
+      if (beside) {
+        D.text(row, 0, y + SHOWN_TILE * 0.5 + 5, words, [["font-size", D.legible(12, scale)], ["fill", LABEL]]);
         x = 7 * D.len(words) + 6;
       } else {
         var size = D.legible(12, scale);
@@ -94,13 +91,13 @@
 
   D.games.broadway = D.forRoom(function (scene, room, scale) {
     var group = D.element("g", [["class", "tableau-board"]]);
-    var notes = [points(scene), AXES + "."].concat(room === null ? [] : [COORDINATES]);
+    var notes = [points(scene), AXES + ".", COORDINATES];
     var placements = scene.tiles, size;
     if (!placements.length) {
       var who = scene.leader ? scene.leader + " leads " + scene.lead : "the holder of " + scene.lead + " leads it";
       D.text(group, 0, 18, "The tableau is empty: " + who + ".", [["font-size", D.legible(14, scale)], ["fill", "#fff"],
              ["class", "empty"]]);
-      size = shown(group, scene.shown, 28 + 6, scale);
+      size = shown(group, scene.shown, 28 + 6, scale, room === null);
       return {element: group, width: Math.max(320, size[0]), height: 28 + (size[1] ? size[1] + 6 : 0), notes: notes};
     }
     var cells = [];
@@ -120,7 +117,7 @@
       ring.setAttribute("data-cell", c[0] + "," + c[1]);
     });
     var gridW = GUTTER + (x1 - x0 + 1) * UNIT, gridH = (y1 - y0 + 1) * UNIT + AXIS_ROW;
-    size = shown(group, scene.shown, gridH + 6, scale);
+    size = shown(group, scene.shown, gridH + 6, scale, room === null);
     notes.splice(1, 0, "Yellow: the last tile laid" + (scene.matched.length ? "; orange rings: the halves it matched." : "."));
     if (placements.some(function (p) { return p[8]; })) {
       notes.splice(2, 0, "Tan: penalty plays (an exposed tile laid by an opponent).");

@@ -13,9 +13,10 @@ The last tile stays marked after a pass or an exposure, as explain's text grid m
 In a hand recorded without its deal the racks are face down, so the row under the grid is
 where the tiles known to be held show.
 
-Drawn for a phone's room, the face-up tiles' words stand on a line above their tiles and the
-axes' legend is a note; a tableau wider than the room is scaled to it, its coordinates enlarged
-by as much (every other column numbered when a number would be wider than its column).
+The axes' legend is a note (the grid's corner held it at 9 px, and at 11 px it would run into the
+first x number).  Drawn for a phone's room, the face-up tiles' words stand on a line above their
+tiles; a tableau wider than the room is scaled to it, its coordinates enlarged by as much (every
+other column numbered when a number would be wider than its column).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ LABEL = "#e8f5e9"
 
 #: The axis each seat lays its tiles along, in words for the legend.
 AXES = "N and S lay tiles east-west, E and W north-south"
-#: The axes' legend as a note, on a phone (the grid's corner says it as y↑x→ on a wide picture).
+#: The axes' legend, a note of every picture.
 COORDINATES = "Coordinates: x along the bottom, y up the left."
 
 
@@ -48,9 +49,8 @@ def _origin(cells: list[Cell]) -> tuple[int, int, int, int]:
     return min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
 
 
-def _grid(group: ET.Element, x0: int, x1: int, y0: int, y1: int, scale: float | None) -> None:
-    """Faint cell lines and the coordinates: x along the bottom, y up the left (north is up); the
-    axes' legend without a room (with one, it is a note)."""
+def _grid(group: ET.Element, x0: int, x1: int, y0: int, y1: int, scale: float) -> None:
+    """Faint cell lines and the coordinates: x along the bottom, y up the left (north is up)."""
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
     lines = svg.sub(group, "g", class_="grid", stroke=GRID, stroke_opacity="0.18", stroke_width="1")
     for i in range(cols + 1):
@@ -69,8 +69,6 @@ def _grid(group: ET.Element, x0: int, x1: int, y0: int, y1: int, scale: float | 
     for j, y in enumerate(range(y1, y0 - 1, -1)):
         svg.text(labels, GUTTER - 4, (j + 0.5) * UNIT + 4, str(y), font_size=size, fill=LABEL,
                  text_anchor="end", class_="y")
-    if scale is None:
-        svg.text(labels, 2, rows * UNIT + 13, "y\u2191x\u2192", font_size=9, fill=LABEL, class_="axes")
 
 
 def _tile(group: ET.Element, p: list, at: dict[Cell, tuple[float, float]], last: bool) -> None:
@@ -114,17 +112,17 @@ def _face_up(state: BroadwayHand) -> list[list]:
     return rows
 
 
-def _shown(group: ET.Element, rows: list[list], top: float, scale: float | None) -> tuple[float, float]:
-    """The rows of :func:`_face_up` under the grid, each row's words before its tiles (above them,
-    with a room: ``scale`` not None); returns their width and height."""
+def _shown(group: ET.Element, rows: list[list], top: float, scale: float, beside: bool) -> tuple[float, float]:
+    """The rows of :func:`_face_up` under the grid, each row's words before its tiles (``beside``: a
+    wide picture's) or above them (a phone's room); returns their width and height."""
     if not rows:
         return 0.0, 0.0
     width = 0.0
     y = top
     for seat, words, tiles, kind in rows:
         row = svg.sub(group, "g", class_=f"exposed {kind}", data_seat=seat)
-        if scale is None:
-            svg.text(row, 0, y + SHOWN_TILE * 0.5 + 5, words, font_size=12, fill=LABEL)
+        if beside:
+            svg.text(row, 0, y + SHOWN_TILE * 0.5 + 5, words, font_size=legible(12, scale), fill=LABEL)
             x = 7.0 * len(words) + 6
         else:
             size = legible(12, scale)
@@ -151,11 +149,11 @@ def scene(state: BroadwayHand, last: Move | None) -> dict:
             "points": dict(state.points)}
 
 
-def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
+def _draw(scene: dict, room: float | None, scale: float) -> Board:
     """The tableau of :func:`scene`, for ``room`` when one is given (the replay page's script draws it
     the same way: broadway.js)."""
     group = svg.element("g", class_="tableau-board")
-    notes = [_points(scene), AXES + "."] + ([] if room is None else [COORDINATES])
+    notes = [_points(scene), AXES + ".", COORDINATES]
     placements = scene["tiles"]
     if not placements:
         lead = scene["lead"]
@@ -163,7 +161,7 @@ def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
         svg.text(group, 0, 18, f"The tableau is empty: {who}.", font_size=legible(14, scale), fill="#fff",
                  class_="empty")
         width, height = 320.0, 28.0
-        shown_w, shown_h = _shown(group, scene["shown"], height + 6, scale)
+        shown_w, shown_h = _shown(group, scene["shown"], height + 6, scale, room is None)
         return Board(group, max(width, shown_w), height + (shown_h + 6 if shown_h else 0), tuple(notes))
 
     cells = [c for p in placements for c in ((p[1], p[2]), (p[3], p[4]))]
@@ -182,7 +180,7 @@ def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
         ring.set("data-cell", f"{c[0]},{c[1]}")
     grid_w = GUTTER + (x1 - x0 + 1) * UNIT
     grid_h = (y1 - y0 + 1) * UNIT + AXIS_ROW
-    shown_w, shown_h = _shown(group, scene["shown"], grid_h + 6, scale)
+    shown_w, shown_h = _shown(group, scene["shown"], grid_h + 6, scale, room is None)
     notes.insert(1, "Yellow: the last tile laid" + ("; orange rings: the halves it matched." if matched else "."))
     if any(p[8] for p in placements):
         notes.insert(2, "Tan: penalty plays (an exposed tile laid by an opponent).")

@@ -62,7 +62,7 @@
     var unit = scene.numerals ? T.numeralHalf(UNIT, scale) : UNIT;
     var small = scene.numerals ? T.numeralHalf(SMALL, scale) : SMALL;
     if (room === null) {
-      D.text(group, 0, 14, head, [["font-size", 13], ["fill", TEXT], ["class", "row-label"]]);
+      D.text(group, 0, 14, head, [["font-size", D.legible(13, scale)], ["fill", TEXT], ["class", "row-label"]]);
       y = 24;
     }
     y += row(group, tiles, just[0] === "placed" ? tiles.length - 1 : null, y, wide, unit) + 16;

@@ -71,7 +71,7 @@ def _row(parent: ET.Element, row: list[list[int]], last: int | None, top: float,
 
 
 def _panel(parent: ET.Element, seat: str, taken: list[list[int]], fresh: int, x: float, y: float,
-           width: float, scale: float | None, small: float = SMALL) -> tuple[ET.Element, float]:
+           width: float, scale: float, small: float = SMALL) -> tuple[ET.Element, float]:
     """``seat``'s captured tiles, counted, the last ``fresh`` of them just taken, their halves ``small``
     px; returns the panel and its height (the frame is drawn by the caller once the row of panels is
     as tall as its tallest)."""
@@ -139,7 +139,7 @@ def _numerals(set_name: str) -> bool:
     return has_numerals(max(t.high for t in T.SETS[set_name]))
 
 
-def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
+def _draw(scene: dict, room: float | None, scale: float) -> Board:
     """The row, the captured panels and the boneyard of :func:`scene`, as wide as ``room`` when one is
     given (the replay page's script draws them the same way: castlerock.js).
 
@@ -155,12 +155,12 @@ def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
         head = "The row is empty: the next tile placed starts it"
     wide = WIDTH if room is None else min(WIDTH, room)
     notes = [] if room is None else [head]
-    numerals = bool(scene.get("numerals"))  # (a phone's numerals at least MIN_TEXT px: bigger tiles)
+    numerals = bool(scene.get("numerals"))  # (numerals at least MIN_TEXT px as shown: bigger tiles)
     unit = numeral_half(UNIT, scale) if numerals else UNIT
     small = numeral_half(SMALL, scale) if numerals else SMALL
     y = 0.0
     if room is None:
-        svg.text(group, 0, 14, head, font_size=13, fill=TEXT, class_="row-label")
+        svg.text(group, 0, 14, head, font_size=legible(13, scale), fill=TEXT, class_="row-label")
         y = 24.0
     y += _row(group, row, len(row) - 1 if just[0] == "placed" else None, y, wide, unit) + 16
 

@@ -67,7 +67,7 @@ def scene(state: CompetitiveHand, last: Move | None) -> dict:
     return {"line": line, "hot": index}
 
 
-def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
+def _draw(scene: dict, room: float | None, scale: float) -> Board:
     """The board of :func:`scene`, the snake turning at ``room`` when one is given (the replay page's
     script draws it the same way: competitive.js)."""
     line = [tuple(halves) for halves in scene["line"]]

@@ -2,8 +2,8 @@
    picture, the board in its frame (title, last move, scores, each seat's tiles), drawn as the
    module draws it.  ``draw`` takes a position as the page carries it (see replay.js):
    {title, hand, move, moves, names, last: {text, name, points}, scores, made, ended, turn, racks,
-   hidden} and the board
-   its game's script drew ({element, width, height, notes}).  Ordered maps (racks, scores, names)
+   hidden} and a function drawing its board ({element, width, height, notes}) with its game's script,
+   its texts sized for a scale, and the width of the box the picture is shown in.  Ordered maps (racks, scores, names)
    are lists of [key, value] pairs. */
 (function (D) {
   "use strict";
@@ -47,18 +47,21 @@
   function speak(words) { WORDS = words || {}; }
 
   /* A seat's label and its tiles (halves ``size`` px, RACK_TILE unless given) in rows no wider than
-     ``width``: [group, width used, height]. */
-  function rack(seat, name, tiles, hidden, width, toMove, size) {
+     ``width``, its words sized for a picture shown at ``shown`` (1 unless given): [group, width used, height]. */
+  function rack(seat, name, tiles, hidden, width, toMove, size, shown) {
     size = size === undefined ? RACK_TILE : size;
+    shown = shown === undefined ? 1 : shown;
+    var big = D.legible(13, shown), small = D.legible(12, shown);
     var count = tiles.length + hidden;
     var group = D.element("g", [["class", "rack"], ["data-seat", seat], ["data-tiles", count]]);
     D.title(group, (name ? seat + ": " + name : seat) + (toMove ? ", to play" : ""));
     var label = (toMove ? "\u25b6 " : "") + seat + " · " + count + " tile" + (count === 1 ? "" : "s");
-    D.text(group, 0, 13, label, [["font-size", 13], ["fill", TEXT], ["font-weight", toMove ? "bold" : "normal"],
-                                 ["class", "seat-label"]]);
+    D.text(group, 0, big, label, [["font-size", big], ["fill", TEXT], ["font-weight", toMove ? "bold" : "normal"],
+                                  ["class", "seat-label"]]);
     var fits = Math.max(6, D.floorDiv(width, 7.2));
-    D.text(group, 0, 29, name ? D.clip(name, fits) : "", [["font-size", 12], ["fill", "#444"], ["class", "name"]]);
-    var top = 36, step = size + GAP;
+    D.text(group, 0, big + small + 4, name ? D.clip(name, fits) : "", [["font-size", small], ["fill", "#444"],
+                                                                       ["class", "name"]]);
+    var top = big + small + 11, step = size + GAP;
     var perRow = Math.max(1, D.floorDiv(width + GAP, step));
     tiles.forEach(function (t, i) {
       var row = Math.floor(i / perRow), col = i % perRow;
@@ -80,33 +83,62 @@
     parent.appendChild(child);
   }
 
-  /* frame.draw: the whole picture of a position as an <svg> element. */
-  function draw(p, board) {
-    var scale = Math.min(1, BOARD_MAX_WIDTH / Math.max(board.width, 1), BOARD_MAX_HEIGHT / Math.max(board.height, 1));
+  /* frame._fits: the scale the frame draws a board at. */
+  function fits(board) {
+    return Math.min(1, BOARD_MAX_WIDTH / Math.max(board.width, 1), BOARD_MAX_HEIGHT / Math.max(board.height, 1));
+  }
+
+  /* frame._width: the whole picture's width, the board drawn at ``scale`` (never the texts' sizes). */
+  function pictureWidth(p, board, scale) {
+    var compass = p.racks.every(function (r) { return COMPASS.indexOf(r[0]) >= 0; });
+    var sideW = compass ? SIDE_WIDTH : 0;
+    var innerW = Math.max(board.width * scale + 2 * MARGIN, 300);
+    var header = headerLines(p);
+    var texts = Math.max.apply(null, [D.len(header[0]) * 8.6].concat(header.slice(1).concat(board.notes).map(
+      function (line) { return D.len(line) * 7.4; })));
+    return Math.max(innerW + 2 * sideW + 2 * MARGIN, 360, texts + 2 * MARGIN);
+  }
+
+  var AGAIN = 4;
+
+  /* frame.draw: the whole picture of a position as an <svg> element, for a box ``box`` px wide (or
+     at its own size: none given), every text at least MIN_TEXT px as shown; ``boardAt(scale)`` draws
+     the board with its texts sized for ``scale``. */
+  function draw(p, boardAt, box) {
+    var whole = box === undefined || box === null;
+    var board = boardAt(1), scale = fits(board);
+    var shown = whole ? 1 : D.fit(box, pictureWidth(p, board, scale)), sized = 1;
+    for (var again = 0; again < AGAIN; again++) {
+      if (scale * shown >= sized) { break; }
+      sized = scale * shown;
+      board = boardAt(sized);
+      scale = fits(board);
+      shown = whole ? 1 : D.fit(box, pictureWidth(p, board, scale));
+    }
     var bw = board.width * scale, bh = board.height * scale;
     var seats = p.racks.map(function (r) { return r[0]; });
     var compass = seats.every(function (s) { return COMPASS.indexOf(s) >= 0; });
     var sideW = compass ? SIDE_WIDTH : 0;
-    var innerW = Math.max(bw + 2 * MARGIN, 300);
     var header = headerLines(p);
-    var texts = Math.max.apply(null, [D.len(header[0]) * 8.6].concat(header.slice(1).concat(board.notes).map(
-      function (line) { return D.len(line) * 7.4; })));
-    var width = Math.max(innerW + 2 * sideW + 2 * MARGIN, 360, texts + 2 * MARGIN);
+    var width = pictureWidth(p, board, scale);
+    var titleSize = D.legible(15, shown), words = D.legible(13, shown), line = Math.max(LINE, words + 7);
+    var size = p.numerals ? D.tiles.numeralHalf(RACK_TILE, shown) : RACK_TILE;
     var racks = Object.create(null);  /* seats come from the record: no inherited names */
     p.racks.forEach(function (r) {
       var seat = r[0];
       var room = compass && (seat === "W" || seat === "E") ? sideW - 10 : width - 2 * MARGIN;
-      racks[seat] = rack(seat, lookup(p.names, seat, ""), r[1], lookup(p.hidden, seat, 0), room, seat === p.turn);
+      racks[seat] = rack(seat, lookup(p.names, seat, ""), r[1], lookup(p.hidden, seat, 0), room, seat === p.turn,
+                         size, shown);
     });
     var has = function (seat) { return seat in racks; };
 
-    var y = MARGIN + LINE * header.length;
+    var y = MARGIN + line * header.length;
     var top = compass && has("N") ? racks.N[2] + GAP * 2 : 0;
     var sideH = ["W", "E"].filter(function (s) { return compass && has(s); }).map(function (s) { return racks[s][2]; });
     var middleH = Math.max(bh + 2 * MARGIN, sideH.length ? Math.max.apply(null, sideH) : 0);
     var below = seats.filter(function (s) { return !compass || s === "S"; });
     var belowH = below.reduce(function (sum, s) { return sum + racks[s][2] + GAP * 3; }, 0);
-    var notesH = LINE * board.notes.length;
+    var notesH = line * board.notes.length;
     var height = y + top + middleH + GAP * 2 + belowH + notesH + MARGIN;
 
     var label = header.join(" — ");
@@ -119,9 +151,10 @@
     root.setAttribute("data-hand", String(p.hand));
     root.setAttribute("data-move", String(p.move));
     D.sub(root, "rect", [["width", width], ["height", height], ["fill", "#fafaf7"]]);
-    header.forEach(function (line, i) {
-      D.text(root, MARGIN, MARGIN + LINE * i + 14, line, [["font-size", i === 0 ? 15 : 13], ["fill", TEXT],
-             ["font-weight", i === 0 ? "bold" : "normal"], ["class", ["title", "last-move", "scores"][Math.min(i, 2)]]]);
+    header.forEach(function (text, i) {
+      D.text(root, MARGIN, MARGIN + line * i + line - 6, text, [["font-size", i === 0 ? titleSize : words],
+             ["fill", TEXT], ["font-weight", i === 0 ? "bold" : "normal"],
+             ["class", ["title", "last-move", "scores"][Math.min(i, 2)]]]);
     });
     if (compass && has("N")) { place(root, racks.N[0], (width - racks.N[1]) / 2, y); }
     y += top;
@@ -141,9 +174,9 @@
       place(root, r[0], compass ? (width - r[1]) / 2 : MARGIN, y);
       y += r[2] + GAP * 3;
     });
-    board.notes.forEach(function (line) {
-      D.text(root, MARGIN, y + 14, line, [["font-size", 13], ["fill", TEXT], ["class", "note"]]);
-      y += LINE;
+    board.notes.forEach(function (text) {
+      D.text(root, MARGIN, y + line - 6, text, [["font-size", words], ["fill", TEXT], ["class", "note"]]);
+      y += line;
     });
     return root;
   }

@@ -7,7 +7,8 @@ nothing.  Seats named by the compass sit around the board (north above,
 west left, east right, south below); other seats (``P1``…) sit below it in
 their order of play.
 
-:func:`draw` is the whole picture (``explain --svg``, the replay page on a wide screen);
+:func:`draw` is the whole picture (``explain --svg``, the replay page on a wide screen: drawn for
+the box the page shows it in, every text at least :data:`~domrec.pictures.MIN_TEXT` px as shown);
 :func:`draw_narrow` is the replay page's picture on a phone, drawn for the width it has: the
 board laid out for that room (each game's ``draw(scene, room)``), its texts at least
 :data:`~domrec.pictures.MIN_TEXT` px, the racks at their own size round it.
@@ -19,7 +20,7 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from domrec.errors import clip
-from domrec.pictures import fit, svg
+from domrec.pictures import Board, fit, legible, svg
 from domrec.pictures.tiles import draw_back, draw_tile, numeral_half
 
 if TYPE_CHECKING:
@@ -45,18 +46,20 @@ NARROW = 800
 
 
 def _rack(seat: str, name: str, tiles: tuple, hidden: int, width: float,
-          to_move: bool, size: float = RACK_TILE) -> tuple[ET.Element, float, float]:
+          to_move: bool, size: float = RACK_TILE, shown: float = 1.0) -> tuple[ET.Element, float, float]:
     """A seat's label (seat and count, then the name) and its tiles, halves ``size`` px, standing
-    in rows no wider than ``width`` (face down when the record does not show them)."""
+    in rows no wider than ``width`` (face down when the record does not show them); the words sized
+    for a picture shown at ``shown`` (the lines lower by as much as they grow: only the height changes)."""
     count = len(tiles) + hidden
     group = svg.element("g", class_="rack", data_seat=seat, data_tiles=count)
     svg.title(group, (f"{seat}: {name}" if name else seat) + (", to play" if to_move else ""))
     label = ("▶ " if to_move else "") + f"{seat} · {count} tile{'' if count == 1 else 's'}"
-    svg.text(group, 0, 13, label, font_size=13, fill=TEXT, font_weight="bold" if to_move else "normal",
+    big, small = legible(13, shown), legible(12, shown)
+    svg.text(group, 0, big, label, font_size=big, fill=TEXT, font_weight="bold" if to_move else "normal",
              class_="seat-label")
     fits = max(6, int(width // 7.2))
-    svg.text(group, 0, 29, clip(name, fits) if name else "", font_size=12, fill="#444", class_="name")
-    top = 36.0
+    svg.text(group, 0, big + small + 4, clip(name, fits) if name else "", font_size=small, fill="#444", class_="name")
+    top = big + small + 11
     step = size + GAP
     per_row = max(1, int((width + GAP) // step))
     for i, t in enumerate(tiles):
@@ -76,33 +79,72 @@ def _place(parent: ET.Element, child: ET.Element, x: float, y: float, scale: flo
     parent.append(child)
 
 
-def draw(position: Position) -> ET.Element:
-    """The whole picture of ``position`` as an ``<svg>`` element."""
+def _fits(board: Board) -> float:
+    """The scale the frame draws ``board`` at: never wider than BOARD_MAX_WIDTH nor taller than BOARD_MAX_HEIGHT."""
+    return min(1.0, BOARD_MAX_WIDTH / max(board.width, 1.0), BOARD_MAX_HEIGHT / max(board.height, 1.0))
+
+
+def _width(position: Position, board: Board, scale: float) -> float:
+    """The whole picture's width, the board drawn at ``scale``: it never depends on the texts' sizes."""
+    seats = tuple(position.holdings)
+    side_w = SIDE_WIDTH if set(seats) <= set(COMPASS) else 0.0
+    inner_w = max(board.width * scale + 2 * MARGIN, 300.0)
+    header = position.header_lines()
+    # Text is not measured by SVG: allow a generous average glyph width so no line runs off the picture.
+    texts = max([len(header[0]) * 8.6] + [len(line) * 7.4 for line in (*header[1:], *board.notes)])
+    return max(inner_w + 2 * side_w + 2 * MARGIN, 360.0, texts + 2 * MARGIN)
+
+
+#: The times the board is drawn again for its texts at most (a set with numerals has bigger tiles
+#: on a board drawn smaller, so the board can grow and be drawn smaller still: twice is the most seen).
+AGAIN = 4
+
+
+def draw(position: Position, box: float | None = None) -> ET.Element:
+    """The whole picture of ``position`` as an ``<svg>`` element, for a box ``box`` px wide (the replay
+    page's picture on a wide screen: a picture wider than its box is shown smaller, at
+    ``box / width``), or shown at its own size (``None``: ``explain --svg``).
+
+    Every text shows at least :data:`~domrec.pictures.MIN_TEXT` px as shown: the board's texts are
+    sized for the scale the frame draws the board at times the scale the picture is shown at, the
+    frame's own for the latter (:func:`~domrec.pictures.legible`).  Neither scale depends on the
+    texts' sizes (the widths are worked out without them), except that a set's numerals are on
+    bigger tiles: then the board is drawn again for the scale it now has, until it holds."""
     board = position.board
-    scale = min(1.0, BOARD_MAX_WIDTH / max(board.width, 1.0), BOARD_MAX_HEIGHT / max(board.height, 1.0))
+    scale = _fits(board)
+    shown = 1.0 if box is None else fit(box, _width(position, board, scale))
+    sized = 1.0
+    for _ in range(AGAIN):
+        if scale * shown >= sized:
+            break
+        sized = scale * shown
+        board = position.board_at(sized)
+        scale = _fits(board)
+        shown = 1.0 if box is None else fit(box, _width(position, board, scale))
     bw, bh = board.width * scale, board.height * scale
     seats = tuple(position.holdings)
     names = position.names
     compass = set(seats) <= set(COMPASS)
 
     side_w = SIDE_WIDTH if compass else 0.0
-    inner_w = max(bw + 2 * MARGIN, 300.0)
     header = position.header_lines()
-    # Text is not measured by SVG: allow a generous average glyph width so no line runs off the picture.
-    texts = max([len(header[0]) * 8.6] + [len(line) * 7.4 for line in (*header[1:], *board.notes)])
-    width = max(inner_w + 2 * side_w + 2 * MARGIN, 360.0, texts + 2 * MARGIN)
+    width = _width(position, board, scale)
+    # (the words of the frame, sized for the scale the picture is shown at, and its lines as far apart)
+    title_size, words = legible(15, shown), legible(13, shown)
+    line = max(LINE, words + 7)
+    size = numeral_half(RACK_TILE, shown) if position.scene.get("numerals") else RACK_TILE
     racks: dict[str, tuple[ET.Element, float, float]] = {}
     for seat in seats:
         room = (side_w - 10) if compass and seat in ("W", "E") else width - 2 * MARGIN
         racks[seat] = _rack(seat, names.get(seat, ""), position.holdings[seat], position.hidden.get(seat, 0), room,
-                            seat == position.to_move)
+                            seat == position.to_move, size, shown)
 
-    y = MARGIN + LINE * len(header)
+    y = MARGIN + line * len(header)
     top = racks["N"][2] + GAP * 2 if compass and "N" in racks else 0.0
     middle_h = max(bh + 2 * MARGIN, max((racks[s][2] for s in ("W", "E") if compass and s in racks), default=0))
     below = [s for s in seats if not compass or s == "S"]
     below_h = sum(racks[s][2] + GAP * 3 for s in below)
-    notes_h = LINE * len(board.notes)
+    notes_h = line * len(board.notes)
     height = y + top + middle_h + GAP * 2 + below_h + notes_h + MARGIN
 
     root = svg.document(width, height, position.label())
@@ -111,9 +153,10 @@ def draw(position: Position) -> ET.Element:
     root.set("data-hand", str(position.hand))
     root.set("data-move", str(position.move))
     svg.sub(root, "rect", width=width, height=height, fill="#fafaf7")
-    for i, line in enumerate(header):
-        svg.text(root, MARGIN, MARGIN + LINE * i + 14, line, font_size=15 if i == 0 else 13, fill=TEXT,
-                 font_weight="bold" if i == 0 else "normal", class_=("title", "last-move", "scores")[min(i, 2)])
+    for i, text in enumerate(header):
+        svg.text(root, MARGIN, MARGIN + line * i + line - 6, text, font_size=title_size if i == 0 else words,
+                 fill=TEXT, font_weight="bold" if i == 0 else "normal",
+                 class_=("title", "last-move", "scores")[min(i, 2)])
     if compass and "N" in racks:
         _place(root, racks["N"][0], (width - racks["N"][1]) / 2, y)
     y += top
@@ -133,9 +176,9 @@ def draw(position: Position) -> ET.Element:
         group, w, h = racks[seat]
         _place(root, group, (width - w) / 2 if compass else MARGIN, y)
         y += h + GAP * 3
-    for line in board.notes:
-        svg.text(root, MARGIN, y + 14, line, font_size=13, fill=TEXT, class_="note")
-        y += LINE
+    for text in board.notes:
+        svg.text(root, MARGIN, y + line - 6, text, font_size=words, fill=TEXT, class_="note")
+        y += line
     return root
 
 

@@ -424,7 +424,7 @@ def scene(state: HorseRaceHand, last: Move | None) -> dict:
             "pegs": peg_rule(state.count, state.rules.celko), "stock": stock}
 
 
-def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
+def _draw(scene: dict, room: float | None, scale: float) -> Board:
     """The layout of :func:`scene`, for ``room`` when one is given (the replay page's script draws it
     the same way: horserace.js)."""
     group = svg.element("g", class_="layout")
@@ -461,7 +461,7 @@ def board(state: HorseRaceHand, last: Move | None) -> Board:
     return draw(scene(state, last))
 
 
-def _draw_mark(parent: ET.Element, mark: Mark, cx: float, cy: float, scale: float | None) -> None:
+def _draw_mark(parent: ET.Element, mark: Mark, cx: float, cy: float, scale: float) -> None:
     if mark.count is None:
         node = svg.sub(parent, "g", class_="free-place")
         svg.title(node, mark.label)

@@ -65,6 +65,10 @@ class Position:
         """The board drawn from :attr:`scene` (drawn anew each time it is asked for)."""
         return drawer(self.game)(self.scene)
 
+    def board_at(self, scale: float) -> Board:
+        """The board laid out as on a wide screen, its texts sized for ``scale`` (``frame.draw``)."""
+        return drawer(self.game)(self.scene, None, scale)
+
     def board_in(self, room: float) -> Board:
         """The board drawn from :attr:`scene` for ``room`` px of a phone's felt (``frame.draw_narrow``)."""
         return drawer(self.game)(self.scene, room)

@@ -18,7 +18,7 @@
     });
   }
 
-  function drawDice(group, scene, scale) {
+  function drawDice(group, scene, scale, wide) {
     var dice = D.sub(group, "g", [["class", "dice"], ["data-total", scene.dice ? scene.total : null]]);
     var x = 0;
     if (scene.dice !== null) {
@@ -28,8 +28,8 @@
              ["fill", WHITE], ["class", "total"]]);
       x += 56;
     }
-    if (scale !== null) { return x; }
-    D.text(dice, x, 20, scene.words, [["font-size", 13], ["fill", WHITE], ["class", "dice-words"]]);
+    if (!wide) { return x; }
+    D.text(dice, x, 20, scene.words, [["font-size", D.legible(13, scale)], ["fill", WHITE], ["class", "dice-words"]]);
     return x + 6.6 * D.len(scene.words);
   }
 
@@ -58,11 +58,12 @@
                                     ["data-blocked", road.blocked ? "yes" : "no"], ["data-joined", road.joined]]);
     D.title(group, "road " + D.clip(name, 30) + " of " + road.side + ": " + details.join(", "));
     var short = "length " + road.length + (road.blocked ? ", blocked" : road.joined ? ", joined" : "");
-    var size = D.legible(13, scale), at = scale === null ? [0, y + 11, 0, y + 23] :
-      [0, label, labelX(size, D.clip(name, 8)), label];
+    var size = D.legible(13, scale), small = D.legible(9.5, scale);
+    var at = label === null ? [0, y + size - 2, 0, y + size + small - 1] : [0, label, labelX(size, D.clip(name, 8)), label];
     D.text(group, at[0], at[1], D.clip(name, 8), [["font-size", size], ["font-weight", "bold"], ["fill", WHITE],
            ["class", "road-name"]]);
-    D.text(group, at[2], at[3], short, [["font-size", D.legible(9.5, scale)], ["fill", PALE], ["class", "road-details"]]);
+    D.text(group, at[2], at[3], label === null ? "length " + road.length : short,
+           [["font-size", small], ["fill", PALE], ["class", "road-details"]]);
     var other = road.starter[0], facing = road.starter[1];
     tile(group, other, facing, x, y, UNIT, "starter " + named(other, facing) + " of " + D.clip(name, 30) +
          ", facing " + facing, "starter", mine && kind === "starter");
@@ -82,7 +83,7 @@
     return end;
   }
 
-  function drawSide(parent, scene, side, y, scale) {
+  function drawSide(parent, scene, side, y, scale, wide) {
     var band = D.sub(parent, "g", [["class", "side"], ["data-side", side]]);
     var roads = scene.roads[side], hot = scene.hot;
     var byName = new Map();
@@ -92,16 +93,16 @@
     heading += roads.length ? ": " + roads.length : ": none yet";
     D.text(band, 0, y + 14, heading, [["font-size", D.legible(14, scale)], ["font-weight", "bold"], ["fill", WHITE],
            ["class", "side-heading"]]);
-    y += scale === null ? 22 : D.legible(14, scale) + 8;
+    y += wide ? 22 : D.legible(14, scale) + 8;
     var width = 7.5 * D.len(heading);
-    var left = scale === null ? LABEL_W : 0, line = scale === null ? 0 : D.legible(13, scale) + 5;
+    var left = wide ? LABEL_W : 0, line = wide ? 0 : D.legible(13, scale) + 5;
     var placed = new Set();
     roads.forEach(function (road) {
       if (placed.has(road.name)) { return; }
       placed.add(road.name);
       var partner = road.joined !== null && byName.has(road.joined) ? byName.get(road.joined) : null;
       if (partner === null || road.bridge === null || partner.bridge === null) {
-        width = Math.max(width, drawRoad(band, road, left, y + line, hot, scale, y + line - 5));
+        width = Math.max(width, drawRoad(band, road, left, y + line, hot, scale, wide ? null : y + line - 5));
         y += line + UNIT + ROW_GAP;
         return;
       }
@@ -111,7 +112,7 @@
       var xa = left + hb - shift, xb = left + ha - shift;
       var pair = D.sub(band, "g", [["class", "joined"], ["data-roads", road.name + " " + partner.name]]);
       y += line;
-      width = Math.max(width, drawRoad(pair, road, xa, y, hot, scale, y - 5));
+      width = Math.max(width, drawRoad(pair, road, xa, y, hot, scale, wide ? null : y - 5));
       var below = y + UNIT + 2 * BRIDGE;
       var kind = hot ? hot[0] : null, target = hot ? hot[1] : null;
       var a = road.bridge, b = partner.bridge;
@@ -122,26 +123,27 @@
       tile(bridge, 0, 0, xa + ha - BRIDGE / 2, y + UNIT, BRIDGE, "bridge 0-0 joining the " + a[1] + " of span " + a[0] +
            " of " + D.clip(road.name, 30) + " to the " + b[1] + " of span " + b[0] + " of " + D.clip(partner.name, 30),
            "bridge-tile", both, true);
-      width = Math.max(width, drawRoad(pair, partner, xb, below, hot, scale, below + UNIT + line - 3));
+      width = Math.max(width, drawRoad(pair, partner, xb, below, hot, scale,
+                                            wide ? null : below + UNIT + line - 3));
       y = below + UNIT + line + ROW_GAP;
     });
     return [width, y];
   }
 
-  function drawPiles(parent, scene, y, scale) {
+  function drawPiles(parent, scene, y, scale, wide) {
     var group = D.sub(parent, "g", [["class", "piles"]]);
     D.text(group, 0, y + 14, "Piles (next top-up first)", [["font-size", D.legible(14, scale)], ["font-weight", "bold"],
            ["fill", WHITE], ["class", "side-heading"]]);
-    y += scale === null ? 22 : D.legible(14, scale) + 8;
+    y += wide ? 22 : D.legible(14, scale) + 8;
     var width = 180;
     scene.seats.forEach(function (seat) {
       var pile = Object.prototype.hasOwnProperty.call(scene.piles, seat) ? scene.piles[seat] : [];
       var row = D.sub(group, "g", [["class", "pile"], ["data-seat", seat], ["data-tiles", pile.length]]);
       var size = D.legible(13, scale);
-      D.text(row, 0, scale === null ? y + 12 : y + size, D.clip(seat, 8), [["font-size", size], ["font-weight", "bold"],
+      D.text(row, 0, wide ? y + 12 : y + size, D.clip(seat, 8), [["font-size", size], ["font-weight", "bold"],
              ["fill", WHITE], ["class", "pile-seat"]]);
       var x = LABEL_W;
-      if (scale !== null) {
+      if (!wide) {
         x = pile.length ? 0 : labelX(size, D.clip(seat, 8));
         y += pile.length ? size + 4 : size - 12;
       }
@@ -173,14 +175,14 @@
 
   D.games["domino-roads"] = D.forRoom(function (scene, room, scale) {
     var group = D.element("g", [["class", "roads"]]);
-    var width = drawDice(group, scene, scale), y = DIE + 14, done;
+    var wide = room === null, width = drawDice(group, scene, scale, wide), y = DIE + 14, done;
     scene.sides.forEach(function (side) {
-      done = drawSide(group, scene, side, y, scale);
+      done = drawSide(group, scene, side, y, scale, wide);
       width = Math.max(width, done[0]);
       y = done[1] + 6;
     });
     if (scene.piles) {
-      done = drawPiles(group, scene, y, scale);
+      done = drawPiles(group, scene, y, scale, wide);
       width = Math.max(width, done[0]);
       y = done[1];
     }

@@ -12,7 +12,9 @@ Rows rather than a map of the table: a record says how roads are built, not wher
 they lie, and rows make the one thing that matters readable at a glance, the number each road
 shows against the dice.  The stocks are the players' racks, drawn by the shared frame.
 
-Drawn for a phone's room there is no names' column: each road's name and length stand on a line
+On a wide picture a road's column gives its name and length (blocked and joined are drawn: the
+road-block standing at its end, the bridge; the tooltip says them too), every word at least
+``MIN_TEXT`` px as shown.  Drawn for a phone's room there is no names' column: each road's name and length stand on a line
 above it (the lower of two joined roads: below it), each pile's seat above the pile, and what
 the dice are worth is a note; a road longer than the room is scaled to it, its words enlarged by
 as much.
@@ -66,8 +68,8 @@ def _dice_words(state: RoadsHand, last: Move | None) -> str:
     return f"Turn {state.turn_no}: {state.roller} {took}, {total}; {who} playing."
 
 
-def _draw_dice(group: ET.Element, scene: dict, scale: float | None) -> tuple[float, float]:
-    """The dice and their total, and (without a room: ``scale`` None) what they are worth in words."""
+def _draw_dice(group: ET.Element, scene: dict, scale: float, wide: bool) -> tuple[float, float]:
+    """The dice and their total, and (on a wide picture: ``wide``) what they are worth in words."""
     dice = svg.sub(group, "g", class_="dice", data_total=scene["total"] if scene["dice"] else None)
     x = 0.0
     faded = scene["faded"]
@@ -80,10 +82,10 @@ def _draw_dice(group: ET.Element, scene: dict, scale: float | None) -> tuple[flo
         svg.text(dice, x + 4, 20, f"= {scene['total']}", font_size=legible(18, scale), font_weight="bold",
                  fill=WHITE, class_="total")
         x += 56
-    if scale is not None:
+    if not wide:
         return x, DIE
     words = scene["words"]
-    svg.text(dice, x, 20, words, font_size=13, fill=WHITE, class_="dice-words")
+    svg.text(dice, x, 20, words, font_size=legible(13, scale), fill=WHITE, class_="dice-words")
     return x + 6.6 * len(words), DIE
 
 
@@ -120,10 +122,11 @@ def _label_x(size: float, name: str) -> float:
     return size * (0.75 * len(name) + 0.6)
 
 
-def _draw_road(parent: ET.Element, road: dict, x: float, y: float, hot: list | None, scale: float | None = None,
-               label: float = 0.0) -> float:
-    """One road as a row from (x, y), its name and length in the column on its left, or (with a room:
-    ``scale`` not None) on a line whose baseline is at ``label``; returns where it ends on the right."""
+def _draw_road(parent: ET.Element, road: dict, x: float, y: float, hot: list | None, scale: float,
+               label: float | None) -> float:
+    """One road as a row from (x, y), its name and length in the column on its left (``label`` None: a
+    wide picture's), or on a line whose baseline is at ``label`` (a phone's room, the name and all its
+    details); returns where it ends on the right."""
     kind, target = hot if hot else (None, None)
     mine = kind != "bridge" and target is not None and target == road["name"]
     name = road["name"]
@@ -134,9 +137,12 @@ def _draw_road(parent: ET.Element, road: dict, x: float, y: float, hot: list | N
                     data_joined=road["joined"])
     svg.title(group, f"road {clip(name, 30)} of {road['side']}: " + ", ".join(details))
     short = f"length {road['length']}" + (", blocked" if road["blocked"] else ", joined" if road["joined"] else "")
-    if scale is None:
-        svg.text(group, 0, y + 11, clip(name, 8), font_size=13, font_weight="bold", fill=WHITE, class_="road-name")
-        svg.text(group, 0, y + 23, short, font_size=9.5, fill=PALE, class_="road-details")
+    if label is None:  # (the column is 96 px: "length 12, blocked" at 11 px is wider)
+        size, small = legible(13, scale), legible(9.5, scale)
+        svg.text(group, 0, y + size - 2, clip(name, 8), font_size=size, font_weight="bold", fill=WHITE,
+                 class_="road-name")
+        svg.text(group, 0, y + size + small - 1, f"length {road['length']}", font_size=small, fill=PALE,
+                 class_="road-details")
     else:
         size = legible(13, scale)
         svg.text(group, 0, label, clip(name, 8), font_size=size, font_weight="bold", fill=WHITE, class_="road-name")
@@ -160,7 +166,8 @@ def _draw_road(parent: ET.Element, road: dict, x: float, y: float, hot: list | N
     return end
 
 
-def _draw_side(parent: ET.Element, scene: dict, side: str, y: float, scale: float | None) -> tuple[float, float]:
+def _draw_side(parent: ET.Element, scene: dict, side: str, y: float, scale: float,
+               wide: bool) -> tuple[float, float]:
     """A side's band: its heading and its roads, joined pairs together.  Returns (width, bottom)."""
     band = svg.sub(parent, "g", class_="side", data_side=side)
     roads = scene["roads"][side]
@@ -173,10 +180,10 @@ def _draw_side(parent: ET.Element, scene: dict, side: str, y: float, scale: floa
     heading += f": {len(roads)}" if roads else ": none yet"
     svg.text(band, 0, y + 14, heading, font_size=legible(14, scale), font_weight="bold", fill=WHITE,
              class_="side-heading")
-    y += 22 if scale is None else legible(14, scale) + 8
+    y += 22 if wide else legible(14, scale) + 8
     width = 7.5 * len(heading)
-    left = LABEL_W if scale is None else 0.0
-    line = 0.0 if scale is None else legible(13, scale) + 5  # a road's line of words, with a room
+    left = LABEL_W if wide else 0.0
+    line = 0.0 if wide else legible(13, scale) + 5  # a road's line of words, with a room
     placed: set[str] = set()
     for road in roads:
         if road["name"] in placed:
@@ -184,7 +191,7 @@ def _draw_side(parent: ET.Element, scene: dict, side: str, y: float, scale: floa
         placed.add(road["name"])
         partner = by_name.get(road["joined"]) if road["joined"] is not None else None
         if partner is None or road["bridge"] is None or partner["bridge"] is None:
-            width = max(width, _draw_road(band, road, left, y + line, hot, scale, y + line - 5))
+            width = max(width, _draw_road(band, road, left, y + line, hot, scale, None if wide else y + line - 5))
             y += line + UNIT + ROW_GAP
             continue
         placed.add(partner["name"])
@@ -194,7 +201,7 @@ def _draw_side(parent: ET.Element, scene: dict, side: str, y: float, scale: floa
         xa, xb = left + hb - shift, left + ha - shift  # so that xa + ha == xb + hb
         pair = svg.sub(band, "g", class_="joined", data_roads=f"{road['name']} {partner['name']}")
         y += line
-        width = max(width, _draw_road(pair, road, xa, y, hot, scale, y - 5))
+        width = max(width, _draw_road(pair, road, xa, y, hot, scale, None if wide else y - 5))
         below = y + UNIT + 2 * BRIDGE
         kind, target = hot if hot else (None, None)
         (span_a, half_a), (span_b, half_b) = road["bridge"], partner["bridge"]
@@ -204,27 +211,28 @@ def _draw_side(parent: ET.Element, scene: dict, side: str, y: float, scale: floa
               f"bridge 0-0 joining the {half_a} of span {span_a} of {clip(road['name'], 30)} to "
               f"the {half_b} of span {span_b} of {clip(partner['name'], 30)}",
               "bridge-tile", kind == "bridge" and set(target) == {road["name"], partner["name"]}, vertical=True)
-        width = max(width, _draw_road(pair, partner, xb, below, hot, scale, below + UNIT + line - 3))
+        width = max(width, _draw_road(pair, partner, xb, below, hot, scale,
+                                      None if wide else below + UNIT + line - 3))
         y = below + UNIT + line + ROW_GAP
     return width, y
 
 
-def _draw_piles(parent: ET.Element, scene: dict, y: float, scale: float | None) -> tuple[float, float]:
+def _draw_piles(parent: ET.Element, scene: dict, y: float, scale: float, wide: bool) -> tuple[float, float]:
     """Three players: each pile in top-up order (face down when an open hand does not know it), its
-    seat on its left, or above it with a room (``scale`` not None)."""
+    seat on its left (``wide``: a wide picture's), or above it (a phone's room)."""
     group = svg.sub(parent, "g", class_="piles")
     svg.text(group, 0, y + 14, "Piles (next top-up first)", font_size=legible(14, scale), font_weight="bold",
              fill=WHITE, class_="side-heading")
-    y += 22 if scale is None else legible(14, scale) + 8
+    y += 22 if wide else legible(14, scale) + 8
     width = 180.0
     for seat in scene["seats"]:
         pile = scene["piles"].get(seat, [])
         row = svg.sub(group, "g", class_="pile", data_seat=seat, data_tiles=len(pile))
         size = legible(13, scale)
-        svg.text(row, 0, y + 12 if scale is None else y + size, clip(seat, 8), font_size=size, font_weight="bold",
+        svg.text(row, 0, y + 12 if wide else y + size, clip(seat, 8), font_size=size, font_weight="bold",
                  fill=WHITE, class_="pile-seat")
         x = LABEL_W
-        if scale is not None:
+        if not wide:
             x = _label_x(size, clip(seat, 8)) if not pile else 0.0
             y += size + 4 if pile else size - 12
         if not pile:
@@ -273,18 +281,19 @@ def scene(state: RoadsHand, last: Move | None) -> dict:
                       for seat, pile in state.piles.items()} if state.piles else None}
 
 
-def _draw(scene: dict, room: float | None, scale: float | None) -> Board:
+def _draw(scene: dict, room: float | None, scale: float) -> Board:
     """The dice, the roads and the piles of :func:`scene`, for ``room`` when one is given (the replay
     page's script draws them the same way: roads.js)."""
     group = svg.element("g", class_="roads")
-    width, _ = _draw_dice(group, scene, scale)
+    wide = room is None
+    width, _ = _draw_dice(group, scene, scale, wide)
     y = DIE + 14
     for side in scene["sides"]:
-        w, y = _draw_side(group, scene, side, y, scale)
+        w, y = _draw_side(group, scene, side, y, scale, wide)
         width = max(width, w)
         y += 6
     if scene["piles"]:
-        w, y = _draw_piles(group, scene, y, scale)
+        w, y = _draw_piles(group, scene, y, scale, wide)
         width = max(width, w)
     notes = (_summary(scene),) if room is None else (scene["words"], _summary(scene))
     return Board(group, max(width, 330.0 if room is None else 0.0), y, notes)

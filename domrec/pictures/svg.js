@@ -103,15 +103,18 @@ var domrecPictures = (function () {
     return node;
   }
 
-  /* pictures/__init__.py's fit, legible and for_room: a board drawn for the room a phone's felt has. */
+  /* pictures/__init__.py's fit, legible and for_room: a board drawn for the room a phone's felt has,
+     or (no room) as on a wide screen, its texts sized for ``scale`` (none: 1). */
   var MIN_TEXT = 11;
   function fit(room, width) { return Math.min(1, room / Math.max(width, 1)); }
   function legible(size, scale) {
     return scale === null ? size : Math.max(size, Math.ceil(MIN_TEXT / scale * 10) / 10);
   }
   function forRoom(drawAt) {
-    return function (scene, room) {
-      if (room === undefined || room === null) { return drawAt(scene, null, null); }
+    return function (scene, room, scale) {
+      if (room === undefined || room === null) {
+        return drawAt(scene, null, scale === undefined || scale === null ? 1 : scale);
+      }
       var first = drawAt(scene, room, 1), scale = fit(room, first.width);
       return scale === 1 ? first : drawAt(scene, room, scale);
     };

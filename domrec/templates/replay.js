@@ -133,11 +133,14 @@
     var box = sec.querySelector(".picture");
     var p = view(sec, i), width = box.clientWidth;
     var small = width > 0 && width < NARROW;
-    var board = drawBoard(model(sec, i).board, small ? width - 2 * D.frame.MARGIN : null);
+    var scene = model(sec, i).board;
     box.textContent = "";
     box.classList.toggle("narrow", small);
     box.setAttribute("data-width", String(width));
-    if (small) { narrow(box, p, board, width); } else { box.appendChild(D.frame.draw(p, board)); }
+    if (small) { narrow(box, p, drawBoard(scene, width - 2 * D.frame.MARGIN), width); }
+    else {  /* the whole picture, its texts sized for the box it is shown in (frame.draw) */
+      box.appendChild(D.frame.draw(p, function (scale) { return drawBoard(scene, null, scale); }, width > 0 ? width : null));
+    }
     return p;
   }
 

@@ -1,6 +1,6 @@
 """A picture drawn for a width (the replay page on a phone): each board laid out for the room its
-felt has, every text at least ``MIN_TEXT`` px once the board's scale is applied, and the desktop's
-picture unchanged.  Fast: Python only (tests/test_replay_drawing.py holds the page's script equal
+felt has, every text at least ``MIN_TEXT`` px once the board's scale is applied, and the whole
+picture's board laid out as before.  Fast: Python only (tests/test_replay_drawing.py holds the page's script equal
 to ``frame.draw_narrow``, tests/test_replay_phone.py measures the text in a browser)."""
 
 from __future__ import annotations
@@ -100,10 +100,11 @@ def _numerals(root: ET.Element, scale: float = 1.0) -> list[float]:
     return mine + [size for child in root for size in _numerals(child, scale)]
 
 
-def test_on_a_phone_a_double_twelve_sets_numerals_are_at_least_min_text_and_the_desktops_unchanged():
+def test_a_double_twelve_sets_numerals_are_at_least_min_text_on_a_phone_and_on_the_whole_picture():
     """Beyond nine a half is a numeral, half its side: a rack's 13 px half showed it at 6.5 px, and
     so did a captured panel's.  On a phone both are drawn big enough for MIN_TEXT; the desktop's
-    picture keeps its size (and the scenes of the other sets do not say ``numerals``)."""
+    picture draws them so too (tests/pictures/test_wide_text.py), and the scenes of the other sets do not
+    say ``numerals``."""
     record = next(iter(sim.simulate("castle-rock", 1, 11, players=2, options={"set": "double-twelve",
                                                                               "start_tiles": 20})))
     hands, _ = replay(record, "double-twelve")
@@ -115,7 +116,8 @@ def test_on_a_phone_a_double_twelve_sets_numerals_are_at_least_min_text_and_the_
         board = _numerals(drawn)
         seen.update(("rack" if racks else "", "board" if len(board) > len(racks) else ""))
         assert _smallest_text(drawn) >= MIN_TEXT and min(board, default=MIN_TEXT) >= MIN_TEXT, position.move
-        assert {float(s) for s in _numerals(frame.draw(position))} <= {6.5, 11.0}  # the desktop's, as before
+        # the whole picture's too, since its racks and panels hold 22 px halves as well (they were 13: 6.5 px)
+        assert {float(s) for s in _numerals(frame.draw(position))} == {11.0}
     assert {"rack", "board"} <= seen
     assert all(p.scene["numerals"] is True for p in positions)
     assert "numerals" not in _positions(SAMPLE["castle-rock"])[0].scene

@@ -167,3 +167,25 @@ def test_one_long_team_name_costs_at_most_a_screen_of_the_team_standings(tmp_pat
     assert len(plain) == 2 and not any(wraps for _, _, wraps, _ in plain)
     assert len(after) <= len(plain) + 1 and sum(n for *_, n in after) == 30, after
     assert [wraps for _, _, wraps, _ in after].count(True) == 1, after
+
+
+@pytest.mark.parametrize("where", [0, 199])
+def test_the_screens_share_the_rows_evenly_and_none_is_left_nearly_empty(tmp_path, where):
+    """The fewest screens, the rows spread over them: filled from the first on, the one very long
+    name sorting last (find your table is in the names' order) held the last screen alone, one row
+    on a screen of 1,080 px.  Now that screen holds as many rows as it can up to an even share, and
+    the screens of one fit hold as many rows as each other, give or take one, as do 200 short names."""
+    names = [f"Jugador {i:03d} Pérez" for i in range(199)]
+    plain = _shape(pages.projector_screens(_field(tmp_path, [*names, "Jugador 199 Pérez"], True)), "find")
+    names.insert(where, LONGEST)
+    for kind in ("find", "standings"):
+        after = _shape(pages.projector_screens(_field(tmp_path, names, True)), kind)
+        even = 200 / len(after)
+        assert min(n for *_, n in after) >= even / 2, (kind, after)
+        for shape in {s[:3] for s in after}:
+            counts = [n for *s, n in after if tuple(s) == shape]
+            assert max(counts) - min(counts) <= 1, (kind, after)
+    find = _shape(pages.projector_screens(_field(tmp_path, names, True)), "find")
+    # the fewest screens: the long name's one more; find your table is in the names' order, so it is the last
+    assert len(find) == len(plain) + 1 and find[-1][2] and find[-1][3] > 10, find
+    assert len(plain) > 2 and max(n for *_, n in plain) - min(n for *_, n in plain) <= 1, plain

@@ -131,7 +131,11 @@ def _paged(widths_em: Sequence[float], fixed_em: float, most_columns: int, most_
            head_rows: int = 0) -> list[tuple[int, int, Fit]]:
     """The rows (their texts' widths in em, in the order shown) cut into screens, each fitted to its
     own widest text (:func:`_fit`): ``(start, end, fit)`` a screen, the fewest screens there can be,
-    each as full as it can be from the first on.  So a name too long for the screens' columns costs
+    the rows spread over them as evenly as their room lets (of all the ways to cut the rows into that
+    many screens, the one whose screens' row counts have the least sum of squares; of two such, the
+    one whose first screens hold more).  Filling each screen from the first on left the last one
+    nearly empty: a very long name sorting last held its screen alone, a screen for one row.  So a
+    name too long for the screens' columns costs
     the screen it is on, never the others (one fit for every row put every screen of 200 players
     in one column at the floor's type, its rows on two lines: 50 screens): the screens around it
     keep their columns.  On a screen whose rows wrap, a row takes the lines its name needs (erring
@@ -151,6 +155,7 @@ def _paged(widths_em: Sequence[float], fixed_em: float, most_columns: int, most_
         return 1 if text <= room else math.ceil(text / room + 0.5)
 
     count = [0] * (n + 1)   # the fewest screens that show the rows from k on
+    spread = [0] * (n + 1)  # of those, the least sum of the squares of their row counts
     cut = [n] * (n + 1)     # where the first of them ends
     for k in range(n - 1, -1, -1):
         widest, used, best = 0.0, 0, None
@@ -160,9 +165,11 @@ def _paged(widths_em: Sequence[float], fixed_em: float, most_columns: int, most_
             used += lines(widths_em[e - 1])
             if e > k + 1 and ((used > fit.rows) if fit.wraps else (e - k > fit.rows * fit.columns)):
                 break  # (a screen's room only shrinks as its rows grow)
-            if best is None or 1 + count[e] <= best:
-                best, cut[k] = 1 + count[e], e
-        count[k] = best or 1
+            # (the fewest screens from k on have the fewest from e on: their spread is spread[e])
+            here = (1 + count[e], (e - k) ** 2 + spread[e])
+            if best is None or here <= best:
+                best, cut[k] = here, e
+        count[k], spread[k] = best or (1, (n - k) ** 2)
     out, k = [], 0
     while k < n:
         widest = max(widths_em[k:cut[k]])

@@ -1,0 +1,100 @@
+"""The whole picture (``explain --svg``, the replay page on a desktop or a projector) shows every
+text at least ``MIN_TEXT`` px: its SVG font size times the scales of the groups it is in (the
+frame draws a big board smaller) times the scale the picture is shown at (the page shows a picture
+wider than its box at ``box / width``).  Broadway's axes' legend was 9 px and its coordinates 10,
+Domino Roads' road details 9.5 (8.5 on a long road), a Horse Race count of 10 or more 10.2.
+
+Fast: Python only (tests/test_replay_wide.py measures the texts the page draws in a browser, and
+that the boxes below are the page's at those screens)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from domrec import simulate as sim
+from domrec.pictures import MIN_TEXT, fit, frame
+from domrec.pictures.positions import replay
+
+from tests.conftest import SAMPLES
+from tests.test_replay_page import load
+
+#: The picture's box on the replay page (CSS px): None, the picture at its own size (explain --svg
+#: opened in a browser); 952 on a 1366x768 desktop and on a 1920x1080 projector alike (the page is
+#: at most 84rem wide, less the move list); 800, the narrowest box the whole picture is drawn for
+#: (below it the page draws a phone's picture).
+BOXES = {"own size": None, "desktop 1366x768": 952, "projector 1920x1080": 952, "narrowest wide box": 800}
+
+SAMPLE_FILES = sorted(p.relative_to(SAMPLES / "valid").as_posix() for p in (SAMPLES / "valid").glob("*/*")
+                      if p.suffix in (".json", ".dgn"))
+
+
+def shown_sizes(root: ET.Element, scale: float = 1.0) -> list[tuple[float, str]]:
+    """Each text under ``root`` as (the px it shows at, its words): its font size times the scale of
+    every ``transform`` above it, times ``scale``."""
+    found = re.search(r"scale\(([0-9.]+)\)", root.get("transform", ""))
+    scale *= float(found[1]) if found else 1.0
+    mine = ([(float(root.get("font-size")) * scale, root.text)]
+            if root.tag.endswith("text") and (root.text or "").strip() else [])
+    return mine + [size for child in root for size in shown_sizes(child, scale)]
+
+
+def smallest_shown(position, box: float | None) -> tuple[float, str]:
+    """The smallest text of the whole picture of ``position`` as the page shows it in ``box``."""
+    drawn = frame.draw(position) if box is None else frame.draw(position, box)
+    width = float(drawn.get("width"))
+    return min(shown_sizes(drawn, 1.0 if box is None else fit(box, width)))
+
+
+def _check(name: str, record) -> int:
+    hands, _ = replay(record, name)
+    positions = [p for hand in hands for p in hand.positions]
+    for screen, box in BOXES.items():
+        for position in positions:
+            size, words = smallest_shown(position, box)
+            assert size >= MIN_TEXT, (name, screen, position.hand, position.move, round(size, 2), words)
+    return len(positions)
+
+
+@pytest.mark.parametrize("name", SAMPLE_FILES)
+def test_every_text_of_every_sample_position_shows_at_least_min_text_on_a_desktop_and_a_projector(name):
+    _check(name, load(SAMPLES / "valid" / name))  # (a hand recorded by its scores alone has no picture)
+
+
+@pytest.mark.parametrize("game, players, options", [
+    ("competitive", None, None), ("broadway", None, None), ("horse-race", 3, None), ("castle-rock", None, None),
+    ("castle-rock", 2, {"set": "double-twelve", "start_tiles": 20}), ("domino-roads", None, None),
+    ("domino-roads", 3, None)])
+def test_every_text_of_a_simulated_game_shows_at_least_min_text_on_a_desktop_and_a_projector(game, players,
+                                                                                            options):
+    """Simulated games: long lines of play and rows, wide layouts, long roads, a double-twelve set
+    (numerals: the racks' and the captured panels' tiles are drawn big enough for them)."""
+    record = next(iter(sim.simulate(game, 1, 11, players=players, options=options)))
+    assert _check(f"simulated {game}", record) > 20
+
+
+def test_a_board_the_frame_draws_smaller_has_its_texts_enlarged_by_as_much():
+    """Three players' roads and piles are taller than the frame's board (620 px): the board is drawn
+    smaller and its words larger, so that they show at MIN_TEXT all the same; the board is as wide
+    and as tall in both drawings (its size never depends on its texts')."""
+    hands, _ = replay(load(SAMPLES / "valid" / "domino-roads" / "simulated-game-3-players.json"), "roads")
+    big = [p for h in hands for p in h.positions if p.board.height > frame.BOARD_MAX_HEIGHT]
+    assert big
+    for position in big[::4]:
+        scale = frame.BOARD_MAX_HEIGHT / position.board.height
+        again = position.board_at(scale)
+        assert (again.width, again.height) == (position.board.width, position.board.height)
+        assert min(shown_sizes(again.element, scale))[0] >= MIN_TEXT
+        assert min(shown_sizes(position.board.element))[0] >= MIN_TEXT
+
+
+def test_broadways_axes_legend_is_a_note_and_the_coordinates_show_at_min_text():
+    position = next(p for h in replay(load(SAMPLES / "valid" / "broadway" / "exposed-tiles.json"), "b")[0]
+                    for p in h.positions if p.scene["tiles"])
+    drawn = frame.draw(position)
+    assert not [t for t in drawn.iter() if t.get("class") == "axes"]
+    assert "Coordinates: x along the bottom, y up the left." in [t.text for t in drawn.iter() if t.get("class") == "note"]
+    coordinates = [float(t.get("font-size")) for t in drawn.iter() if t.get("class") in ("x", "y")]
+    assert coordinates and min(coordinates) >= MIN_TEXT

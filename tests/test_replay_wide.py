@@ -1,0 +1,103 @@
+"""The replay page on a desktop (1366x768) and a projector (1920x1080), in a browser (Playwright on
+the system's Chromium): stepping through every position of a record of each game, every text of
+the picture shows at least 11 px (its computed font size times the scale the browser draws it at:
+the board's, the picture's in its box), and no two of its texts overlap.  The picture's box is the
+width tests/pictures/test_wide_text.py sizes the pictures for.
+
+Screenshots are kept under ``DOMREC_SCREENSHOTS`` when that is set, for a person to look at.
+Slow, and skipped with the reason where Chromium or Playwright is missing."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from domrec import replay_page
+from domrec.pictures import MIN_TEXT
+
+from tests.conftest import SAMPLES
+from tests.pictures.test_wide_text import BOXES
+from tests.test_replay_page import load
+
+pytestmark = pytest.mark.slow
+
+from tests.browser import playwright_or_skip
+
+playwright_api = playwright_or_skip(server=False)
+
+SCREENS = {"desktop": {"width": 1366, "height": 768}, "projector": {"width": 1920, "height": 1080}}
+
+#: A record of each game with what its picture words most: the coordinates and face-up tiles, counts
+#: of 10 and more, captured panels, roads with bridges and road-blocks, three players' tall piles.
+RECORDS = ["competitive/first-lead-double-six.json", "broadway/exposure-and-penalty-play.dgn",
+           "horse-race/blocked-tied-lowest.json", "castle-rock/five-players-row-of-three.json",
+           "domino-roads/figure-4-bridge-total-10.json", "domino-roads/simulated-game-3-players.json"]
+
+#: Runs in the page: every position of every hand, from the deal on, each text of the picture as
+#: drawn (its words, the px it shows at, its box on the screen), and the picture's box.
+STEP = """() => {
+  const out = {box: null, positions: []};
+  for (const sec of document.querySelectorAll('section.hand')) {
+    const box = sec.querySelector('.picture');
+    if (!box.querySelector('svg')) { continue; }
+    out.box = box.clientWidth;
+    sec.querySelector('button[data-go=first]').click();
+    for (let guard = 0; guard < 500; guard++) {
+      const svg = box.querySelector('svg');
+      const texts = [];
+      for (const t of svg.querySelectorAll('text')) {
+        if (!t.textContent.trim()) { continue; }
+        const r = t.getBoundingClientRect();
+        texts.push([t.textContent, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a,
+                    r.left, r.top, r.right, r.bottom, t.getAttribute('class') || '']);
+      }
+      out.positions.push({hand: sec.getAttribute('data-hand'), move: svg.getAttribute('data-move'),
+                          narrow: box.classList.contains('narrow'), texts: texts});
+      const next = sec.querySelector('button[data-go=next]');
+      if (next.getAttribute('aria-disabled') === 'true') { break; }
+      next.click();
+    }
+  }
+  return out;
+}"""
+
+
+def _overlaps(texts: list) -> list:
+    """Pairs of texts whose boxes overlap by more than a glyph's side bearing (2 px each way): a
+    line's box holds its ascent and descent, so two lines one under the other touch by a pixel."""
+    found = []
+    for i, a in enumerate(texts):
+        for b in texts[i + 1:]:
+            wide = min(a[4], b[4]) - max(a[2], b[2])
+            tall = min(a[5], b[5]) - max(a[3], b[3])
+            if wide > 2 and tall > 2 and "numeral" not in (a[6] + b[6]):
+                found.append((a[0], b[0], round(wide, 1), round(tall, 1)))
+    return found
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+@pytest.mark.parametrize("name", RECORDS)
+def test_every_text_of_the_picture_shows_at_least_11_px_and_none_overlaps(browser, tmp_path, name, screen):
+    page_file = tmp_path / "page.html"
+    page_file.write_text(replay_page.page(load(SAMPLES / "valid" / name), name), encoding="utf-8")
+    tab = browser.new_page(viewport=SCREENS[screen])
+    try:
+        tab.goto(page_file.as_uri())
+        seen = tab.evaluate(STEP)
+        keep = os.environ.get("DOMREC_SCREENSHOTS")
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            tab.locator(".picture").first.screenshot(path=str(Path(keep) / f"{screen}-{name.replace('/', '-')}.png"))
+    finally:
+        tab.close()
+    width = SCREENS[screen]["width"]
+    assert seen["box"] == BOXES[f"{screen} {width}x{SCREENS[screen]['height']}"], seen["box"]
+    assert len(seen["positions"]) > 5
+    for position in seen["positions"]:
+        where = (name, screen, position["hand"], position["move"])
+        assert not position["narrow"], where
+        smallest = min(position["texts"], key=lambda t: t[1])
+        assert smallest[1] >= MIN_TEXT - 0.01, (*where, smallest[0], round(smallest[1], 2))
+        assert not _overlaps(position["texts"]), (*where, _overlaps(position["texts"]))
