@@ -79,6 +79,28 @@ def printable(text: str, tabs: bool = False) -> str:
     return pattern.sub(_escaped, text)
 
 
+#: What no text of a record may hold, in DGN or in JSON (a name, a tag, a comment, a road, a
+#: key): the control characters but the tab, the line feed and the carriage return (the C0
+#: controls, DEL, the C1 controls: ESC, NUL, BEL, backspace, form feed, U+009B…).  A terminal
+#: obeys a control character instead of showing it (ESC can clear the screen and write "valid"
+#: in its place), and none has a use in a game's words.  Direction controls are not among them:
+#: right-to-left text uses its marks, and every output drops them (:func:`plain_direction`).
+RECORD_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+#: The names a player may know a control character by (the rest are said by their code alone).
+_CONTROL_NAMES = {0x00: "NUL", 0x07: "BEL, the bell", 0x08: "backspace", 0x0B: "vertical tab", 0x0C: "form feed",
+                  0x1B: "ESC, escape", 0x7F: "DEL, delete", 0x85: "next line", 0x9B: "CSI, a terminal command"}
+
+
+def control_said(ch: str) -> str:
+    """What a refusal says of ``ch``, one of :data:`RECORD_CONTROLS`: the character by its code
+    (and name, where it has one a player may know), why it cannot be, and what to do."""
+    code = ord(ch)
+    name = _CONTROL_NAMES.get(code)
+    return (f"the text holds a control character, U+{code:04X}{f' ({name})' if name else ''}, which no record "
+            f"may hold (a terminal would obey it, not show it): delete it")
+
+
 def clip(text: str, limit: int = 40) -> str:
     """Text from a record, shortened for a message: a 100,000-character key must not make a 100 KB line."""
     return one_line(text if len(text) <= limit else text[:limit] + "…")
@@ -153,6 +175,11 @@ class NotUnicodeError(NotJSONError):
         super().__init__(message, pointer)
         self.line = line
         self.column = column
+
+
+class ControlCharacterError(InputError):
+    """Text holding one of :data:`RECORD_CONTROLS` (an ESC, a NUL…): at its JSON Pointer in a
+    record, at its line and column in a DGN text (:class:`domrec.notation.NotationError`)."""
 
 
 class TooLargeError(InputError):

@@ -32,8 +32,9 @@ except ImportError:  # a platform without its wheels: Python's reader does it al
     orjson = None
 
 from domrec import shape
-from domrec.errors import (DuplicateKeyError, InputError, NotJSONError, NotUnicodeError, ShapeError,
-                           TooLargeError, UnsupportedVersionError, clip, one_line, pointer_token, shown)
+from domrec.errors import (RECORD_CONTROLS, ControlCharacterError, DuplicateKeyError, InputError, NotJSONError,
+                           NotUnicodeError, ShapeError, TooLargeError, UnsupportedVersionError, clip, control_said,
+                           one_line, pointer_token, shown)
 from domrec.record import Record, structure_with_moves
 
 CURRENT_MAJOR = 1
@@ -109,6 +110,30 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
+#: What in a JSON text may make one of :data:`~domrec.errors.RECORD_CONTROLS`: an escape of one
+#: (``\\u001b``, ``\\b``, ``\\f``; the tab's, line feed's and carriage return's too, which the
+#: search of the strings then lets through), or one written as it is (DEL, a C1 control: JSON
+#: refuses only the C0 controls written raw in a text).
+_CONTROL_ESCAPE = re.compile(r"\\(?:u00(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])|[bf])")
+_CONTROL_ESCAPE_BYTES = re.compile(_CONTROL_ESCAPE.pattern.encode("ascii"))
+_RAW_C1 = re.compile("[\x80-\x9f]")
+_RAW_C1_BYTES = re.compile(b"\xc2[\x80-\x9f]")
+
+
+def may_hold_controls(text: str | bytes) -> bool:
+    """Whether the JSON ``text`` may hold a string with a control character (now and then true
+    when it holds none: the strings are then searched, :func:`check_value`).  The usual record,
+    without a backslash, DEL or a character beyond ASCII, costs a search for each of the two
+    and a look at whether it is ASCII."""
+    if isinstance(text, bytes):
+        escape, backslash, delete, raw = _CONTROL_ESCAPE_BYTES, b"\\", b"\x7f", _RAW_C1_BYTES
+    else:
+        escape, backslash, delete, raw = _CONTROL_ESCAPE, "\\", "\x7f", _RAW_C1
+    if delete in text or (backslash in text and escape.search(text) is not None):
+        return True
+    return not text.isascii() and raw.search(text) is not None
+
+
 #: The first bytes of every SQLite database file (an event file, a ratings file).
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -149,9 +174,10 @@ def _surrogate_said(ch: str) -> str:
             f"escape without its other half); text must be valid Unicode")
 
 
-def check_value(value: Any, pointer: str = "", level: int = 1, strings: bool = True) -> None:
+def check_value(value: Any, pointer: str = "", level: int = 1, strings: bool = True, controls: bool = True) -> None:
     """Refuse a parsed JSON value that nests deeper than :data:`MAX_DEPTH` (``value`` being at
-    ``level``) or, with ``strings``, holds a lone surrogate in a text or a key.
+    ``level``) or, with ``strings``, holds a lone surrogate or (with ``controls`` too) a control
+    character (:data:`~domrec.errors.RECORD_CONTROLS`) in a text or a key.
 
     Walked with a list, not by recursion, so no depth can exhaust the stack."""
     stack = [(value, pointer, level)]
@@ -165,6 +191,10 @@ def check_value(value: Any, pointer: str = "", level: int = 1, strings: bool = T
                 m = _SURROGATE.search(v)
                 if m is not None:
                     raise NotUnicodeError(_surrogate_said(m.group()), p or "/")
+            if strings and controls:
+                m = RECORD_CONTROLS.search(v)
+                if m is not None:
+                    raise ControlCharacterError(control_said(m.group()), p or "/")
         elif kind is dict or kind is list:
             if d > MAX_DEPTH:  # pointed at the field that holds it, not 64 steps down
                 raise TooLargeError(f"this value nests lists and objects more than {MAX_DEPTH} levels deep "
@@ -176,6 +206,9 @@ def check_value(value: Any, pointer: str = "", level: int = 1, strings: bool = T
                     bad = _SURROGATE.search(k) if strings and not k.isascii() else None
                     if bad is not None:
                         raise NotUnicodeError(f"the key \"{clip(k)}\": {_surrogate_said(bad.group())}", q)
+                    bad = RECORD_CONTROLS.search(k) if strings and controls else None
+                    if bad is not None:
+                        raise ControlCharacterError(f"the key \"{clip(k)}\": {control_said(bad.group())}", q)
                     stack.append((x, q, d + 1))
             else:
                 stack.extend((x, f"{p}/{i}", d + 1) for i, x in enumerate(v))
@@ -394,8 +427,8 @@ def parse_json(text: str | bytes) -> Any:
             raise _placed(text, _at_token(NotJSONError("the JSON holds a number too long to be read (thousands of "
                                                        "digits)"), long.group() if long else "")) from None
         raise NotJSONError(f"the JSON cannot be read: {e}") from None
-    if "\\" in text and _SURROGATE_ESCAPE.search(text) is not None:  # one backslash: memchr-fast
-        check_value(doc, strings=True)
+    if ("\\" in text and _SURROGATE_ESCAPE.search(text) is not None) or may_hold_controls(text):
+        check_value(doc, strings=True)  # (a backslash, DEL: memchr-fast)
     return doc
 
 
@@ -464,9 +497,11 @@ def load_dict(doc: Any) -> Record:
     doc = upgrade(doc)
     # The shape check bounds the depth of everything but free-form values (``event``): those
     # are held to the limit here, before anything walks them (by recursion) to store or write them.
+    # (Control characters are refused in the text a record is read from, :func:`parse_json`, not
+    # here: a record built in memory, through the library, may hold one; every output escapes it.)
     for key, value in doc.items():
         if key != "hands" and type(value) in (dict, list) and not _plain_players(key, value):
-            check_value(value, f"/{pointer_token(key)}", 2)
+            check_value(value, f"/{pointer_token(key)}", 2, controls=False)
     moves: list = []
     shape.check(doc, moves)
     return structure_with_moves(doc, moves)
@@ -499,6 +534,8 @@ def _loads_fast(text: str | bytes) -> Record | None:
     except Exception:  # not JSON as orjson reads it (or text it does not take): the slow reading says why
         return None
     if not _no_duplicates(text, doc):  # a key given twice (or not proven otherwise): the slow reading says where
+        return None
+    if may_hold_controls(text):  # (the slow reading finds the text that holds one, and says where)
         return None
     floats = shape.FLOATS_SEEN[0]
     try:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from domrec import console, games, notation, output as outputs
-from domrec.errors import DomrecError, InputError, one_line, plain_direction
+from domrec.errors import RECORD_CONTROLS, DomrecError, InputError, control_said, one_line, plain_direction
 from domrec.reader import MAX_DGN_GAME_BYTES, MAX_RECORD_BYTES, size_text
 from domrec.recorder import Recorder, RecorderError, new_game, read_whole, said_in_text
 
@@ -66,7 +66,10 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
     try:
         rec = _recorder(target, output, player, players, option, variant, text, interactive)
     except (DomrecError, RecorderError) as e:
-        _err(f"error: {e.message if isinstance(e, InputError) else e}")
+        if isinstance(e, notation.NotationError):  # (the piped text's tags: said where, as its moves are)
+            _err(f"error: line {e.line}, column {e.column}: {e.message}")
+        else:
+            _err(f"error: {e.message if isinstance(e, InputError) else e}")
         return EXIT_UNUSABLE
     if interactive:
         return _interactive(rec)
@@ -335,6 +338,7 @@ def _players(game: str, given: list[str], count: int | None, options: dict | Non
             raise InputError(f"write a player as SEAT=Name, not {item!r}")
         if seat in named:
             raise InputError(f"seat {seat} is given twice")
+        _name_checked(seat, name)
         named[seat] = name
     if header is not None and header["players"]:  # (tags naming no player: as without tags)
         from_tags = dict(header["players"])
@@ -354,10 +358,23 @@ def _players(game: str, given: list[str], count: int | None, options: dict | Non
     out = []
     for seat in seats:
         name = named.get(seat)
-        if name is None and interactive:
+        while name is None and interactive:
             name = _ask(f"player at {seat}: ").strip() or seat
+            try:
+                _name_checked(seat, name)
+            except InputError as e:
+                _out(e.message)
+                name = None
         out.append((seat, name or seat))
     return out
+
+
+def _name_checked(seat: str, name: str) -> None:
+    """Refuse a player's name holding a control character (ESC, NUL…), as the saved file
+    would be refused by every reader (:data:`domrec.errors.RECORD_CONTROLS`)."""
+    bad = RECORD_CONTROLS.search(name)
+    if bad is not None:
+        raise InputError(f"the name of the player at {seat}: {control_said(bad.group())}")
 
 
 def _ask(prompt: str) -> str:

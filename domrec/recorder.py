@@ -28,7 +28,7 @@ import attrs
 from domrec import notation
 from domrec import tiles as T
 from domrec.convert import text_of, write_text
-from domrec.errors import DomrecError, HiddenTiles, InputError, one_line
+from domrec.errors import RECORD_CONTROLS, DomrecError, HiddenTiles, InputError, control_said, one_line
 from domrec.game import Game, GameError, Refused
 from domrec.notation.through_game import _complete
 from domrec.notation.tokens import _full_tokens, _Text, _unescape_comment
@@ -146,8 +146,10 @@ class Recorder:
     # --- feeding it ---------------------------------------------------------------------------
 
     def feed_text(self, text: str) -> None:
-        """A whole DGN text (tags are skipped: they made the game), line by line."""
-        for line in text.splitlines():
+        """A whole DGN text (tags are skipped: they made the game), line by line: its lines as DGN
+        has them, ended by line feeds only (``splitlines`` would also end one at a form feed or a
+        U+2028, which :meth:`feed_line` refuses)."""
+        for line in text.split("\n"):
             if line.strip().startswith("[") and line.strip().endswith("]"):
                 continue
             self.feed_line(line)
@@ -155,6 +157,11 @@ class Recorder:
     def feed_line(self, line: str) -> None:
         """One line as typed: a hand part (``deal N …``), a command, or moves and commands."""
         self.lines_fed += 1
+        bad = RECORD_CONTROLS.search(line)
+        if bad is not None:  # (before the strip, which takes some of them for spaces)
+            self.at = bad.start() - (len(line) - len(line.lstrip()))
+            self._refuse(control_said(bad.group()))
+            return
         stripped = line.strip()
         if not stripped:
             return

@@ -308,6 +308,8 @@ def test_huge_player_counts_are_usage_errors(args):
 
 from hypothesis import given, strategies as st  # noqa: E402
 
+from domrec.errors import RECORD_CONTROLS  # noqa: E402
+
 
 @given(st.binary(max_size=200))
 def test_any_bytes_are_text_without_surrogates_or_refused_with_a_place(data):
@@ -319,12 +321,17 @@ def test_any_bytes_are_text_without_surrogates_or_refused_with_a_place(data):
         assert not any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
 
 
-@given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0xE000), max_size=50))
-def test_any_json_name_is_accepted_exactly_when_it_is_valid_unicode(name):
+@given(st.text(alphabet=st.characters(max_codepoint=0xE000), max_size=50))
+def test_any_json_name_is_accepted_exactly_when_it_is_valid_unicode_without_controls(name):
+    """Valid Unicode, and no control character but the tab, line feed and carriage return
+    (``RECORD_CONTROLS``, refused at the name's pointer)."""
     text = GAME.read_text().replace('"Ana"', json.dumps("Ana " + name), 1)  # surrogates as escapes
     report = validate_text(text.encode())
     lone = any(0xD800 <= ord(ch) <= 0xDFFF for ch in name)
-    assert (report.status == "unusable") == lone, report.problems[:1]
+    control = RECORD_CONTROLS.search(name) is not None
+    assert (report.status == "unusable") == (lone or control), report.problems[:1]
+    if control and not lone:
+        assert report.problems[0].pointer == "/players/0/name" and "U+" in report.problems[0].message
 
 
 def _peak_mib(*args: str) -> tuple[float, subprocess.CompletedProcess]:

@@ -534,3 +534,29 @@ def test_a_lead_the_deal_rules_out_is_placed_at_the_lead(term, tmp_path):
     number = len(head) + 2
     assert f"line {number}, column 15: hand 1 lead {wrong}, typed before the deal, cannot be" in said, said
     assert f"the recording stops at line {number}: nothing from it on was recorded" in said, said
+
+
+def test_the_terminal_counts_back_to_the_hand_line_since_the_file_has_no_line_for_it(term, tmp_path):
+    """Why the prompt says "typed N lines before this one" and not a line number (docs/recording.md,
+    "Entering the deal, or not"): N counts the prompts up to the hand line, a command among them,
+    and at that moment the saved file holds its tags alone, no line of the hand line or the deals
+    (each save rewrites the file whole, canonically), so no line number of the file could name it."""
+    record = next(sim.simulate("broadway", 1, 0))
+    parts, _ = typed_hand(record, 0)
+    deals = [p for p in parts if p.startswith("deal ")]
+    right = record.hands[0].moves[0].seat
+    wrong = next(p.seat for p in record.players if p.seat != right)
+    out = tmp_path / "b.dgn"
+    term.start("broadway", "-o", str(out), *_players(record))
+    term.wait_prompt("hand 1 (deal lines, or the first move)>")
+    term.line(f"hand 1 lead {wrong}")
+    term.line("show")
+    for line in deals:
+        term.line(line)
+    said = term.said()
+    assert f"hand 1 lead {wrong}, typed {len(deals) + 1} lines before this one, cannot be" in said, said
+    saved = out.read_text(encoding="utf-8").splitlines()
+    assert saved and all(line.startswith("[") for line in saved), saved
+    term.type("quit")
+    term.keys("Enter")
+    assert term.wait_dead() == "0"

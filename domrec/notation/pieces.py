@@ -12,7 +12,7 @@ import re
 from typing import Any, Sequence
 
 from domrec.notation.reading import _numbers_read, _Reader
-from domrec.notation.tokens import NotationError, _full_tokens, _HandText
+from domrec.notation.tokens import NotationError, _full_tokens, _HandText, check_controls
 
 
 def _piece_reader(game: str, seats: Sequence[str], text: str) -> _Reader:
@@ -77,7 +77,10 @@ def parse_header(text: str, game: str | None = None) -> dict[str, Any] | None:
     ``players`` (seat, name) pairs, ``variant``, ``options``, ``event``; ``None`` when the
     text has no tags (just hands); ``players`` is empty when the tags name none.  ``game``: the game the caller already knows (``domrec
     record competitive`` names it), taken when the tags leave out ``[Game]``; a ``[Game]`` tag
-    still says its own, for the caller to compare."""
+    still says its own, for the caller to compare.  A control character anywhere in the text is
+    refused first (:func:`~domrec.notation.tokens.check_controls`): ``splitlines`` would take
+    some of them for line breaks."""
+    check_controls(text)
     lines = text.splitlines()
     k = 0
     while k < len(lines) and (not lines[k].strip() or lines[k].lstrip().startswith(("[", "{"))):

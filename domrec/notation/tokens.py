@@ -25,7 +25,7 @@ from typing import Any, Iterator, NamedTuple
 
 import attrs
 
-from domrec.errors import InputError, NotUnicodeError, shown
+from domrec.errors import RECORD_CONTROLS, InputError, NotUnicodeError, control_said, shown
 from domrec.dgn_archive import Chunk, iter_games, split_games  # noqa: F401 (notation's names)
 from domrec.reader import unicode_text
 
@@ -333,9 +333,23 @@ def _escape_comment(text: str) -> str:
 
 
 def decode(chunk: Chunk) -> str:
-    """A game's text as Unicode: DGN is UTF-8, and text in another encoding is refused where it starts."""
+    """A game's text as Unicode: DGN is UTF-8, and text in another encoding is refused where it
+    starts; a control character (:func:`check_controls`) is refused where it is."""
     try:
-        return unicode_text(chunk.data).replace("\r\n", "\n")  # a file saved on Windows reads the same
+        text = unicode_text(chunk.data).replace("\r\n", "\n")  # a file saved on Windows reads the same
     except NotUnicodeError as e:
         message = e.message.split(": ", 1)[1]  # the position is said as the problem's line:column
         raise NotationError(message, chunk.first_line + (e.line or 1) - 1, e.column or 1) from None
+    check_controls(text, chunk.first_line)
+    return text
+
+
+def check_controls(text: str, first_line: int = 1) -> None:
+    """Refuse a DGN text holding a control character other than the tab, the line feed and the
+    carriage return, or a line or paragraph separator (:data:`domrec.errors.RECORD_CONTROLS`),
+    at its line and column, wherever it is (a comment, a tag, a name): a terminal shown the
+    text would obey it.  The text's first line is line ``first_line`` of its file."""
+    bad = RECORD_CONTROLS.search(text)
+    if bad is not None:
+        line, column = _Text(text, first_line).where(bad.start())
+        raise NotationError(control_said(bad.group()), line, column)

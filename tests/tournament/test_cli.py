@@ -401,3 +401,15 @@ def test_a_terminal_escape_in_a_name_of_an_event_file_never_reaches_the_terminal
         assert r.exit_code == 0, r.output
         assert "\x1b" not in r.output and "\x07" not in r.output, command
         assert ("Club" if command == "info" else "Ana") + "\\x1b]0;pwned\\x07" in r.output, command
+
+
+def test_text_that_looks_like_rich_markup_is_printed_as_entered(tmp_path: Path):
+    """rich reads a plain string as markup: a club entered as ``[red]Norte[/]`` printed red, and one
+    entered as ``[link=…]Sur[/link]`` became a hyperlink to that address, at the terminal; in a pipe
+    both lost their brackets.  Every cell of a table is printed as the text it is."""
+    path = new_event(tmp_path)
+    players = tmp_path / "players.csv"
+    players.write_text("name,club\n[bold red]Ana[/],[red]Norte[/]\nBo,[link=http://x]Sur[/link]\nCy,Este\nDi,Oeste\n")
+    assert run("add", path, "--csv", players).exit_code == 0
+    out = run("players", path).output
+    assert "[bold red]Ana[/]" in out and "[red]Norte[/]" in out and "[link=http://x]Sur[/link]" in out, out

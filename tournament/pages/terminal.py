@@ -295,9 +295,11 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
             # Words (a club, a category from the players CSV) read from the left; numbers line up right.
             words = any(isinstance(r.get(c), str) and r.get(c) and not _numeric(r.get(c)) for r in rows)
             table.add_column(Text(_cell(c)), no_wrap=True, justify="left" if words else "right", min_width=widths[c])
+    # Every cell a Text, never a str: rich reads a str as markup, so a club typed as "[red]Norte[/]"
+    # would print red (and "[link=…]" would make a link) instead of as it was entered.
     for r in rows:
-        table.add_row(*(Text(_fit_cell(_cell(r.get(c)), widths[c], wide, lines, c != "result")) if _wraps(c) else _cell(r.get(c))
-                        for c in columns))
+        table.add_row(*(Text(_fit_cell(_cell(r.get(c)), widths[c], wide, lines, c != "result")) if _wraps(c)
+                        else Text(_cell(r.get(c))) for c in columns))
     console.print(table)
     for line in [*footer, *legend]:
         for part in wrap_lines(line, width):
