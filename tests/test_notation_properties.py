@@ -116,6 +116,26 @@ def test_a_score_sheet_with_each_hands_scores_reads_as_scored(config, seed):
     assert [h.result.scores for h in game.record.hands] == [h.result.scores for h in record.hands]
 
 
+def test_a_sheets_hand_ended_at_the_target_is_not_read_as_gone_out_with_the_same_scores():
+    """Partnership Horse Race counting the partner's hand, a score sheet (no ends, no seats, no
+    deal) whose hand 6 ends ``target`` with NS 8, EW 9: too many positions for the set of
+    positions, so the general reading reads it, and one of its readings gives the same scores but
+    ends the hand ``out`` (W's last tile not reaching the target).  The general reading took the
+    claimed scores alone and chose that reading first, and the sheet was judged invalid ("claimed
+    to end 'target', but it ended 'out'"); a reading that ends the hand otherwise than its end
+    line is no reading of it, as the straight reading already held (found by the property test
+    above, seed 95797)."""
+    config = CONFIGS[IDS.index("horse-race-4-partnerships=True-count_partner=True")]
+    record = simulated(config, 95797)
+    truth = validate(record)
+    assert [h.result.end for h in record.hands][5] == "target"
+    text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True)
+    (game,) = notation.read_games(text, "sheet.dgn")
+    assert game.report.status == "valid", [p.text() for p in game.report.problems]
+    assert (game.report.scores, game.report.winner) == (truth.scores, truth.winner)
+    assert [h.result.end for h in game.record.hands] == [h.result.end for h in record.hands]
+
+
 def test_typed_writer_writes_a_seat_where_the_chain_may_have_ended_unwritten():
     """Horse Race under ``chain_draw: false``, typed without the deal: after P3 leads 5-5 in
     hand 5 the chain is P3's if P3 can play, but without the deal the reader also tries P1

@@ -419,9 +419,10 @@ class HandReading:
             return
         g, hand = self.g, self.hand
         self.insert_passes(None)
+        outcome = None
         if self.finish():
             try:
-                g.end_hand(hand.left, self.claim)
+                outcome = g.end_hand(hand.left, self.claim)
             except Exception as e:  # (Refused: the deal or a move, now the deal is known)
                 refusal = getattr(e, "problem", None)
                 if refusal is None:
@@ -431,7 +432,10 @@ class HandReading:
                     start, events = self._recording[-1]
                     events.append((_LEAF, path[start:], None))
                 return
-        scores = dict(g.totals)
+        scores = _Totals(g.totals)
+        claim = self.claim
+        if outcome is not None and claim is not None and claim.end is not None and not outcome.ends_as(claim.end):
+            scores.ended_otherwise = True
         if self._recording:
             start, events = self._recording[-1]
             events.append((_LEAF, path[start:], scores))
@@ -461,7 +465,13 @@ class HandReading:
         return False
 
     def _claimed(self, totals: dict[str, int]) -> bool:
-        """Whether these totals give the hand the scores its ``end`` line claims."""
+        """Whether these totals give the hand the scores its ``end`` line claims, and the reading
+        that gave them ended the hand as it claims: two readings may give the same scores and
+        end the hand differently ("out" where it claims "target", the last tile's peg reaching
+        the target in one and not the other), and the one that ends it otherwise is no reading of
+        the sheet (as the straight reading's close refuses it)."""
+        if getattr(totals, "ended_otherwise", False):
+            return False
         hand = self._hand_scores(totals)
         return all(hand.get(side) == n for side, n in self.claim.scores.items())
 
@@ -792,6 +802,18 @@ class _Refused(Exception):
     def __init__(self, refusal: Any) -> None:
         super().__init__()
         self.refusal = refusal
+
+
+class _Totals(dict):
+    """The totals a reading gives, and whether it ended its hand otherwise than the ``end`` line
+    claims (:meth:`HandReading._claimed`): kept with them, as readings taken again from a
+    position met before (:meth:`HandReading._take`) give back the totals recorded there."""
+
+    __slots__ = ("ended_otherwise",)
+
+    def __init__(self, totals: dict[str, int]) -> None:
+        super().__init__(totals)
+        self.ended_otherwise = False
 
 
 def _key(scores: dict[str, int]) -> tuple:
