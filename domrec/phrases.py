@@ -185,6 +185,7 @@ PHRASES: tuple[str, ...] = (
     N_("quit is for the terminal: on a page, just close it"),
     N_("nothing to record: the request is empty"),
     N_("a request holds at most %(n)s lines"),
+    N_("a request holds at most %(n)s characters: send the rest in another"),
     N_("there is no move to take back"),
     N_("no hand is being played: start one first"),
     N_("no hand is being played"),

@@ -45,6 +45,12 @@ PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left"
 _TERMINAL_ONLY = {"quit": "quit is for the terminal: on a page, just close it"}
 #: The most lines one request may hold (a whole hand typed from a sheet is well under it).
 MAX_REQUEST_LINES = 400
+#: The most characters one request may hold: fifty a line of the most lines it may hold, where a
+#: whole game's canonical DGN has at most about 45 (Horse Race's longest, 11,000 characters in 249
+#: lines).  A table's requests are judged one at a time on the venue's one thread, every table of
+#: the hall waiting meanwhile, and reading costs time in proportion to the text: without a bound,
+#: one post of 64 KB of passes on one line held every table for seconds.
+MAX_REQUEST_CHARS = 20_000
 
 
 class SessionError(DomrecError):
@@ -274,6 +280,11 @@ class Session:
     def take(self, text: str) -> list[str]:
         """Take ``text`` (one or more DGN lines) whole, or raise :class:`RequestRefused` with
         nothing of it taken.  What the recorder said of it (moves, hands closed) is returned."""
+        if len(text) > MAX_REQUEST_CHARS:
+            line = text.count("\n", 0, MAX_REQUEST_CHARS) + 1
+            column = MAX_REQUEST_CHARS - (text.rfind("\n", 0, MAX_REQUEST_CHARS) + 1) + 1
+            raise RequestRefused(Refusal(line, column, f"a request holds at most {MAX_REQUEST_CHARS} characters: "
+                                                       f"send the rest in another"))
         lines = text.split("\n")
         if len(lines) > MAX_REQUEST_LINES:
             raise RequestRefused(Refusal(MAX_REQUEST_LINES + 1, 1, f"a request holds at most "

@@ -931,6 +931,29 @@ def test_typo_check_of_tag_names():
     assert data(text)["event"] == {"Rounds": 3, "Name": "x"}  # real words, not typos
 
 
+def test_a_long_tag_name_is_not_compared_letter_by_letter_with_every_reserved_name(monkeypatch):
+    """A tag name far longer than any reserved name is no typo of one: its letters are not weighed
+    against each (a table's phone posting ``[`` and 8,000 letters held the venue's one thread for
+    seconds, the edit distance being worked out in full for every reserved name, and again at each
+    reading of the request)."""
+    sizes = []
+    real = header._distance
+
+    def counted(a, b):
+        sizes.append((len(a), len(b)))
+        return real(a, b)
+
+    monkeypatch.setattr(header, "_distance", counted)
+    assert header._near("x" * 5000, ("game", "variant", "option")) is None
+    assert header._near("Gmae", ("game",)) == "game"
+    assert header._near("Winer", ("winner",)) == "winner"
+    assert sizes and all(abs(a - b) <= 2 for a, b in sizes), sizes[:3]
+    text = COMP.replace('[W "Di"]', '[W "Di"]\n[' + "Optoin" * 500 + ' "x"]')
+    sizes.clear()
+    read1(text)
+    assert all(abs(a - b) <= 2 for a, b in sizes)
+
+
 def test_seat_followed_by_a_seat_is_a_seat_without_a_move():
     text = COMP.replace("N 5-2 W", "N W")
     assert_at(read1(text), "unusable", *where(text, "N W"), "seat N is not followed by a move")

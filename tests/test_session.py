@@ -173,6 +173,30 @@ def test_a_request_has_a_bounded_number_of_lines():
     assert e.value.refusal.line == MAX_REQUEST_LINES + 1
 
 
+def test_a_request_has_a_bounded_number_of_characters():
+    """A request of more than MAX_REQUEST_CHARS characters (20,000) is refused unread, at the line and column
+    of the first character past the bound, nothing taken: reading costs time in proportion to the
+    text, and the venue judges one table's request at a time (a post of 60 KB of passes on one line
+    held every table for seconds).  A request of exactly that many is read as any other."""
+    limit = 20_000  # (domrec.session.MAX_REQUEST_CHARS)
+    session = Session(_template(_game(CONFIGS[0], 4)))
+    for text, where in (("- " * limit, (1, limit + 1)),
+                        ("{x}\n" * 4999 + "[" * limit, (5000, limit - 4 * 4999 + 1))):
+        with pytest.raises(RequestRefused) as e:
+            session.take(text)
+        refusal = e.value.refusal
+        assert (refusal.line, refusal.column) == where
+        assert refusal.message == f"a request holds at most {limit} characters: send the rest in another"
+        assert session.accepted == []
+    from domrec import phrases
+
+    assert phrases.translate(refusal.text(), "es").endswith("una petición tiene como máximo 20000 caracteres: envíe "
+                                                               "el resto en otra")
+    comment = "{" + "a" * (limit - 2) + "}"
+    session.take(comment)  # (a comment alone: taken, at the bound)
+    assert session.accepted == [comment]
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_the_state_a_page_shows(config):
     record = _game(config, 2)

@@ -108,6 +108,8 @@ def _near(name: str, words: tuple[str, ...]) -> str | None:
     for word in words:
         if low == word or low in (word + "s", word[:-1]) or word in (low + "s",):
             continue
+        if abs(len(low) - len(word)) > 2:  # (never near: the distance is at least the lengths' difference)
+            continue
         d = _distance(low, word)
         if d == 1 and (len(word) >= 5 or sorted(low) == sorted(word)):
             return word

@@ -1054,3 +1054,28 @@ def test_a_tables_text_with_a_control_character_is_refused(venue, text, where, c
     assert _log_rows(path) == []
     r = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token), json={"rev": 0, "text": "hand 1\t{a\tb}"})
     assert r.status_code == 200, r.json()
+
+
+def test_a_long_post_is_refused_before_it_is_read(venue, monkeypatch):
+    """A table's phone may post 64 KB of DGN: 30,000 passes on one line, or ``[`` and a tag name of
+    60,000 letters, each held the venue's one thread (every table's moves waiting) for seconds, the
+    tag name for twenty.  A text past 20,000 characters is refused at the first character past the
+    bound (422, its line and column, in the phone's language), unread: the recorder is never asked."""
+    from domrec import session
+
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    read = []
+    real = session._feed
+    monkeypatch.setattr(session, "_feed", lambda *a: read.append(1) or real(*a))  # (the recorder reading a line)
+    for text in ("- " * 30_000, "[" + "a" * 60_000 + ' "x"]', "{x}\n" * 100 + "+ " * 20_000):
+        r = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token), json={"rev": 0, "text": text})
+        assert r.status_code == 422, r.text[:200]
+        line = text.count("\n", 0, 20_000) + 1
+        column = 20_000 - (text.rfind("\n", 0, 20_000) + 1) + 1
+        assert r.json()["error"] == f"{line}:{column}: a request holds at most 20000 characters: send the rest in another"
+        assert (r.json()["line"], r.json()["column"]) == (line, column)
+    r = client.post("/api/v1/tables/1/1/dgn", headers={**_auth(token), "Accept-Language": "es"},
+                    json={"rev": 0, "text": "- " * 30_000})
+    assert r.json()["error"] == "1:20001: una petición tiene como máximo 20000 caracteres: envíe el resto en otra"
+    assert read == [] and _log_rows(path) == []
