@@ -186,6 +186,8 @@ PHRASES: tuple[str, ...] = (
     N_("nothing to record: the request is empty"),
     N_("a request holds at most %(n)s lines"),
     N_("a request holds at most %(n)s characters: send the rest in another"),
+    N_("this table's game has been sent the most text a game may be sent (%(n)s characters in %(n2)s requests at "
+       "most): call the director, who can correct the game as a whole"),
     N_("there is no move to take back"),
     N_("no hand is being played: start one first"),
     N_("no hand is being played"),

@@ -51,6 +51,16 @@ MAX_REQUEST_LINES = 400
 #: the hall waiting meanwhile, and reading costs time in proportion to the text: without a bound,
 #: one post of 64 KB of passes on one line held every table for seconds.
 MAX_REQUEST_CHARS = 20_000
+#: The most characters of typed text one table's game may be sent, all its requests together
+#: (:meth:`Session.room_for`): nine times the longest whole game's canonical DGN.  A request the
+#: line by line reading cannot place is read with the rest of its hand whole, and a table's
+#: requests are replayed from the first after a restart: without a bound, a phone sending
+#: comment after comment made each new request, and each replay, slower without end (every
+#: table waiting), and its table's log grew by a gigabyte an hour.
+MAX_GAME_CHARS = 100_000
+#: The most requests one table's game may be sent: a request a move, a long Castle Rock game's
+#: 1,500 moves, several times over.
+MAX_GAME_REQUESTS = 10_000
 
 
 class SessionError(DomrecError):
@@ -276,6 +286,17 @@ class Session:
         self._refusals: list[str] = []
         return Recorder(game, None, interactive=False, say=self._said.append, refuse_out=self._refusals.append,
                         all_or_nothing=True)
+
+    def room_for(self, text: str) -> None:
+        """Refuse (:class:`RequestRefused`) a new request ``text`` that would take this game past
+        :data:`MAX_GAME_CHARS` or :data:`MAX_GAME_REQUESTS`.  Asked of a request sent now, not of
+        those replayed (a game accepted before the bound replays as it was).  The director's
+        correction, which sends the game whole and afresh, makes room again."""
+        if len(self.accepted) >= MAX_GAME_REQUESTS or \
+                sum(map(len, self.accepted)) + len(text) > MAX_GAME_CHARS:
+            raise RequestRefused(Refusal(1, 1, f"this table's game has been sent the most text a game may be sent "
+                                               f"({MAX_GAME_CHARS} characters in {MAX_GAME_REQUESTS} requests at "
+                                               f"most): call the director, who can correct the game as a whole"))
 
     def take(self, text: str) -> list[str]:
         """Take ``text`` (one or more DGN lines) whole, or raise :class:`RequestRefused` with

@@ -197,6 +197,40 @@ def test_a_request_has_a_bounded_number_of_characters():
     assert session.accepted == [comment]
 
 
+def test_a_games_requests_are_bounded_in_characters_and_in_number(monkeypatch):
+    """A phone sending comment after comment made each new request (read with the rest of its hand
+    whole where the line by line reading cannot place it) and each replay of the table slower
+    without end, every table of the venue waiting, and its log grew by a gigabyte an hour.  A new
+    request that would take the game past MAX_GAME_CHARS (100,000) characters, or past
+    MAX_GAME_REQUESTS requests, is refused (``room_for``), nothing taken, in English and Spanish;
+    a game accepted before the bound still replays as it was."""
+    from domrec import phrases, session as sessions
+
+    session = Session(_template(_game(CONFIGS[0], 4)))
+    comment = "{" + "a" * 19_998 + "}"
+    for _ in range(5):  # 100,000 characters: at the bound, taken
+        session.room_for(comment)
+        session.take(comment)
+    with pytest.raises(RequestRefused) as e:
+        session.room_for("{b}")
+    said = ("this table's game has been sent the most text a game may be sent (100000 characters in 10000 "
+            "requests at most): call the director, who can correct the game as a whole")
+    assert (e.value.refusal.line, e.value.refusal.column, e.value.refusal.message) == (1, 1, said)
+    assert phrases.translate(e.value.refusal.text(), "es").endswith(
+        "esta mesa ya ha enviado todo el texto que admite una partida (como máximo 100000 caracteres en 10000 "
+        "peticiones): llame al director, que puede corregir la partida entera")
+    assert len(session.accepted) == 5
+    again = Session(session.template, [*session.accepted, "{b}"])  # (a log past the bound replays)
+    assert len(again.accepted) == 6
+    monkeypatch.setattr(sessions, "MAX_GAME_REQUESTS", 2)
+    few = Session(session.template)
+    for text in ("{a}", "{b}"):
+        few.room_for(text)
+        few.take(text)
+    with pytest.raises(RequestRefused):
+        few.room_for("{c}")
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_the_state_a_page_shows(config):
     record = _game(config, 2)

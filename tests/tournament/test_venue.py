@@ -1056,6 +1056,30 @@ def test_a_tables_text_with_a_control_character_is_refused(venue, text, where, c
     assert r.status_code == 200, r.json()
 
 
+def test_a_tables_game_is_refused_more_text_than_a_game_may_be_sent(venue, monkeypatch):
+    """Comment after comment, each post taken: the table's log, and the work of each new post and
+    of every replay, grew without end.  Past the game's bound (here made 3 requests) the post is
+    refused (422, in the phone's language), nothing added to the log; the table's moves go on
+    being read from what it holds."""
+    from domrec import session
+
+    monkeypatch.setattr(session, "MAX_GAME_REQUESTS", 3)
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    rev = 0
+    for k in range(3):
+        r = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token), json={"rev": rev, "text": f"{{note {k}}}"})
+        assert r.status_code == 200, r.text
+        rev = r.json()["rev"]
+    r = client.post("/api/v1/tables/1/1/dgn", headers=_auth(token), json={"rev": rev, "text": "{one more}"})
+    assert r.status_code == 422 and r.json()["error"].startswith(
+        "1:1: this table's game has been sent the most text a game may be sent"), r.text
+    r = client.post("/api/v1/tables/1/1/dgn", headers={**_auth(token), "Accept-Language": "es"},
+                    json={"rev": rev, "text": "{one more}"})
+    assert r.status_code == 422 and r.json()["error"].startswith("1:1: esta mesa ya ha enviado todo el texto"), r.text
+    assert len(_log_rows(path)) == 3
+
+
 def test_a_long_post_is_refused_before_it_is_read(venue, monkeypatch):
     """A table's phone may post 64 KB of DGN: 30,000 passes on one line, or ``[`` and a tag name of
     60,000 letters, each held the venue's one thread (every table's moves waiting) for seconds, the

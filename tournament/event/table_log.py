@@ -419,6 +419,7 @@ def judge_dgn(live: Live, text: str, facts: Facts | None = None) -> tuple[str, s
     if facts is not None:
         text = with_board(facts, live, text)
     try:
+        live.session.room_for(text)
         said = live.session.take(text)
     except RequestRefused as e:
         r = e.refusal
