@@ -1103,3 +1103,29 @@ def test_a_long_post_is_refused_before_it_is_read(venue, monkeypatch):
                     json={"rev": 0, "text": "- " * 30_000})
     assert r.json()["error"] == "1:20001: una petición tiene como máximo 20000 caracteres: envíe el resto en otra"
     assert read == [] and _log_rows(path) == []
+
+
+def test_an_address_with_nothing_at_it_and_a_method_not_taken_are_refused_in_one_line(venue):
+    """Starlette answered an unknown address ("Not Found") and a method an address does not take
+    ("Method Not Allowed") in a line of English text, unlike every other refusal.  Now: the one
+    JSON line in the client's language, the status kept (404, 405 with its ``Allow``), and a
+    browser asking for a page gets the refused page; the security headers as on every answer."""
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    r = client.get("/api/v1/no/such/thing", headers=_auth(token))
+    assert r.status_code == 404 and r.headers["content-type"].startswith("application/json"), r.text
+    assert r.json()["error"] == "there is nothing at this address: check the link"
+    r = client.get("/api/v1/no/such/thing", headers={"Accept-Language": "es"})
+    assert r.json()["error"] == "no hay nada en esta dirección: compruebe el enlace"
+    r = client.get("/api/v1/tables/1/1/dgn", headers=_auth(token))  # (a write's address, asked with GET)
+    assert r.status_code == 405 and "POST" in r.headers["allow"], r.text
+    assert r.json()["error"] == "this address does not take a GET request"
+    r = client.put("/api/v1/tables/1/1", headers={**_auth(token), "Content-Type": "application/json",
+                                                  "Accept-Language": "es"}, content=b"{}")
+    assert r.status_code == 405 and r.json()["error"] == "esta dirección no admite una petición PUT", r.text
+    r = client.get("/static/no-such-file.js")
+    assert r.status_code == 404 and r.json()["error"] == "there is nothing at this address: check the link"
+    r = client.get("/no-such-page", headers={"Accept": "text/html", "Accept-Language": "es"})
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+    assert "no hay nada en esta dirección: compruebe el enlace" in r.text
+    assert r.headers["x-content-type-options"] == "nosniff" and "content-security-policy" in r.headers

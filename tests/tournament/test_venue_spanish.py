@@ -165,7 +165,7 @@ def test_next_round_refused_in_spanish(tmp_path: Path, make, body, english, span
 #: module's every function (``None``), or the functions named.  ``possible``: the sentence a
 #: balanced schedule is refused with is returned, then raised.
 PAIR_PATH = {
-    "tournament.event.venue": ("Venue.pair_next",),
+    "tournament.event.venue": ("Venue.pair_next", "Venue._pair_next"),
     "tournament.event.rounds": ("pair_next_round", "_pair_teams"),
     "tournament.event.stages": ("refuse_swiss",),
     "tournament.event.seeding": None,

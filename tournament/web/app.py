@@ -64,6 +64,7 @@ import attrs
 import jinja2
 import markupsafe
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request, cookie_parser
 import orjson
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
@@ -124,8 +125,14 @@ STOPPED = N_("the server is shutting down: nothing more is done on the event fil
              "has started it again")
 
 
+#: What a request for an address with nothing at it is answered (404).
+NOTHING_HERE = N_("there is nothing at this address: check the link")
+
 #: The server's own refusals, as patterns for :mod:`domrec.phrases` (the page shows them).
 WEB_REFUSALS = (
+    NOTHING_HERE,
+    N_("this address does not take a %(word)s request"),
+    N_("this request is refused"),
     N_("too many requests from this device: wait a moment and try again"),
     N_("this event has no knockout, round robin or final"),
     N_("a duplicate event has no crosstable: its pairs play boards, each ranked against every table that played it "
@@ -651,7 +658,8 @@ class Site(abc.ABC):
 
     def _start(self) -> None:
         """The application and its guard, once the subclass holds what its routes need."""
-        self.app = Starlette(routes=self._routes(), exception_handlers={Exception: self._crash})
+        self.app = Starlette(routes=self._routes(),
+                             exception_handlers={Exception: self._crash, HTTPException: self._not_here})
         self.asgi = self._guarded(self.app)
 
     @property
@@ -758,6 +766,29 @@ class Site(abc.ABC):
         once its body has come whole: how, or None (the ASGI way, as every other request)."""
         return None
 
+
+    async def _not_here(self, request: Request, exc: Exception) -> Response:
+        """Starlette's own refusals (an address with nothing at it, 404; a method an address does
+        not take, 405), answered as every refusal is: one line in the client's language, as JSON,
+        or on the refused page to a browser asking for a page (they were a line of English text)."""
+        status = getattr(exc, "status_code", 404)
+        if status == 404:
+            text = NOTHING_HERE
+        elif status == 405:
+            text = f"this address does not take a {one_line(request.method)[:10]} request"
+        else:
+            text = one_line(str(getattr(exc, "detail", "") or "")) or "this request is refused"
+        lang = self._language(request)[0]
+        headers = dict(getattr(exc, "headers", None) or {})
+        if request.method in ("GET", "HEAD") and not request.url.path.startswith("/api/") \
+                and "text/html" in request.headers.get("accept", ""):
+            response = await self._refused_page(request, VenueError(text), status)
+        else:
+            response = JSONResponse({"error": self._said(text, lang),
+                                     "request_id": request.scope.get("state", {}).get("request_id", "")},
+                                    status_code=status)
+        response.headers.update(headers)
+        return response
 
     async def _crash(self, request: Request, exc: Exception) -> Response:
         """Starlette's last resort, made to answer as every refusal does (the guard logs it)."""
