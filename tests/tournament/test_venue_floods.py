@@ -423,6 +423,9 @@ def test_a_request_that_is_not_http_is_told_in_the_venues_one_json_line(tmp_path
         assert answer.startswith(b"HTTP/1.1 400 "), answer
         head, body = answer.split(b"\r\n\r\n", 1)
         assert b"content-type: application/json" in head.lower()
+        for header in (b"x-content-type-options: nosniff", b"x-frame-options: deny", b"referrer-policy: no-referrer",
+                       b"content-security-policy: default-src 'none'"):  # (as on every answer of the venue)
+            assert header in head.lower(), head
         said = json.loads(body)
         assert said["error"] == "the server could not read this request as HTTP: check the address and send it again"
         assert b"\n" not in body

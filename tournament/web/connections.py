@@ -67,15 +67,18 @@ PROXIES = ("127.0.0.1", "::1")
 #: What a connection beyond :data:`PER_ADDRESS` is told before it is closed.
 TOO_MANY = json.dumps({"error": "too many connections from this device: close some pages and try again",
                        "request_id": ""}).encode()
-_TOO_MANY_ANSWER = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
-                    b"x-content-type-options: nosniff\r\ncache-control: no-store\r\nretry-after: 5\r\n"
+#: The headers every answer of the venue carries (the guard's, :mod:`tournament.web.app`), on the
+#: answers written here before any application is asked.
+_SECURITY = (b"x-content-type-options: nosniff\r\nreferrer-policy: no-referrer\r\nx-frame-options: DENY\r\n"
+             b"content-security-policy: default-src 'none'; frame-ancestors 'none'\r\ncache-control: no-store\r\n")
+_TOO_MANY_ANSWER = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n" + _SECURITY +
+                    b"retry-after: 5\r\n"
                     b"connection: close\r\ncontent-length: " + str(len(TOO_MANY)).encode() + b"\r\n\r\n" + TOO_MANY)
 #: What a request uvicorn cannot read as HTTP is told (uvicorn's own answer is a line of plain
 #: text): the one JSON line every other refusal of the venue gives, before the connection closes.
 NOT_HTTP = json.dumps({"error": "the server could not read this request as HTTP: check the address and send it again",
                        "request_id": ""}).encode()
-_NOT_HTTP_ANSWER = (b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
-                    b"x-content-type-options: nosniff\r\ncache-control: no-store\r\n"
+_NOT_HTTP_ANSWER = (b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n" + _SECURITY +
                     b"connection: close\r\ncontent-length: " + str(len(NOT_HTTP)).encode() + b"\r\n\r\n" + NOT_HTTP)
 
 
