@@ -321,6 +321,26 @@ def test_streams_are_bounded_and_end_by_themselves(tmp_path):
         server.close()
 
 
+def test_a_head_of_the_live_stream_takes_no_place_among_the_streams(tmp_path):
+    """``HEAD /live`` was a stream without its body: it took one of the 500 places for its ten
+    minutes, sending nothing, so a script could fill them for every phone of the hall.  Now it is
+    answered the stream's head at once and takes no place; with none left it is told 503 as a GET."""
+    path = _event(tmp_path)
+    server = _server(path, stream_lifetime=0.2)
+    try:
+        client = _client(server)
+        taken = []
+        reserve = server.live.reserve
+        server.live.reserve = lambda: taken.append(1) or reserve()
+        r = client.head("/live")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream") and r.content == b""
+        assert taken == [] and server.live.streams == 0
+        server.live.max_streams = 0
+        assert client.head("/live").status_code == 503
+    finally:
+        server.close()
+
+
 # --- the same pages as files ------------------------------------------------------------------------------
 
 

@@ -995,6 +995,10 @@ class HallSite(Site):
 
     async def live_stream(self, request: Request) -> Response:
         """Server-Sent Events: the number of the event's latest change, each time it moves on."""
+        if request.method == "HEAD":  # (a GET's head without its stream: no place taken for its ten minutes)
+            if self.live.full():
+                return self._live_full(request.scope.get("state", {}).get("request_id", ""))
+            return Response(media_type="text/event-stream", headers={"x-accel-buffering": "no"})
         # Counted in before anything is awaited, so a thousand asked at once cannot all find room.
         if not self.live.reserve():
             return self._live_full(request.scope.get("state", {}).get("request_id", ""))
