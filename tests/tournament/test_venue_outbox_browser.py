@@ -541,3 +541,37 @@ def test_lines_kept_offline_when_the_table_gets_a_new_key_are_listed_not_sent_an
     finally:
         served.close()
     assert _bodies(path) == steps[:1]
+
+
+def test_lines_made_offline_refused_after_the_directors_correction_say_the_director_corrected(tmp_path, browser):
+    """The director corrects a line of the hand while the table's one phone is offline with two lines
+    waiting.  Back online, the server refuses them (the table moved on), and the phone lists them
+    saying that the director corrected the hand, not that "another phone of this table wrote first"
+    (there is no other phone: the players were told of one that never was, and nothing said that
+    their game had been corrected)."""
+    path, steps, served = _competitive_table(tmp_path, seed=6)
+    url = served.links["tables"][0]["url"]
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        page = _opened(context, url)
+        for step in steps[:9]:
+            _type(page, step)
+        context.set_offline(True)
+        _type_offline(page, steps[9])
+        _type_offline(page, steps[10])
+        assert steps[8] == "0-0@4-0"  # (S's third move of the hand: the director makes it 1-0)
+        _director_post(served, "/api/v1/tables/1/1/correct",
+                       {"rev": 9, "hand": 1, "line": 9, "text": "S 1-0@4-0", "reason": "S played 1-0"})
+        context.set_offline(False)
+        _outbox(page, 0)
+        page.wait_for_function("() => Number(document.body.dataset.rev) === 10", timeout=WAIT_MS)
+        page.wait_for_selector("#refused:not([hidden]) #refused-list li", timeout=WAIT_MS)
+        items = page.locator("#refused-list li")
+        assert items.count() == 2
+        first = items.nth(0).inner_text()
+        assert steps[9] in first and "the director corrected hand 1 meanwhile: nothing was changed" in first
+        assert "another phone" not in first
+        assert "not sent: a line made before it was refused" in items.nth(1).inner_text()
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:9]  # (the correction is a row of its own; the lines made offline none)

@@ -162,8 +162,13 @@
   // A write made on an older view of the table (another phone wrote first): said in a player's
   // words, not the server's revision numbers (the API's answer keeps them for programs).  A
   // confirmed table's refusal (409 too) is said as the server says it.
+  // The table moved on by the director's correction (its last write: the state says so while no
+  // move followed it) is said so: "another phone wrote first" told a table with one phone, whose
+  // lines made offline were refused after a correction, of a phone that never was.
   const movedOn = (data) => (data && data.state && data.state.status !== "confirmed"
-    ? t("another phone of this table wrote first: nothing was changed; here is the table now, tap again")
+    ? (data.state.corrected && data.state.corrected.hand
+      ? t("the director corrected hand %(n)s meanwhile: nothing was changed; here is the table now", { n: data.state.corrected.hand })
+      : t("another phone of this table wrote first: nothing was changed; here is the table now, tap again"))
     : (data && data.error) || "");
   // A refusal of a one-line write (a tap, a line typed) without its "1:9: " place: the line is
   // the one just sent and the words name the move; the place helps only within several lines.
