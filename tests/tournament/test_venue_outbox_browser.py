@@ -485,3 +485,93 @@ def test_a_link_opened_once_opens_again_offline(tmp_path, browser):
     finally:
         served.close()
     assert _bodies(path) == steps[:2]
+
+
+def _director_post(served, path: str, body: dict) -> dict:
+    """A write of the director's page, by the director's key (the table's phone plays no part in it)."""
+    import json
+    import urllib.request
+
+    key = served.links["director"].rsplit("/", 1)[1]
+    asked = urllib.request.Request(served.base_url + path, data=json.dumps(body).encode(), method="POST",
+                                   headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(asked, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
+#: What the phone's outbox holds (IndexedDB), each write as [its text, whether it is marked not to be sent].
+KEPT = """() => new Promise((done) => {
+  const opened = indexedDB.open("domrec-outbox", 1);
+  opened.onsuccess = () => {
+    const got = opened.result.transaction("writes").objectStore("writes").getAll();
+    got.onsuccess = () => done(got.result.map((x) => [x.body.text, Boolean(x.refused)]));
+  };
+})"""
+
+
+def test_lines_kept_offline_when_the_table_gets_a_new_key_are_listed_not_sent_and_not_lost(tmp_path, browser):
+    """The director gives the table a new key while its phone is offline with two lines waiting.
+    Back online, the old key opens nothing: the lines are not sent (with another key, to the table
+    or anywhere), and they are not dropped unsaid either.  Before, the outbox was emptied and the
+    banner said "all sent": the two lines were gone from the phone's page without a word."""
+    path, steps, served = _competitive_table(tmp_path, seed=8)
+    url = served.links["tables"][0]["url"]
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        page = _opened(context, url)
+        _type(page, steps[0])
+        context.set_offline(True)
+        _type_offline(page, steps[1])
+        _type_offline(page, steps[2])
+        _director_post(served, "/api/v1/tables/1/1/key", {})
+        context.set_offline(False)
+        page.wait_for_function("() => document.body.dataset.locked === 'yes'", timeout=WAIT_MS)
+        page.wait_for_selector("#refused:not([hidden]) #refused-list li", timeout=WAIT_MS)
+        items = page.locator("#refused-list li")
+        assert items.count() == 2
+        for k, step in enumerate(steps[1:3]):
+            assert step in items.nth(k).inner_text()
+            assert "not sent: this link no longer opens the table; type it again on the table's new link" \
+                in items.nth(k).inner_text()
+        assert items.locator("button.retype").count() == 0  # (the box is shut: retyped on the new link)
+        assert page.inner_text("#outbox") == "2 lines made on this phone were not sent: they are listed below"
+        assert "all sent" not in page.inner_text("body")
+        _shot(page, "outbox-new-key")
+        assert page.evaluate(KEPT) == [[steps[1], True], [steps[2], True]]  # still on the phone, marked not to send
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:1]
+
+
+def test_lines_made_offline_refused_after_the_directors_correction_say_the_director_corrected(tmp_path, browser):
+    """The director corrects a line of the hand while the table's one phone is offline with two lines
+    waiting.  Back online, the server refuses them (the table moved on), and the phone lists them
+    saying that the director corrected the hand, not that "another phone of this table wrote first"
+    (there is no other phone: the players were told of one that never was, and nothing said that
+    their game had been corrected)."""
+    path, steps, served = _competitive_table(tmp_path, seed=6)
+    url = served.links["tables"][0]["url"]
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        page = _opened(context, url)
+        for step in steps[:9]:
+            _type(page, step)
+        context.set_offline(True)
+        _type_offline(page, steps[9])
+        _type_offline(page, steps[10])
+        assert steps[8] == "0-0@4-0"  # (S's third move of the hand: the director makes it 1-0)
+        _director_post(served, "/api/v1/tables/1/1/correct",
+                       {"rev": 9, "hand": 1, "line": 9, "text": "S 1-0@4-0", "reason": "S played 1-0"})
+        context.set_offline(False)
+        _outbox(page, 0)
+        page.wait_for_function("() => Number(document.body.dataset.rev) === 10", timeout=WAIT_MS)
+        page.wait_for_selector("#refused:not([hidden]) #refused-list li", timeout=WAIT_MS)
+        items = page.locator("#refused-list li")
+        assert items.count() == 2
+        first = items.nth(0).inner_text()
+        assert steps[9] in first and "the director corrected hand 1 meanwhile: nothing was changed" in first
+        assert "another phone" not in first
+        assert "not sent: a line made before it was refused" in items.nth(1).inner_text()
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:9]  # (the correction is a row of its own; the lines made offline none)

@@ -145,12 +145,30 @@
     document.querySelectorAll("button, textarea, input").forEach((x) => { x.disabled = true; });
     document.body.dataset.locked = "yes";
     say(t("This table's link has been changed: it no longer opens the table. Ask the director for its new link (a new QR code)."), "bad");
+    unsent();
+  }
+  // The writes still waiting when the link stopped opening the table (its key changed while the
+  // phone was offline): never sent with another key, never dropped unsaid either (the outbox was
+  // emptied and the banner said "all sent").  Each stays on the phone and listed, with why, to be
+  // typed again on the table's new link.
+  function unsent() {
+    if (!loaded) return;  // (the outbox read later is listed then)
+    for (const entry of waiting()) {
+      entry.refused = t("not sent: this link no longer opens the table; type it again on the table's new link");
+      db.put(entry);
+    }
+    banner();
   }
   // A write made on an older view of the table (another phone wrote first): said in a player's
   // words, not the server's revision numbers (the API's answer keeps them for programs).  A
   // confirmed table's refusal (409 too) is said as the server says it.
+  // The table moved on by the director's correction (its last write: the state says so while no
+  // move followed it) is said so: "another phone wrote first" told a table with one phone, whose
+  // lines made offline were refused after a correction, of a phone that never was.
   const movedOn = (data) => (data && data.state && data.state.status !== "confirmed"
-    ? t("another phone of this table wrote first: nothing was changed; here is the table now, tap again")
+    ? (data.state.corrected && data.state.corrected.hand
+      ? t("the director corrected hand %(n)s meanwhile: nothing was changed; here is the table now", { n: data.state.corrected.hand })
+      : t("another phone of this table wrote first: nothing was changed; here is the table now, tap again"))
     : (data && data.error) || "");
   // A refusal of a one-line write (a tap, a line typed) without its "1:9: " place: the line is
   // the one just sent and the words name the move; the place helps only within several lines.
@@ -419,7 +437,7 @@
           sent += 1;
           continue;
         }
-        if (response.status === 403 && !data.state) { outbox = []; shutOut(); return false; }
+        if (response.status === 403 && !data.state) { shutOut(); return false; }
         entry.refused = response.status === 409 ? movedOn(data) : data.error || t("refused (%(status)s)", { status: response.status });
         await db.put(entry);
         refusedNow += 1;
@@ -461,6 +479,12 @@
         : state === "slow" ? (n === 1 ? t("waiting for the server: 1 move kept on this phone, sent when it answers")
                                       : t("waiting for the server: %(n)s moves kept on this phone, sent when it answers", { n }))
         : (n === 1 ? t("sending 1 move made offline…") : t("sending %(n)s moves made offline…", { n }));
+    } else if (gone) {  // (nothing more goes to the server from this link: "all sent" would not be true)
+      const left = outbox.filter((x) => x.refused).length;
+      box.className = "outbox waiting";
+      box.hidden = !left;
+      box.textContent = left === 1 ? t("1 line made on this phone was not sent: it is listed below")
+                                   : t("%(n)s lines made on this phone were not sent: they are listed below", { n: left });
     } else if (link.offline || state === "slow") {
       box.className = link.offline ? "outbox waiting" : "outbox slow";
       box.textContent = window.venue.linkWords(link.offline ? "offline" : "slow");
@@ -475,7 +499,7 @@
     $("refused-list").replaceChildren(...refused.map((x) => el("li", { "data-seq": x.seq },
       el("code", {}, x.path === "/dgn" ? x.body.text : x.path === "/mode" ? t("mode: %(mode)s", { mode: x.body.mode }) : t("call the director")),
       " — ", ...window.venue.sentence(x.refused), " ",
-      el("button", { type: "button", class: "retype", onclick: () => retype(x) }, t("Retype")),
+      gone ? "" : el("button", { type: "button", class: "retype", onclick: () => retype(x) }, t("Retype")),
       el("button", { type: "button", class: "drop", onclick: () => drop(x) }, t("Drop")))));
   }
   async function drop(entry) {
@@ -992,6 +1016,7 @@
     outbox = (entries || []).sort((a, b) => a.seq - b.seq);
     told = outbox.length > 0;
     loaded = true;
+    if (gone) unsent();
     banner();
     flush();
     refresh();
