@@ -824,7 +824,13 @@ def _wide_archive(line: bytes, label: str) -> Source | None:
     """An archive whose first line starts with UTF-16's or UTF-32's byte-order mark: refused as a
     whole.  Its lines are found at the byte 0x0A, which in those encodings is half a character:
     each line after the first began with the other half, and was read (as UTF-16-BE, often
-    successfully) as a record of its own, the first and the last said not to be UTF-16."""
+    successfully) as a record of its own, the first and the last said not to be UTF-16.  So is an
+    SQLite database (an event file named ``.jsonl``, or piped in): its pages, cut at each byte 0x0A,
+    were dozens of records each said not to be UTF-32 or JSON."""
+    if line.startswith(SQLITE_HEADER):
+        return Source(label, None, NotUnicodeError(
+            f"{label}: this is an SQLite database (an event file?), not a JSON Lines archive: give the records' "
+            f"own file; not read"))
     for mark, encoding in _WIDE_MARKS:
         if line.startswith(mark):
             return Source(label, None, NotUnicodeError(
