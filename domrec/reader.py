@@ -85,8 +85,17 @@ def read_stream(stream: Any, label: str, limit: int | None = None, what: str = "
 
 def database_in_use(path: str | Path) -> bool:
     """An SQLite database with its write-ahead log or shared memory beside it: known by their
-    names alone, without opening the file (see :func:`read_bytes`)."""
-    return any(os.path.exists(f"{path}{suffix}") for suffix in ("-wal", "-shm"))
+    names alone, without opening the file (see :func:`read_bytes`).
+
+    Beside the name given, and beside the file it leads to: SQLite follows a symbolic link and
+    keeps the log beside the file itself (the tool opens an event by its real path), so a link
+    to an event in use (``tournament result club.db link-to-club.db``) is a database in use too."""
+    names = {os.fspath(path)}
+    try:
+        names.add(os.path.realpath(path))
+    except (OSError, ValueError):  # (a loop of links, a NUL: opening it fails, and says so)
+        pass
+    return any(os.path.exists(f"{name}{suffix}") for name in names for suffix in ("-wal", "-shm"))
 
 
 def read_bytes(path: str | Path, limit: int | None = None, what: str = "a record") -> bytes:
@@ -96,7 +105,9 @@ def read_bytes(path: str | Path, limit: int | None = None, what: str = "a record
     it may be the event file this very process holds (``tournament result club.db club.db``), and
     closing any descriptor of a file drops all the process's locks on it, SQLite's included."""
     if database_in_use(path):
-        raise OSError(errno.EBUSY, f"it is an SQLite database in use (its {Path(path).name}-wal is beside it), "
+        real = Path(os.path.realpath(path))
+        it = "it is" if real.name == Path(path).name else f"it is a link to {real.name},"
+        raise OSError(errno.EBUSY, f"{it} an SQLite database in use (its {real.name}-wal is beside it), "
                                    f"not {what}", str(path))
     with open(path, "rb") as stream:
         return read_stream(stream, display_name(Path(path)), limit, what)
@@ -813,7 +824,13 @@ def _wide_archive(line: bytes, label: str) -> Source | None:
     """An archive whose first line starts with UTF-16's or UTF-32's byte-order mark: refused as a
     whole.  Its lines are found at the byte 0x0A, which in those encodings is half a character:
     each line after the first began with the other half, and was read (as UTF-16-BE, often
-    successfully) as a record of its own, the first and the last said not to be UTF-16."""
+    successfully) as a record of its own, the first and the last said not to be UTF-16.  So is an
+    SQLite database (an event file named ``.jsonl``, or piped in): its pages, cut at each byte 0x0A,
+    were dozens of records each said not to be UTF-32 or JSON."""
+    if line.startswith(SQLITE_HEADER):
+        return Source(label, None, NotUnicodeError(
+            f"{label}: this is an SQLite database (an event file?), not a JSON Lines archive: give the records' "
+            f"own file; not read"))
     for mark, encoding in _WIDE_MARKS:
         if line.startswith(mark):
             return Source(label, None, NotUnicodeError(

@@ -338,7 +338,7 @@ def decode(chunk: Chunk) -> str:
     try:
         text = unicode_text(chunk.data).replace("\r\n", "\n")  # a file saved on Windows reads the same
     except NotUnicodeError as e:
-        message = e.message.split(": ", 1)[1]  # the position is said as the problem's line:column
+        message = re.sub(r"^line \d+, column \d+: ", "", e.message)  # said as the problem's line:column
         raise NotationError(message, chunk.first_line + (e.line or 1) - 1, e.column or 1) from None
     check_controls(text, chunk.first_line)
     return text

@@ -244,9 +244,9 @@ def tables(
     from tournament.cli.pages import _language
 
     with open_for_command(event) as store:
-        n = round_no if round_no is not None else store.last_round()
-        if not n:
+        if not store.last_round():
             raise UnusableInput("no round has been paired yet (use `tournament pair`)")
+        n = round_no if round_no is not None else store.last_round()
         _print_round(store, n, as_csv, as_json, wide, lang=_language(lang, store.settings.lang))
 
 

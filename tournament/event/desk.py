@@ -576,7 +576,7 @@ def accept(store: EventStore, round_no: int | None, table_no: int | None, who: W
         results = store.results()
         done = accepted_results(store)
         if table_no is not None:
-            number = round_no or store.last_round()
+            number = round_no if round_no is not None else store.last_round()
             table = store.table(number, table_no) if number else None
             if table is None:
                 raise UnusableInput(f"round {number} has no table {table_no}; nothing was accepted")

@@ -386,10 +386,10 @@ def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round
 def _round_table(store: EventStore, round_no: int | None, table_no: int) -> tuple[int, Table]:
     """The round (the last one paired unless named) and its table ``table_no``, for a result typed in."""
     last = store.last_round()
-    rnd = round_no or last
-    if not rnd:
+    if not last:
         raise UnusableInput("no round has been paired yet")
-    if rnd > last:  # as for an amendment: a round that does not exist is a usage mistake (exit 2)
+    rnd = round_no if round_no is not None else last  # (--round 0 is no round, not the last one)
+    if not 1 <= rnd <= last:  # as for an amendment: a round that does not exist is a usage mistake (exit 2)
         raise UnusableInput(f"round {rnd} does not exist (the last round is {last}); nothing was stored")
     table = store.table(rnd, table_no)
     if table is None:

@@ -129,9 +129,9 @@ def table_dgn(settings: Settings, table: Table, players: dict[int, Player]) -> s
 
 
 def find_table(store: EventStore, table_no: int, round_no: int | None = None) -> Table:
-    rnd = round_no if round_no is not None else store.last_round()
-    if not rnd:
+    if not store.last_round():
         raise UnusableInput("no round has been paired yet (use `tournament pair`)")
+    rnd = round_no if round_no is not None else store.last_round()
     if not 1 <= rnd <= store.last_round():
         raise UnusableInput(f"round {rnd} has not been paired (the last round is {store.last_round()})")
     table = next((t for t in store.tables(rnd) if t.number == table_no), None)
@@ -639,10 +639,10 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
         tables = [find_table(store, table_no, round_no)]
         rnd = tables[0].round
     else:
-        rnd = round_no if round_no is not None else store.last_round()
-        if not rnd:
-            raise UnusableInput("no round has been paired yet (use `tournament pair`)")
         last = store.last_round()
+        if not last:
+            raise UnusableInput("no round has been paired yet (use `tournament pair`)")
+        rnd = round_no if round_no is not None else last
         if not 1 <= rnd <= last:
             raise UnusableInput(f"round {rnd} has not been paired (the last round is {last})")
         tables = store.tables(rnd)
