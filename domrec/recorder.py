@@ -442,18 +442,19 @@ class Recorder:
             # line is taken (a deal's with the hand it starts), and not at all if it is refused.
             note = parsed.pop("comment")
             if kind in _PARTS:
-                self._part_line(kind, parsed, note)
+                self._part_line(kind, parsed, note, line)
                 return
             before = self.refused
-            self._part_line(kind, parsed, None)
+            self._part_line(kind, parsed, None, line)
             if self.refused == before and (g.in_hand or g.hand_number):
                 g.comment_hand(note)
                 self._save()
             return
-        self._part_line(kind, parsed, None)
+        self._part_line(kind, parsed, None, line)
 
-    def _part_line(self, kind: str, parsed: dict, note: str | None) -> None:
-        """:meth:`_part`, the line read (``note``: a deal line's comment, for its hand)."""
+    def _part_line(self, kind: str, parsed: dict, note: str | None, line: str = "") -> None:
+        """:meth:`_part`, the line read (``note``: a deal line's comment, for its hand; ``line``:
+        the line as typed, where a tile it refuses is placed)."""
         g = self.game
         if kind == "hand":
             if g.in_hand and self._left is not None:
@@ -472,6 +473,12 @@ class Recorder:
                 return
             given = None if self._given is None else (self._given[0], set(self._given[1]))
             if not self._first_in_text(kind, parsed):
+                return
+            wrong = None if kind == "redeal" else self._dealt_wrong(parsed, line)
+            if wrong is not None:  # (what the line shows with the parts before it: said now, at its tile)
+                self._given = given  # (not given: the line put right may come in the same text)
+                self.at, said = wrong
+                self._refuse(said)
                 return
             was = g.record().hands[-1] if g.in_hand else None
             kept = (copy.deepcopy(self._parts), self._leader, self._comment, self._sheet_pending,
@@ -555,6 +562,51 @@ class Recorder:
                 self._refuse("end closes a hand being played (or, right after hand N, records its scores alone)")
                 return
             self._close(claim)
+
+    def _dealt_wrong(self, parsed: dict, line: str) -> tuple[int, str] | None:
+        """What a part line of a hand's deal shows wrong on its own, with the parts given before
+        it: a tile not of the game's set, or one dealt twice (in the line, or given already to
+        another seat, the boneyard, the row, a pile), as ``(column, words)`` in the words a
+        validation gives; ``None`` when nothing is.  A scorer typing the deal hears of a typo at
+        its line, not when the hand starts.  How many tiles a seat gets, and what else the deal
+        must be, is the engine's, said when the hand starts; a set holding tiles twice (Domino
+        Roads') is counted there too."""
+        g = self.game
+        full = list(g.tile_set())
+        valid = set(full)
+        if len(valid) != len(full):
+            return None
+        name = next((n for n, tiles in T.SETS.items() if set(tiles) == valid), None)
+        before = dict(getattr(self, "_started_parts", {}) or {}) if g.in_hand else self._parts
+        seen: dict[Any, str] = {}
+
+        def holder(key: str, seat: str | None) -> str:
+            return {"hands": f"{seat} has it too", "piles": f"{seat}'s pile has it too"}.get(
+                key, f"the {key} has it too")
+
+        for key in ("hands", "piles"):
+            for seat, texts in (before.get(key) or {}).items():
+                if seat not in (parsed.get(key) or {}):  # (a seat's line given again replaces it)
+                    for x in texts:
+                        seen.setdefault(T.tile(x), holder(key, seat))
+        for key in ("boneyard", "row"):
+            if key not in parsed:
+                for x in before.get(key) or ():
+                    seen.setdefault(T.tile(x), holder(key, None))
+        mine = [(x, holder(key, seat)) for key in ("hands", "piles") for seat, texts in (parsed.get(key) or {}).items()
+                for x in texts] + [(x, holder(key, None)) for key in ("boneyard", "row") for x in parsed.get(key) or ()]
+        for k, (text, who) in enumerate(mine):
+            t = T.tile(text)
+            said = None
+            if t not in valid:
+                said = f"{text} is not a tile of the {name} set" if name else f"{text} is not a tile of this game's set"
+            elif t in seen:
+                said = f"{text} is dealt twice ({seen[t]}); the set has one of each tile"
+            if said is not None:
+                number = g.hand_number if g.in_hand else g.hand_number + 1
+                return _tile_column(line, k), f"hand {number}: {said} [the deal]"
+            seen[t] = who
+        return None
 
     def _first_in_text(self, kind: str, parsed: dict) -> bool:
         """Whether this part line is the first of its kind (for each seat it names) for the hand
@@ -933,6 +985,25 @@ class Recorder:
 
 #: Where a line of tiles may be broken: at a space, or between two bracketed tiles ("[6-0][0-3]").
 _BREAK = re.compile(r"(?<= )|(?<=\])(?=\[)")
+
+
+def _tile_column(line: str, k: int) -> int:
+    """Where the ``k``-th tile (0-based) of a part line starts in it (0-based; 0 where it is not found)."""
+    try:
+        tokens = [t for t in _full_tokens(_Text(line, 1)) if t.kind != "comment"]
+    except notation.NotationError:
+        return 0
+    found = -1
+    for t in tokens[1:]:
+        if _TILE_WORD.fullmatch(t.text):
+            found += 1
+            if found == k:
+                return t.pos
+    return 0
+
+
+#: A tile as a part line writes it (``6-4``, ``[6|4]``, ``6|4``).
+_TILE_WORD = re.compile(r"\[?\d+[-|]\d+\]?")
 
 
 def _lead_column(line: str) -> int:

@@ -197,6 +197,46 @@ def test_a_request_has_a_bounded_number_of_characters():
     assert session.accepted == [comment]
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_deal_line_with_a_tile_not_of_the_set_or_dealt_twice_is_refused_at_the_tile(config):
+    """A deal line was taken whatever tiles it named (``deal N 9-9`` in a double-six game, ``6-6``
+    twice): the deal was checked only once every seat's line was in, at the hand's first move,
+    and then said "the deal has nothing for seat S".  What a part line shows with the parts
+    before it is now refused at once, at the tile, in the words a validation gives: a tile not
+    of the game's set, a tile dealt twice (in the line, or to a seat, the boneyard or the row
+    before it), nothing taken.  Domino Roads' set holds tiles twice: its deal is counted when the
+    hand starts, as before."""
+    from domrec import phrases
+
+    record = _game(config, 4)
+    session = Session(_template(record))
+    first, second = record.seats[0], record.seats[1]
+    top = max(t.high for t in session.game.tile_set())
+    wrong = f"{top + 1}-{top + 1}"
+    if config[0] == "domino-roads":
+        session.take(f"hand 1\ndeal {first} {wrong} 6-6 6-6")  # (taken: said at the hand's start)
+        return
+    with pytest.raises(RequestRefused) as e:
+        session.take(f"hand 1\ndeal {first} 1-0 {wrong}")
+    name = {6: "double-six", 9: "double-nine", 12: "double-twelve"}[top]
+    assert e.value.refusal.text() == (f"2:{len(first) + 11}: hand 1: {wrong} is not a tile of the {name} set "
+                                      f"[the deal]")
+    assert session.accepted == []
+    with pytest.raises(RequestRefused) as e:
+        session.take(f"hand 1\ndeal {first} 6-6 1-0 6-6")
+    assert e.value.refusal.text() == (f"2:{len(first) + 15}: hand 1: 6-6 is dealt twice ({first} has it too); "
+                                      f"the set has one of each tile [the deal]")
+    session.take(f"hand 1\ndeal {first} 6-6 1-0")
+    with pytest.raises(RequestRefused) as e:
+        session.take(f"deal {second} 2-2 0-1")  # (1-0 written the other way round)
+    assert e.value.refusal.text() == (f"1:{len(second) + 11}: hand 1: 0-1 is dealt twice ({first} has it too); the "
+                                      f"set has one of each tile [the deal]")
+    assert phrases.translate(e.value.refusal.text(), "es").endswith(
+        f"mano 1: 0-1 se reparte dos veces ({first} también la tiene); el juego tiene una ficha de cada [el reparto]")
+    session.take(f"deal {first} 6-5 1-1")  # (the seat's line typed again replaces it: 1-0 is free again)
+    session.take(f"deal {second} 2-2 0-1")
+
+
 def test_a_games_requests_are_bounded_in_characters_and_in_number(monkeypatch):
     """A phone sending comment after comment made each new request (read with the rest of its hand
     whole where the line by line reading cannot place it) and each replay of the table slower
