@@ -469,3 +469,30 @@ def test_a_refused_tap_is_said_without_a_line_and_column(tmp_path, browser):
         page.wait_for_function("() => /^2:/.test(document.querySelector('#message').textContent)", timeout=WAIT_MS)
     finally:
         served.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_result_the_director_entered_is_what_the_confirmed_table_shows(tmp_path, browser, lang):
+    """The director enters a result for a game the table has not finished (NS 100, EW 50): the
+    table's phone said "Confirmed: the result is in the event" above totals of 0 – 0, the moves'
+    own, as if the game counted for nothing.  Its last row is now the result the event holds,
+    said to be the director's."""
+    import httpx
+
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    served = _served(path)
+    try:
+        director = {"Authorization": f"Bearer {served.links['director'].rsplit('/', 1)[1]}"}
+        r = httpx.post(f"{served.base_url}/api/v1/tables/1/1/result", headers=director,
+                       json={"scores": {"NS": 100, "EW": 50}, "reason": "the game stopped at the break"}, timeout=60)
+        assert r.status_code == 200, r.text
+        page = browser.new_page(viewport=PHONE)
+        page.goto(served.links["tables"][0]["url"] + f"?lang={lang}")
+        row = page.wait_for_selector("#entered-result", timeout=WAIT_MS)
+        cells = [c.inner_text() for c in row.query_selector_all("th")]
+        said = "result entered by the director" if lang == "en" else "resultado introducido por el director"
+        assert cells == [said, "100", "50"], cells
+        assert page.inner_text("#totals").split() == ["NS", "100", "EW", "50"]  # (the page's head too)
+        _shot(page, f"director-result-confirmed-{lang}")
+    finally:
+        served.close()

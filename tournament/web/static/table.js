@@ -574,7 +574,10 @@
     // A duplicate table's totals are its board's in play: between boards, and once the last one is
     // confirmed, there is none to show (its boards' scores are listed in the panel), never "NS 0 EW 0".
     if (view.boards && !game.in_hand) { box.replaceChildren(); return; }
-    box.replaceChildren(...Object.entries(game.totals).map(([side, n]) => el("span", {}, side + " ", el("b", {}, n))));
+    // (a confirmed table's are the result the event holds: the director's, where it entered one)
+    const held = view.status === "confirmed" && view.result && view.result.scores ? view.result.scores : null;
+    box.replaceChildren(...Object.keys(game.totals).map((side) =>
+      el("span", {}, side + " ", el("b", {}, held ? (held[side] ?? 0) : game.totals[side]))));
   }
 
   function players(game) {
@@ -831,12 +834,21 @@
   }
 
   // The hands' scores, a row a hand, and the totals.
+  // A confirmed table shows the result the event holds: where the director entered one other than
+  // what the moves recorded here give (a game stopped early, a forfeit, a score put right), its
+  // last row is that result, said to be the director's, not the moves' totals (a 0 – 0 under
+  // "Confirmed: the result is in the event" told the players their game counted for nothing).
   function handsTable(game, hands) {
     const sides = view.sides;
     const rows = hands.map((h) => el("tr", {}, el("td", {}, t("hand %(n)s", { n: h.number })),
       ...sides.map((s) => el("td", {}, h.result && h.result.scores ? (h.result.scores[s] ?? 0) : "–"))));
-    return el("table", { class: "result" }, el("tr", {}, el("th", {}, ""), ...sides.map((s) => el("th", {}, s))), ...rows,
-      el("tr", {}, el("th", {}, t("total")), ...sides.map((s) => el("th", {}, game.totals[s] ?? 0))));
+    const held = view.status === "confirmed" && view.result && view.result.scores;
+    const other = held && sides.some((s) => (view.result.scores[s] ?? 0) !== (game.totals[s] ?? 0));
+    const last = other
+      ? el("tr", { id: "entered-result" }, el("th", {}, view.result.via === "director" ? t("result entered by the director") : t("result in the event")),
+           ...sides.map((s) => el("th", {}, view.result.scores[s] ?? 0)))
+      : el("tr", {}, el("th", {}, t("total")), ...sides.map((s) => el("th", {}, game.totals[s] ?? 0)));
+    return el("table", { class: "result" }, el("tr", {}, el("th", {}, ""), ...sides.map((s) => el("th", {}, s))), ...rows, last);
   }
 
   // After the last confirmation: where each player sits in the next round, once it is paired (this
