@@ -94,6 +94,37 @@ def test_a_second_server_on_the_event_is_refused_and_changes_nothing(tmp_path):
     assert not (tmp_path / "w.db-serving").exists()  # (stopped: its claim file removed)
 
 
+@pytest.mark.parametrize("separate_hall", [False, True])
+def test_a_server_stopped_with_sigterm_removes_its_claim_and_stops_its_hall(tmp_path, separate_hall):
+    """``kill`` (SIGTERM, what a service manager sends) stopped the server gracefully, then uvicorn
+    raised the signal again with its default action, which ended the process before
+    ``tournament serve``'s ``finally``: the claim file stayed (docs say it is removed), and the
+    hall's process was not stopped by it.  Now the stop ends as an exit with status 143 after
+    every ``finally``: the claim file is gone, the hall's process with it, no traceback."""
+    import signal
+
+    from tests.tournament.served import alive, children
+
+    path = _event(tmp_path)
+    port = free_port()
+    options = ("--hall-port", str(free_port())) if separate_hall else ()
+    proc = serve(path, port, *options)
+    try:
+        import urllib.request
+
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/openapi.json", timeout=120) as answer:
+            assert answer.status == 200  # (serving: uvicorn has its signals; before, SIGTERM is a kill)
+        halls = children(proc.pid)
+        assert (tmp_path / "w.db-serving").exists()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=120) == 143
+        assert b"Traceback" not in proc.stderr.read()
+    finally:
+        stop(proc, kill=True)
+    assert not (tmp_path / "w.db-serving").exists()
+    assert not any(alive(pid) for pid in halls), halls
+
+
 def test_serving_what_is_no_file_makes_nothing_beside_it(tmp_path):
     done = subprocess.run([sys.executable, "-m", "tournament.cli", "serve", str(tmp_path / "none.db"),
                            "--port", str(free_port()), "--one-process"], capture_output=True, text=True, timeout=120)

@@ -47,6 +47,7 @@ import contextlib
 import gc
 import json
 import logging
+import signal
 from typing import Any, Callable
 
 import uvicorn
@@ -98,6 +99,11 @@ def config(app: Any, *, proxy_headers: bool = False, header_timeout: float = HEA
                           lifespan="off", access_log=False, server_header=False, **options)
 
 
+def _terminated(sig: int, frame: Any) -> None:
+    """SIGTERM raised again by uvicorn once it has stopped (:meth:`QuietServer.capture_signals`)."""
+    raise SystemExit(128 + signal.SIGTERM)
+
+
 #: Seconds between two ticks of a venue server's main loop (uvicorn's is 0.1; see :class:`QuietServer`).
 TICK = 1.0
 
@@ -115,6 +121,27 @@ class QuietServer(uvicorn.Server):
         self._stopping = stopping
         self._woken: asyncio.Event | None = None
         self._running: asyncio.AbstractEventLoop | None = None
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Any:
+        """uvicorn's, but a stop asked with SIGTERM (``kill``, a service manager) ends as an
+        exception, not by the signal's own action: uvicorn stops gracefully, then raises the signal
+        again with the handler it found, and the default one ended the process there, before the
+        ``finally`` of ``tournament serve`` (its claim file was left behind, and the hall's process
+        was not stopped by it).  Raised as ``SystemExit(143)``, the exit status a shell gives a
+        process ended by SIGTERM, after every ``finally`` has run."""
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            with super().capture_signals():
+                yield
+            return
+        before = signal.signal(signal.SIGTERM, _terminated)
+        try:
+            with super().capture_signals():
+                yield
+        finally:
+            signal.signal(signal.SIGTERM, before)
 
     def handle_exit(self, sig: int, frame: Any) -> None:
         if self._stopping is not None:
