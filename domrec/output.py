@@ -12,6 +12,8 @@ so one set of rules holds everywhere:
   and the ``-wal``/``-shm``/``-journal`` file of an SQLite database (replacing one would
   corrupt the database beside it, which is never what --force means).  A link is not followed because the file it points to may be anyone's; a device is not
   written into because ``-o -`` does that job (``-o - > /dev/null``).
+* **Never replaced, even with --force:** the file the command reads (:func:`reads`: its event,
+  its records): ``export EVENT -o EVENT --force`` would replace the event with its own export.
 * **Never replaced, even with --force:** an SQLite database in use (its ``-wal`` or ``-shm``
   beside it): a server writing it would go on writing into the file replaced, and every move
   and result it acknowledged from then on would be lost.
@@ -210,6 +212,29 @@ def _is_database(path: Path) -> bool:
     return _head(path, len(SQLITE_MAGIC)) == SQLITE_MAGIC
 
 
+#: The files this process's command reads (its event, its records), as (device, inode): never
+#: replaced by what the command writes, not even with --force (``tournament export EVENT -o EVENT
+#: --force`` replaced the event with its own export).  Known by ``os.stat``, which opens nothing.
+_READ: set[tuple[int, int]] = set()
+
+
+def new_command() -> None:
+    """A command starts: the files an earlier command of this process read are its no longer
+    (the command lines' callbacks; a test runs many commands in one process)."""
+    _READ.clear()
+
+
+def reads(path: str | Path) -> None:
+    """Say that this process's command reads ``path`` (an event file, a record): :func:`check`
+    then never lets the command write over it.  A path that is no file is let be."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return
+    if stat.S_ISREG(st.st_mode):
+        _READ.add((st.st_dev, st.st_ino))
+
+
 def check(path: str | Path, kind: Kind, force: bool = False) -> None:
     """Raise :class:`NotReplaced` if writing ``kind`` to ``path`` would replace what it must not.
 
@@ -222,6 +247,9 @@ def check(path: str | Path, kind: Kind, force: bool = False) -> None:
         return
     except OSError as e:
         raise WriteFailed(f"cannot write {label}: {e.strerror}") from None
+    if (st.st_dev, st.st_ino) in _READ:
+        raise NotReplaced(f"{label} is the file this command reads: never replaced by what it writes, not even "
+                          f"with --force; choose another file")
     if stat.S_ISLNK(st.st_mode):
         raise NotReplaced(f"{label} is a symbolic link, not a regular file: never replaced, not even with "
                           f"--force (write to the file itself, or remove the link)")

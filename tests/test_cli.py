@@ -534,3 +534,25 @@ def test_a_utf16_json_lines_archive_is_refused_as_a_whole(tmp_path, encoding):
     one = tmp_path / "wide.json"
     one.write_bytes(lines[0].encode(encoding))  # one record in UTF-16 or UTF-32 is read, as before
     assert run("validate", one).exit_code == 0 and run("validate", "-", input=one.read_bytes()).exit_code == 0
+
+
+def test_a_command_never_writes_over_the_record_it_reads_not_even_with_force(tmp_path):
+    """``explain game.json --html game.json --force`` (or ``convert``'s ``-o``, or ``validate``'s
+    ``--summary`` onto the archive checked) replaced the record read with what the command wrote.
+    The file a command reads is never what it writes, not even with --force: one line, exit 2,
+    the record whole; the next command of the same process writes there as any other file."""
+    game = tmp_path / "game.json"
+    game.write_bytes((VALID / "game-to-200.json").read_bytes())
+    archive = tmp_path / "games.jsonl"
+    archive.write_text(json.dumps(json.loads(game.read_text())) + "\n")
+    before = {p: p.read_bytes() for p in (game, archive)}
+    said = "is the file this command reads: never replaced by what it writes, not even with --force; choose another file"
+    for command, target in ((("explain", game, "--html", game, "--force"), game),
+                            (("convert", game, "-o", game, "--to", "json", "--force"), game),
+                            (("validate", archive, "--summary", archive, "--force"), archive)):
+        r = run(*command)
+        assert r.exit_code == 2, r.output
+        assert r.output.strip().splitlines()[-1] == f"error: {target} {said}", r.output
+    assert {p: p.read_bytes() for p in before} == before
+    r = run("explain", VALID / "game-to-200.json", "--html", game, "--force")  # (game.json read no more)
+    assert r.exit_code == 0 and game.read_text().startswith("<!DOCTYPE html>"), r.output

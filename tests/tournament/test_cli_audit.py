@@ -80,3 +80,23 @@ def test_a_link_to_the_event_in_use_is_never_opened(event: Path, command: tuple[
     assert r.exit_code == 2, r.output
     assert opened == []
     assert "SQLite database in use" in r.output, r.output
+
+
+def test_a_command_never_writes_over_the_event_it_reads_not_even_with_force(event: Path, tmp_path: Path) -> None:
+    """``tournament export EVENT -o EVENT --force`` replaced the event with its own export (the
+    event closed before the export was written, so nothing held it "in use").  The file a command
+    reads is never what it writes, not even with --force: refused in one line, exit 2, the event
+    whole; another command of the same process may then write there (a test runs many)."""
+    before = event.read_bytes()
+    for command in (("export", event, "-o", event, "--force"), ("report", event, "-o", event, "--force")):
+        done = run(*command)
+        assert done.exit_code == 2, done.output
+        assert done.output.strip().splitlines()[-1] == (
+            f"error: {event} is the file this command reads: never replaced by what it writes, not even with "
+            f"--force; choose another file"), done.output
+    assert event.read_bytes() == before
+    with open_event(event) as store:
+        assert len(store.players()) == 8
+    other = tmp_path / "copy.db"
+    other.write_bytes(b"x")
+    assert run("export", event, "-o", other, "--force").exit_code == 0  # (another file, with --force: replaced)

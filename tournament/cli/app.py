@@ -44,6 +44,9 @@ SEED_MIN, SEED_MAX = -(2 ** 63), 2 ** 63 - 1
 @app.callback()
 def _options(version: bool = console.version_option("tournament")) -> None:
     """The options every tournament command shares (--version, -h)."""
+    from domrec import output
+
+    output.new_command()  # (the files an earlier command of this process read: not this one's)
 
 
 class PairedBest(TyperCommand):
@@ -200,6 +203,9 @@ def open_for_command(path: Path) -> EventStore:
     result it enters)."""
     store = open_event(path)
     store.defer_browsing = True
+    from domrec import output
+
+    output.reads(path)  # (never written over by the command's own output, not even with --force)
     return store
 
 
