@@ -292,8 +292,13 @@ class Session:
         :data:`MAX_GAME_CHARS` or :data:`MAX_GAME_REQUESTS`.  Asked of a request sent now, not of
         those replayed (a game accepted before the bound replays as it was).  The director's
         correction, which sends the game whole and afresh, makes room again."""
-        if len(self.accepted) >= MAX_GAME_REQUESTS or \
-                sum(map(len, self.accepted)) + len(text) > MAX_GAME_CHARS:
+        accepted = self.accepted
+        counted, chars = getattr(self, "_counted", (0, 0))
+        if counted > len(accepted):  # (requests taken back since: counted again)
+            counted, chars = 0, 0
+        chars += sum(map(len, accepted[counted:]))  # (each request counted once: a move's post costs no more late in a game)
+        self._counted = (len(accepted), chars)
+        if len(accepted) >= MAX_GAME_REQUESTS or chars + len(text) > MAX_GAME_CHARS:
             raise RequestRefused(Refusal(1, 1, f"this table's game has been sent the most text a game may be sent "
                                                f"({MAX_GAME_CHARS} characters in {MAX_GAME_REQUESTS} requests at "
                                                f"most): call the director, who can correct the game as a whole"))
