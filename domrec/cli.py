@@ -34,12 +34,13 @@ EXIT_READER_GONE = 141
 
 
 @app.callback()
-def _console(version: bool = console.version_option("domrec")) -> None:
+def _console(ctx: typer.Context, version: bool = console.version_option("domrec")) -> None:
     """Whatever a record holds (a lone surrogate from a "\\ud800" escape, a file name
     that is not UTF-8), writing it must not end in a traceback: such characters are
     written as backslash escapes, which in --json output are JSON's own escapes."""
     console.closed_streams()
-    outputs.new_command()
+    outputs.new_command()  # (the files a command reads are its own: forgotten when it ends)
+    ctx.call_on_close(outputs.new_command)
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
@@ -117,8 +118,7 @@ def validate(
 ) -> None:
     """Replay every record through the rules and check every claimed score."""
     for given in paths:  # (the records read are never the --summary written, not even with --force)
-        if given != "-":
-            outputs.reads(given)
+        outputs.reads(given)
     if dask is not None:
         if jobs is not None:
             typer.echo("error: --jobs and --dask both say where to check: give one of them", err=True)
@@ -359,8 +359,7 @@ def convert(
         raise typer.Exit(EXIT_UNUSABLE)
     records = []
     worst = EXIT_OK
-    if source != "-":
-        outputs.reads(source)  # (never replaced by its own conversion, not even with --force)
+    outputs.reads(source)  # (never replaced by its own conversion, not even with --force)
     for item in conv.read_items(source, from_ or (conv.form_of(source) if source != "-" else None)):
         if item.record is None:
             report = item.report
@@ -460,8 +459,7 @@ def explain(
         typer.echo("error: --move picks the position --svg draws; give --svg too", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     read: Report | None = None  # a DGN game's verdict as its reader gave it: problems placed by line:column
-    if str(path) != "-":
-        outputs.reads(path)  # (never replaced by its own picture or page, not even with --force)
+    outputs.reads(path)  # (never replaced by its own picture or page, not even with --force)
     try:
         record, label, read = _load_one(path, record_no)
     except _NoGame as e:

@@ -219,14 +219,17 @@ _READ: set[tuple[int, int]] = set()
 
 
 def new_command() -> None:
-    """A command starts: the files an earlier command of this process read are its no longer
-    (the command lines' callbacks; a test runs many commands in one process)."""
+    """A command starts, or ends: the files it read are forgotten (the command lines' callbacks;
+    a test, or a program calling the library, runs many commands in one process)."""
     _READ.clear()
 
 
 def reads(path: str | Path) -> None:
     """Say that this process's command reads ``path`` (an event file, a record): :func:`check`
-    then never lets the command write over it.  A path that is no file is let be."""
+    then never lets the command write over it.  A path that is no file (``-``, standard input;
+    a folder) is let be."""
+    if str(path) == "-":
+        return
     try:
         st = os.stat(path)
     except (OSError, ValueError):

@@ -225,14 +225,16 @@ def test_a_side_named_bye_is_not_shown_as_a_bye(tmp_path: Path) -> None:
 def test_report_or_export_never_overwrites_an_event_or_ratings_file(knockout_event: Path, tmp_path: Path,
                                                                        command: list[str]) -> None:
     """`-o` naming the event file itself (or another event, or a ratings file) would replace a database
-    full of results with a page: refused, and the file is left as it was."""
+    full of results with a page: refused, and the file is left as it was (the event read, not even
+    with --force)."""
     other = tmp_path / "other.db"
     create_event(other, make_settings("Other", "competitive", "pairs")).close()
     assert run("ratings", tmp_path / "ratings.db", "--add", knockout_event).exit_code == 0
     for target in (knockout_event, other, tmp_path / "ratings.db"):
         before = target.read_bytes()
         r = run(*command, knockout_event, "-o", target)
-        assert r.exit_code == 2 and "SQLite" in r.stderr, r.output
+        said = "is the file this command reads" if target == knockout_event else "SQLite"
+        assert r.exit_code == 2 and said in r.stderr, r.output
         assert target.read_bytes() == before
     wal = tmp_path / "league.db-wal"  # another event's log, while that event is open elsewhere
     wal.write_bytes(b"pretend")

@@ -42,11 +42,12 @@ SEED_MIN, SEED_MAX = -(2 ** 63), 2 ** 63 - 1
 
 
 @app.callback()
-def _options(version: bool = console.version_option("tournament")) -> None:
+def _options(ctx: typer.Context, version: bool = console.version_option("tournament")) -> None:
     """The options every tournament command shares (--version, -h)."""
     from domrec import output
 
-    output.new_command()  # (the files an earlier command of this process read: not this one's)
+    output.new_command()  # (the files a command reads are its own: forgotten when it ends)
+    ctx.call_on_close(output.new_command)
 
 
 class PairedBest(TyperCommand):
