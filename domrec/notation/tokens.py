@@ -346,8 +346,8 @@ def decode(chunk: Chunk) -> str:
 
 def check_controls(text: str, first_line: int = 1) -> None:
     """Refuse a DGN text holding a control character other than the tab, the line feed and the
-    carriage return, or a line or paragraph separator (:data:`domrec.errors.RECORD_CONTROLS`),
-    at its line and column, wherever it is (a comment, a tag, a name): a terminal shown the
+    carriage return (:data:`domrec.errors.RECORD_CONTROLS`; a line or paragraph separator is no
+    control character and is let be), at its line and column, wherever it is (a comment, a tag, a name): a terminal shown the
     text would obey it.  The text's first line is line ``first_line`` of its file."""
     bad = RECORD_CONTROLS.search(text)
     if bad is not None:
