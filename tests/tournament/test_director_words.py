@@ -22,6 +22,17 @@ ENGLISH = frozenset("""must give reason text number board table round nothing st
     played plays confirmed paired not has have the of is are and for""".split())
 
 
+@pytest.fixture
+def desk(tmp_path: Path):
+    """A game event's venue, in this process: its client and the director's key."""
+    server = _server(_event(tmp_path))
+    try:
+        yield (starlette_testclient.TestClient(server.asgi),
+               _key(server.call(server.venue.links, "http://testserver")["director"]))
+    finally:
+        server.close()
+
+
 def _english_words(said: str) -> set[str]:
     bare = re.sub(r'"[^"]*"|--?[a-z][\w-]*|`[^`]*`|tournament [a-z]+', " ", said)
     return {w for w in re.findall(r"[A-Za-z]+", bare) if w.lower() in ENGLISH}
@@ -61,25 +72,15 @@ def _check(client, method, url, token, body, english_part: str) -> None:
     ("correct", {"rev": 0, "hand": 1, "line": 1, "text": "", "reason": ""}, "give the reason for the correction"),
     ("correct", {"rev": 0, "hand": 1, "line": 1, "text": "", "reason": "x"}, "has recorded nothing yet"),
 ])
-def test_the_directors_refusals_of_a_game_table_in_spanish(tmp_path: Path, path, body, english) -> None:
-    server = _server(_event(tmp_path))
-    try:
-        client = starlette_testclient.TestClient(server.asgi)
-        director = _key(server.call(server.venue.links, "http://testserver")["director"])
-        _check(client, "POST", f"/api/v1/tables/1/1/{path}", director, body, english)
-    finally:
-        server.close()
+def test_the_directors_refusals_of_a_game_table_in_spanish(desk, path, body, english) -> None:
+    client, director = desk
+    _check(client, "POST", f"/api/v1/tables/1/1/{path}", director, body, english)
 
 
-def test_pairing_a_round_not_finished_is_refused_in_spanish(tmp_path: Path) -> None:
-    server = _server(_event(tmp_path))
-    try:
-        client = starlette_testclient.TestClient(server.asgi)
-        director = _key(server.call(server.venue.links, "http://testserver")["director"])
-        _check(client, "POST", "/api/v1/director/pair", director, {}, "is not finished")
-        _check(client, "POST", "/api/v1/director/pair", director, {"seed": 5}, '"seed" is draw')
-    finally:
-        server.close()
+def test_pairing_a_round_not_finished_is_refused_in_spanish(desk) -> None:
+    client, director = desk
+    _check(client, "POST", "/api/v1/director/pair", director, {}, "is not finished")
+    _check(client, "POST", "/api/v1/director/pair", director, {"seed": 5}, '"seed" is draw')
 
 
 def test_the_directors_refusals_at_a_duplicate_table_in_spanish(tmp_path: Path) -> None:
@@ -119,38 +120,28 @@ def test_the_directors_refusals_at_a_duplicate_table_in_spanish(tmp_path: Path) 
         server.close()
 
 
-def test_a_number_in_a_spanish_refusal_is_grouped_the_spanish_way(tmp_path: Path) -> None:
+def test_a_number_in_a_spanish_refusal_is_grouped_the_spanish_way(desk) -> None:
     """The limit of a typed score, 1,000,000 in English, reads as Babel writes it for Spanish."""
     from babel.numbers import format_decimal
 
-    server = _server(_event(tmp_path))
-    try:
-        client = starlette_testclient.TestClient(server.asgi)
-        director = _key(server.call(server.venue.links, "http://testserver")["director"])
-        en, es = _refused(client, "POST", "/api/v1/tables/1/1/result", director,
-                          {"scores": {"NS": 2_000_000, "EW": 1}})
-        assert en == "the score of NS, 2000000, is past the limit of 1,000,000 points a side; nothing was stored"
-        spanish = format_decimal(1_000_000, locale="es")
-        assert spanish != "1,000,000"
-        assert es == f"el tanteo de NS, 2000000, pasa del límite de {spanish} puntos por lado; no se guardó nada"
-    finally:
-        server.close()
+    client, director = desk
+    en, es = _refused(client, "POST", "/api/v1/tables/1/1/result", director,
+                      {"scores": {"NS": 2_000_000, "EW": 1}})
+    assert en == "the score of NS, 2000000, is past the limit of 1,000,000 points a side; nothing was stored"
+    spanish = format_decimal(1_000_000, locale="es")
+    assert spanish != "1,000,000"
+    assert es == f"el tanteo de NS, 2000000, pasa del límite de {spanish} puntos por lado; no se guardó nada"
 
 
-def test_a_result_cleared_is_said_in_spanish(tmp_path: Path) -> None:
+def test_a_result_cleared_is_said_in_spanish(desk) -> None:
     """What the director's page says once a result is taken back, in the page's language."""
-    server = _server(_event(tmp_path))
-    try:
-        client = starlette_testclient.TestClient(server.asgi)
-        director = _key(server.call(server.venue.links, "http://testserver")["director"])
-        es = {**_auth(director), "Accept-Language": "es"}
-        r = client.post("/api/v1/tables/1/1/result", json={"scores": {"NS": 210, "EW": 150}}, headers=es)
-        assert r.status_code == 200, r.text
-        r = client.post("/api/v1/tables/1/1/result/clear", json={"reason": "wrong table"}, headers=es)
-        assert r.status_code == 200, r.text
-        said = r.json()["said"][-1]
-        assert said == ("ronda 1, mesa 1: el resultado (EW 150, NS 210; manual) queda anulado — se guarda en el "
-                        "registro de auditoría (`tournament history`); la mesa vuelve a jugar"), said
-        assert not _english_words(said)
-    finally:
-        server.close()
+    client, director = desk
+    es = {**_auth(director), "Accept-Language": "es"}
+    r = client.post("/api/v1/tables/1/1/result", json={"scores": {"NS": 210, "EW": 150}}, headers=es)
+    assert r.status_code == 200, r.text
+    r = client.post("/api/v1/tables/1/1/result/clear", json={"reason": "wrong table"}, headers=es)
+    assert r.status_code == 200, r.text
+    said = r.json()["said"][-1]
+    assert said == ("ronda 1, mesa 1: el resultado (EW 150, NS 210; manual) queda anulado — se guarda en el "
+                    "registro de auditoría (`tournament history`); la mesa vuelve a jugar"), said
+    assert not _english_words(said)
