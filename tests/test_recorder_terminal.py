@@ -497,17 +497,23 @@ def test_a_wrong_move_score_at_the_terminal_says_what_was_counted(term, tmp_path
     assert read_record(out).hands[0].moves == record.hands[0].moves[:2]
 
 
+def _lead_ruled_out_later():
+    """A Broadway game, its first hand's deal lines, the seat that leads it, and another seat: a
+    ``hand 1 lead`` of that one is ruled out by the deal typed after it."""
+    record = next(sim.simulate("broadway", 1, 0))
+    parts, _ = typed_hand(record, 0)
+    right = record.hands[0].moves[0].seat
+    return (record, [p for p in parts if p.startswith("deal ")], right,
+            next(p.seat for p in record.players if p.seat != right))
+
+
 def test_a_lead_the_deal_rules_out_is_placed_at_the_lead(term, tmp_path):
     """Broadway's ``hand 1 lead X`` typed before the deal that shows another seat holds the
     double: at the prompt the deal line that shows it is refused, saying how many lines before it
     the hand line was typed; from a pipe (one text) the refusal is placed at the lead itself,
     line and column, and the recording stops there.  The old recorder named neither (at the
     prompt) or the last deal line (from a pipe)."""
-    record = next(sim.simulate("broadway", 1, 0))
-    parts, _ = typed_hand(record, 0)
-    deals = [p for p in parts if p.startswith("deal ")]
-    right = record.hands[0].moves[0].seat
-    wrong = next(p.seat for p in record.players if p.seat != right)
+    record, deals, right, wrong = _lead_ruled_out_later()
     out = tmp_path / "b.dgn"
     term.start("broadway", "-o", str(out), *_players(record))
     term.wait_prompt("hand 1 (deal lines, or the first move)>")
@@ -541,11 +547,7 @@ def test_the_terminal_counts_back_to_the_hand_line_since_the_file_has_no_line_fo
     "Entering the deal, or not"): N counts the prompts up to the hand line, a command among them,
     and at that moment the saved file holds its tags alone, no line of the hand line or the deals
     (each save rewrites the file whole, canonically), so no line number of the file could name it."""
-    record = next(sim.simulate("broadway", 1, 0))
-    parts, _ = typed_hand(record, 0)
-    deals = [p for p in parts if p.startswith("deal ")]
-    right = record.hands[0].moves[0].seat
-    wrong = next(p.seat for p in record.players if p.seat != right)
+    record, deals, right, wrong = _lead_ruled_out_later()
     out = tmp_path / "b.dgn"
     term.start("broadway", "-o", str(out), *_players(record))
     term.wait_prompt("hand 1 (deal lines, or the first move)>")
