@@ -443,6 +443,9 @@ class VenueThread:
         self.lost: Callable[[], None] = lambda: None
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._shut = False
+        #: Held to look at :attr:`_shut` and queue a job as one step: a job queued after the end
+        #: mark (:meth:`shutdown`) would never be made nor answered, its request waiting for good.
+        self._gate = threading.Lock()
         self._waiting: Any = _NOTHING  # a job taken from the queue, to run after the group before it
         #: Called on this thread after each group is committed (or refused) and answered.
         self.after: Callable[[], None] = lambda: None
@@ -454,10 +457,8 @@ class VenueThread:
 
     def submit(self, fn: Callable[..., Any], *args: Any, grouped: bool = True) -> concurrent.futures.Future:
         """``fn(*args)`` on this thread, for a caller that blocks on the answer."""
-        if self._shut:
-            raise Stopped(STOPPED)
         future: concurrent.futures.Future = concurrent.futures.Future()
-        self._jobs.put((future, fn, args, grouped))
+        self._queue((future, fn, args, grouped))
         return future
 
     def submit_async(self, loop: asyncio.AbstractEventLoop, fn: Callable[..., Any], *args: Any) -> asyncio.Future:
@@ -465,19 +466,21 @@ class VenueThread:
         from here, the answers of one group handed to the loop together (one wake-up of the loop
         a group, not a wrapped future and a wake-up a move: the hand-off was a tenth of a move's
         CPU)."""
-        if self._shut:
-            raise Stopped(STOPPED)
         future = loop.create_future()
-        self._jobs.put((_OnLoop(loop, future), fn, args, True))
+        self._queue((_OnLoop(loop, future), fn, args, True))
         return future
 
     def submit_then(self, loop: asyncio.AbstractEventLoop, then: Callable[[Callable[[], Any]], None],
                     fn: Callable[..., Any], *args: Any) -> None:
         """``fn(*args)`` on this thread, its answer handed to ``then`` on the event ``loop`` (as
         :meth:`submit_async`, for a caller that awaits nothing: see :class:`_Then`)."""
-        if self._shut:
-            raise Stopped(STOPPED)
-        self._jobs.put((_OnLoop(loop, _Then(then)), fn, args, True))  # type: ignore[arg-type]
+        self._queue((_OnLoop(loop, _Then(then)), fn, args, True))  # type: ignore[arg-type]
+
+    def _queue(self, job: tuple) -> None:
+        with self._gate:
+            if self._shut:
+                raise Stopped(STOPPED)
+            self._jobs.put(job)
 
     def run_here(self, fn: Callable[..., Any], *args: Any) -> tuple[bool, Any] | None:
         """``fn(*args)`` made at once on the calling thread (the event loop's) when this thread is
@@ -515,8 +518,9 @@ class VenueThread:
 
     def shutdown(self) -> None:
         """Stop once the jobs already given are done."""
-        self._shut = True
-        self._jobs.put(None)
+        with self._gate:
+            self._shut = True
+            self._jobs.put(None)  # (after every job queued: each is made and answered first)
         self._thread.join()
 
     def _next(self, block: bool) -> tuple | None:
