@@ -642,25 +642,15 @@ def test_simulated_games_of_every_size_and_set_validate(n, set_name):
         assert report.winner == rec.result.winner
 
 
+@pytest.mark.timeout(900)  # a hang, not a slow machine: seconds idle, about a minute under load
 def test_simulated_games_with_a_long_starting_row_finish():
     """The simulated players' lookahead stays bounded on long rows full of captures (start_tiles
     near its maximum): a game is played and validates in seconds, not hours.
-    (The alarm only turns a hang into a failure; it is no benchmark.)"""
-    import signal
-
-    def hangs(*_):
-        raise TimeoutError("simulating two games took more than fifteen minutes")
-
-    old = signal.signal(signal.SIGALRM, hangs)
-    signal.alarm(900)  # a hang, not a slow machine: seconds idle, about a minute under load
-    try:
-        for n, k in ((6, 40), (2, 60)):
-            for rec in simulate.simulate("castle-rock", 1, 7, n, {"set": "double-twelve", "start_tiles": k}):
-                report = validate_text(simulate.dumps(rec))
-                assert report.valid and report.finished, [p.text() for p in report.problems]
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+    (The time limit, pytest-timeout's, only turns a hang into a failure; it is no benchmark.)"""
+    for n, k in ((6, 40), (2, 60)):
+        for rec in simulate.simulate("castle-rock", 1, 7, n, {"set": "double-twelve", "start_tiles": k}):
+            report = validate_text(simulate.dumps(rec))
+            assert report.valid and report.finished, [p.text() for p in report.problems]
 
 
 def _turn_kinds(rec):

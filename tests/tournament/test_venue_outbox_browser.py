@@ -500,10 +500,13 @@ def _director_post(served, path: str, body: dict) -> dict:
 
 
 #: What the phone's outbox holds (IndexedDB), each write as [its text, whether it is marked not to be sent].
-KEPT = """() => new Promise((done) => {
+#: (``page.evaluate`` waits for a promise without a time limit: every way it can end settles it.)
+KEPT = """() => new Promise((done, failed) => {
   const opened = indexedDB.open("domrec-outbox", 1);
+  opened.onerror = opened.onblocked = () => failed(new Error("the outbox could not be opened"));
   opened.onsuccess = () => {
     const got = opened.result.transaction("writes").objectStore("writes").getAll();
+    got.onerror = () => failed(new Error("the outbox could not be read"));
     got.onsuccess = () => done(got.result.map((x) => [x.body.text, Boolean(x.refused)]));
   };
 })"""
