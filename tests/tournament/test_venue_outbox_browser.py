@@ -282,6 +282,7 @@ def test_a_conflict_loses_nothing_and_lists_the_refused_lines(tmp_path, browser)
         items = first.locator("#refused-list li")
         assert items.count() == 2
         assert "another phone of this table wrote first" in items.nth(0).inner_text() and steps[1] in items.nth(0).inner_text()
+        assert "tap again" not in items.nth(0).inner_text()  # (its Retype and Drop buttons say what to do)
         assert "revision" not in items.nth(0).inner_text()
         assert steps[2] in items.nth(1).inner_text() and "not sent" in items.nth(1).inner_text()
         first.wait_for_function("() => Number(document.body.dataset.rev) === 2", timeout=WAIT_MS)  # the stored table
@@ -541,6 +542,33 @@ def test_lines_kept_offline_when_the_table_gets_a_new_key_are_listed_not_sent_an
         assert "all sent" not in page.inner_text("body")
         _shot(page, "outbox-new-key")
         assert page.evaluate(KEPT) == [[steps[1], True], [steps[2], True]]  # still on the phone, marked not to send
+        # The old link opened again (the page closed, a QR code scanned twice): the server refuses it,
+        # and the refusal lists the two lines still kept for it, to type on the new link.  (It showed
+        # the refusal alone: the lines were kept, but no page said so any more.)
+        page.close()
+        again = context.new_page()
+        answer = again.goto(url)
+        assert answer.status == 403
+        again.wait_for_function("() => document.body.dataset.kept === '2'", timeout=WAIT_MS)
+        assert "no longer" in again.inner_text("main p.state-called") or "key" in again.inner_text("main")
+        assert again.inner_text("#kept-said") == "2 lines made on this phone were not sent: they are listed below"
+        assert [again.locator("#kept-list li").nth(k).inner_text() for k in range(2)] == steps[1:3]
+        assert again.inner_text("#kept-note") == ("not sent: this link no longer opens the table; "
+                                                  "type it again on the table's new link")
+        _shot(again, "outbox-old-link-again")
+        assert again.evaluate(KEPT) == [[steps[1], True], [steps[2], True]]  # read, not changed
+        # In Spanish, and on another phone (nothing kept there): the refusal alone.
+        spanish = context.new_page()
+        spanish.goto(url + "?lang=es")
+        spanish.wait_for_function("() => document.body.dataset.kept === '2'", timeout=WAIT_MS)
+        assert spanish.inner_text("#kept-said") == "2 líneas hechas en este teléfono no se enviaron: están en la lista de abajo"
+        other = browser.new_context(viewport=PHONE, service_workers="block")
+        elsewhere = other.new_page()
+        elsewhere.goto(url)
+        elsewhere.wait_for_function("() => document.body.dataset.kept === '0'", timeout=WAIT_MS)
+        assert elsewhere.locator("#kept").is_hidden()
+        assert elsewhere.evaluate("() => indexedDB.databases()") == []  # (none made by reading)
+        other.close()
     finally:
         served.close()
     assert _bodies(path) == steps[:1]

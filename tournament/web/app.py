@@ -116,7 +116,8 @@ log = logging.getLogger("tournament.web")
 #: The cookie that keeps a browser's language (set by the switch on a page: ``?lang=es``).
 LANG_COOKIE = "lang"
 #: The scripts each page runs, whose strings (``t("…")``) the page embeds in its language.
-SCRIPTS = {"table.html.j2": ("dom.js", "table.js", "table_director.js"), "director.html.j2": ("dom.js", "director.js")}
+SCRIPTS = {"table.html.j2": ("dom.js", "table.js", "table_director.js"), "director.html.j2": ("dom.js", "director.js"),
+           "table_gone.html.j2": ("dom.js", "kept.js")}
 #: The header a table's phone sends the director's PIN in (the director at the table: lines, correct).
 PIN_HEADER = "x-director-pin"
 
@@ -833,9 +834,12 @@ class Site(abc.ABC):
         html = self.templates[lang].get_template(name).render(strings=strings, languages=languages, **values)
         return self._negotiated(HTMLResponse(html, status_code=status), keep)
 
-    async def _refused_page(self, request: Request, e: Exception, status: int) -> Response:
+    async def _refused_page(self, request: Request, e: Exception, status: int, kept: str | None = None) -> Response:
+        """The refused page; ``kept``: a table link's key, whose lines kept unsent on the phone the
+        page lists (``table_gone.html.j2``)."""
         lang, _ = self._language(request)
-        return self._page(request, "refused.html.j2", status, event=self.settings.name, home=self._home(request),
+        return self._page(request, "refused.html.j2" if kept is None else "table_gone.html.j2", status,
+                          event=self.settings.name, home=self._home(request), token=kept,
                           message=self._said(one_line(getattr(e, "message", str(e))), lang))
 
 
@@ -1708,8 +1712,8 @@ class VenueServer(HallSite):
         token = request.path_params["token"]
         try:
             table = await self.run(self.venue.table_of_token, token)
-        except VenueError as e:
-            return await self._refused_page(request, e, e.status)
+        except VenueError as e:  # (a key changed: the lines this phone kept for it are listed)
+            return await self._refused_page(request, e, e.status, kept=token[:200])
         engine = await asyncio.to_thread(self.engine.urls)  # the bundle is made once, off the event loop
         response = self._page(request, "table.html.j2", event=self.venue.store.settings.name, token=token,
                               round=table.round, table=table.number, engine=engine)

@@ -165,10 +165,13 @@
   // The table moved on by the director's correction (its last write: the state says so while no
   // move followed it) is said so: "another phone wrote first" told a table with one phone, whose
   // lines made offline were refused after a correction, of a phone that never was.
-  const movedOn = (data) => (data && data.state && data.state.status !== "confirmed"
+  // ``listed``: the words of a line listed under the board with its Retype and Drop buttons (a
+  // line made offline), which say what to do; "tap again" is for the tap just made.
+  const movedOn = (data, listed) => (data && data.state && data.state.status !== "confirmed"
     ? (data.state.corrected && data.state.corrected.hand
       ? t("the director corrected hand %(n)s meanwhile: nothing was changed; here is the table now", { n: data.state.corrected.hand })
-      : t("another phone of this table wrote first: nothing was changed; here is the table now, tap again"))
+      : listed ? t("another phone of this table wrote first: nothing was changed")
+        : t("another phone of this table wrote first: nothing was changed; here is the table now, tap again"))
     : (data && data.error) || "");
   // A refusal of a one-line write (a tap, a line typed) without its "1:9: " place: the line is
   // the one just sent and the words name the move; the place helps only within several lines.
@@ -438,7 +441,7 @@
           continue;
         }
         if (response.status === 403 && !data.state) { shutOut(); return false; }
-        entry.refused = response.status === 409 ? movedOn(data) : data.error || t("refused (%(status)s)", { status: response.status });
+        entry.refused = response.status === 409 ? movedOn(data, true) : data.error || t("refused (%(status)s)", { status: response.status });
         await db.put(entry);
         refusedNow += 1;
         broken = true;
