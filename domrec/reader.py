@@ -83,9 +83,51 @@ def read_stream(stream: Any, label: str, limit: int | None = None, what: str = "
     return data
 
 
+#: Whether this process has opened an SQLite database (the tournament's stores say so:
+#: :func:`databases_opened`): only then can a file it reads be one it holds SQLite's locks on.
+_DATABASES_OPENED = False
+
+
+def databases_opened() -> None:
+    """Said by what opens an SQLite database in this process (the tournament's event and ratings
+    files): from then on :func:`database_in_use` also looks at the files the process holds open."""
+    global _DATABASES_OPENED
+    _DATABASES_OPENED = True
+
+
+def held_here(path: str | Path) -> bool:
+    """``path`` is a file this process holds a descriptor of (SQLite keeps its database's open for
+    as long as a connection is), whatever name it has: a hard link, or a symbolic one, to the event
+    the command holds, in whatever journal mode (a rollback journal leaves no log beside the file
+    to know it by).  Found by ``stat`` of the file and of the process's descriptors
+    (``/proc/self/fd``, or ``/dev/fd``), which opens nothing.  Only in a process that has opened a
+    database (:func:`databases_opened`): any other may open and close what it likes, another
+    process's locks are its own."""
+    if not _DATABASES_OPENED:
+        return False
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    for folder in ("/proc/self/fd", "/dev/fd"):
+        try:
+            descriptors = os.listdir(folder)
+        except OSError:
+            continue
+        for fd in descriptors:
+            try:
+                other = os.stat(f"{folder}/{fd}")
+            except OSError:  # (the listing's own descriptor, closed by now)
+                continue
+            if (other.st_ino, other.st_dev) == (st.st_ino, st.st_dev):
+                return True
+        return False
+    return False
+
+
 def database_in_use(path: str | Path) -> bool:
-    """An SQLite database with its write-ahead log or shared memory beside it: known by their
-    names alone, without opening the file (see :func:`read_bytes`).
+    """An SQLite database with its write-ahead log or shared memory beside it, or a file this very
+    process holds open (:func:`held_here`): known without opening the file (see :func:`read_bytes`).
 
     Beside the name given, and beside the file it leads to: SQLite follows a symbolic link and
     keeps the log beside the file itself (the tool opens an event by its real path), so a link
@@ -95,7 +137,8 @@ def database_in_use(path: str | Path) -> bool:
         names.add(os.path.realpath(path))
     except (OSError, ValueError):  # (a loop of links, a NUL: opening it fails, and says so)
         pass
-    return any(os.path.exists(f"{name}{suffix}") for name in names for suffix in ("-wal", "-shm"))
+    return any(os.path.exists(f"{name}{suffix}") for name in names for suffix in ("-wal", "-shm")) \
+        or held_here(path)
 
 
 def read_bytes(path: str | Path, limit: int | None = None, what: str = "a record") -> bytes:
@@ -107,6 +150,9 @@ def read_bytes(path: str | Path, limit: int | None = None, what: str = "a record
     if database_in_use(path):
         real = Path(os.path.realpath(path))
         it = "it is" if real.name == Path(path).name else f"it is a link to {real.name},"
+        if not any(os.path.exists(f"{real}{suffix}") for suffix in ("-wal", "-shm")):
+            raise OSError(errno.EBUSY, f"it is a file this command holds open (an SQLite database in use: the event "
+                                       f"itself, by another name?), not {what}", str(path))
         raise OSError(errno.EBUSY, f"{it} an SQLite database in use (its {real.name}-wal is beside it), "
                                    f"not {what}", str(path))
     with open(path, "rb") as stream:

@@ -34,3 +34,33 @@ def test_a_database_named_as_a_record_is_one_unusable_line_saying_so(tmp_path: P
     assert r.output.count("UNUSABLE") == 1, r.output
     assert "this is an SQLite database (an event file?), not" in r.output, r.output
     assert "1 record: 0 valid, 0 invalid, 1 unusable" in r.output
+
+
+def test_a_database_this_process_holds_is_in_use_by_any_name_in_any_journal_mode(tmp_path: Path, monkeypatch) -> None:
+    """An event in rollback-journal mode has no log beside it to be known by, and a hard link to an
+    event has none beside its own name: a process holding the database opened and closed either
+    with ``open()`` when asked to read it, dropping its own SQLite locks.  Once the process has
+    opened a database, a file it holds a descriptor of is in use by whatever name; the descriptor
+    closed, it no longer is; a process that never opened one is not slowed by the search."""
+    import os
+
+    from domrec import reader
+
+    monkeypatch.setattr(reader, "_DATABASES_OPENED", False)
+    path = database(tmp_path / "old.db")
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA journal_mode = DELETE").fetchone() == ("delete",)
+        assert conn.execute("SELECT count(*) FROM t").fetchone() == (200,)
+        hard = tmp_path / "another-name.dgn"
+        os.link(path, hard)
+        assert not (tmp_path / "old.db-wal").exists() and not reader.database_in_use(hard)
+        reader.databases_opened()
+        assert reader.database_in_use(path) and reader.database_in_use(hard)
+        with pytest.raises(OSError, match="a file this command holds open .an SQLite database in use"):
+            reader.read_bytes(hard)
+        assert not reader.database_in_use(tmp_path / "elsewhere.db")
+    finally:
+        conn.close()
+    assert not reader.database_in_use(hard)
+    assert reader.read_bytes(hard) == path.read_bytes()

@@ -82,6 +82,37 @@ def test_a_link_to_the_event_in_use_is_never_opened(event: Path, command: tuple[
     assert "SQLite database in use" in r.output, r.output
 
 
+@pytest.mark.parametrize("command", [("result", "{link}"), ("add", "--csv", "{link}")])
+def test_a_hard_link_to_the_event_in_use_is_never_opened(event: Path, command: tuple[str, ...],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hard link is the event file itself under another name, with no log beside that name: it was
+    opened and closed with ``open()`` by the command holding the event (its SQLite locks dropped, as
+    by a symbolic link before).  It is now known by the descriptors the command holds: refused,
+    unopened, in one line."""
+    import builtins
+    import os
+
+    link = event.parent / "other-name.db"
+    os.link(event, link)
+    opened: list[str] = []
+    real_open = builtins.open
+
+    def watching(file, *args, **kwargs):
+        if isinstance(file, (str, Path)) and Path(file).name == link.name:
+            opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", watching)
+    monkeypatch.setattr(Path, "open", lambda self, *a, **k: watching(self, *a, **k))
+    args = [a.replace("{link}", str(link)) for a in command]
+    r = run(args[0], event, *args[1:])
+    assert r.exit_code == 2, r.output
+    assert opened == []
+    assert "SQLite database in use" in r.output, r.output
+    with open_event(event) as store:
+        assert store.results() == {} and len(store.players()) == 8
+
+
 def test_a_command_never_writes_over_the_event_it_reads_not_even_with_force(event: Path, tmp_path: Path) -> None:
     """``tournament export EVENT -o EVENT --force`` replaced the event with its own export (the
     event closed before the export was written, so nothing held it "in use").  The file a command

@@ -24,7 +24,7 @@ from tournament.settings import Settings
 from tournament.store.changes import insert_change
 from tournament.store.event_store import Browsing, EventStore
 from tournament.store.schema import APPLICATION, APPLICATION_ID, CREATED_VERSION, SCHEMA_VERSION, create_schema
-from tournament.store.sqlite import BUSY_TIMEOUT_S, NotSQLite, connect_existing, now
+from tournament.store.sqlite import BUSY_TIMEOUT_S, NotSQLite, connect_existing, databases_opened, now
 
 
 def create_store(path: str | Path, settings: Settings, browsing: Browsing | None = None,
@@ -39,6 +39,7 @@ def create_store(path: str | Path, settings: Settings, browsing: Browsing | None
         raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
     scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}.new")
     try:
+        databases_opened()
         conn = sqlite3.connect(str(scratch), timeout=BUSY_TIMEOUT_S)
         try:
             db = sqlite_utils.Database(conn, execute_plugins=False)

@@ -22,7 +22,7 @@ import sqlite_utils
 
 from tournament.errors import EventFileError, Refused
 from tournament.store.schema import APPLICATION_ID
-from tournament.store.sqlite import BUSY_TIMEOUT_S, NotSQLite, connect_existing, transaction
+from tournament.store.sqlite import BUSY_TIMEOUT_S, NotSQLite, connect_existing, databases_opened, transaction
 
 #: ``PRAGMA application_id`` of a ratings file ("DomR").
 RATINGS_APPLICATION_ID = 0x446F6D52
@@ -159,6 +159,7 @@ def open_ratings(path: str | Path, create: bool = True) -> RatingsFile:
     # nothing, and a file (or link) that appeared meanwhile is never overwritten.
     scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}.new")
     try:
+        databases_opened()
         conn = sqlite3.connect(str(scratch), timeout=BUSY_TIMEOUT_S, isolation_level=None)
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -185,5 +186,6 @@ def open_ratings(path: str | Path, create: bool = True) -> RatingsFile:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(scratch)
+    databases_opened()
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None)
     return RatingsFile(path, conn)

@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import Iterator
 
+from domrec.reader import databases_opened
+
 BUSY_TIMEOUT_S = 30.0
 
 
@@ -51,6 +53,7 @@ def connect_existing(path: Path, autocommit: bool = False, shared: bool = False)
         raise NotSQLite("an empty file")
     if not os.access(path, os.R_OK):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+    databases_opened()  # (from now on, a file this process reads is first looked for among those it holds)
     conn = sqlite3.connect(path.resolve().as_uri() + "?mode=rw", uri=True, timeout=BUSY_TIMEOUT_S,
                            check_same_thread=not shared, **({"isolation_level": None} if autocommit else {}))
     try:
