@@ -19,6 +19,10 @@ the next message the hub lacks (``next_by_subj``, so a message replaced since is
 at once when a core subscription to the events' subjects hears of a message, and every
 :data:`POLL` seconds besides; new streams are looked for every :data:`DISCOVER` seconds.  When the
 NATS server is down the hub serves what it has and tries again every :data:`RETRY` seconds.
+
+It refuses as the venue does (:meth:`Hub._refused`; docs/hub.md, "Refusals"): one JSON line in the
+client's language, or the refused page to a browser asking for a page; ``tournament hub`` serves it
+through the venue's guarded connections (:mod:`tournament.web.connections`).
 """
 
 from __future__ import annotations
