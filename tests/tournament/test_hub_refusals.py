@@ -5,7 +5,8 @@ line in the client's language, or a short page with that sentence to a browser a
 A request that is not HTTP was uvicorn's plain text: now the venue's JSON line, through the venue's
 guarded connections (with their header deadline and their count of connections per address).
 SIGTERM (a service manager's stop) ended the hub by the signal's own action, before its
-``finally``: now it ends with exit status 143, "stopped" said, no traceback.
+``finally``: now it ends with exit status 143, "stopped" said, no traceback, its live streams ended
+first (they held the stop, then were cancelled, a traceback each).
 
 The application's tests need no NATS server (the hub serves what it holds, here nothing); the
 real ``tournament hub`` processes read a real ``nats-server -js`` on 127.0.0.1 and are skipped,
@@ -31,7 +32,7 @@ import pytest
 
 from tournament.web.hub import Hub
 
-from .served import ports
+from .served import ports, serve, stop
 
 starlette_testclient = pytest.importorskip("starlette.testclient")
 
@@ -285,3 +286,37 @@ def test_a_hub_stopped_with_sigterm_exits_143_after_saying_stopped(hub: HubProce
     out, err = hub.out.read_text(), hub.err.read_text()
     assert "Traceback" not in err, err
     assert out.splitlines()[-1] == "stopped", out
+
+
+@real
+def test_a_hub_stopped_with_sigterm_while_pages_follow_live_ends_their_streams_first(
+        tmp_path: Path, nats_url: str) -> None:
+    """The live streams open at the stop held it for uvicorn's grace, then were cancelled, each
+    with a traceback in the hub's log.  Now the stop ends them at once (as Ctrl-C): 143, no
+    traceback, "stopped"."""
+    from tournament import open_event, pair_next_round
+    from tournament.event.simulate import simulate_event
+
+    path = tmp_path / "club.db"
+    simulate_event(path, "competitive", "rotating", 16, 1, seed=3)
+    with open_event(path) as store:
+        pair_next_round(store)
+        event = store.uuid
+    venue = serve(path, next(ports()), "--upstream", nats_url)
+    hub = HubProcess(tmp_path, nats_url)
+    try:
+        _wait("the hub to hold the venue's event", lambda: hub.get("/api/v1/events")[1]["events"])
+        followers = [urllib.request.urlopen(f"{hub.base}/e/{event}/live", timeout=PATIENCE) for _n in range(3)]
+        for stream in followers:
+            assert any(line.startswith(b"data: ") for line in stream)  # (the first number: it follows)
+        hub.process.send_signal(signal.SIGTERM)
+        assert hub.process.wait(timeout=PATIENCE) == 143
+        for stream in followers:
+            stream.close()
+        out, err = hub.out.read_text(), hub.err.read_text()
+        assert "Traceback" not in err, err
+        assert "was lost" not in err, err  # (a stop is not a link lost: its reader is not warned of)
+        assert out.splitlines()[-1] == "stopped", out
+    finally:
+        hub.stop()
+        stop(venue)

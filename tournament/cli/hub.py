@@ -59,7 +59,7 @@ def hub(
     config = connections.config(server, host=host, port=port, proxy_headers=proxy_headers, per_address=per_device,
                                 uncounted=frozenset(connections.PROXIES), lifespan="on", timeout_graceful_shutdown=3)
     try:
-        connections.QuietServer(config).run(sockets=[sock])
+        connections.QuietServer(config, stopping=server.stop_streams).run(sockets=[sock])
     except KeyboardInterrupt:
         pass  # uvicorn has shut down gracefully and passes Ctrl-C on: stopping is what was asked
     finally:

@@ -317,6 +317,8 @@ class StreamReader:
                             await asyncio.wait_for(self._heard.wait(), POLL)
                         except TimeoutError:
                             everything = True  # nothing heard for a while: read every stream anyway
+                if self._stopping:  # the hub stops: nothing was lost, and nothing is to be said
+                    return
                 raise ConnectionError("the link to NATS was lost")
             except asyncio.CancelledError:
                 raise
@@ -430,6 +432,8 @@ class Hub:
         self.max_streams, self.lifetime, self.keepalive = max_streams, lifetime, keepalive
         self.streams = 0
         self.stopping = False
+        #: The server's event loop, while it serves (:meth:`stop_streams` wakes the streams on it).
+        self._loop: asyncio.AbstractEventLoop | None = None
         #: The thread the pages and replays are made on, one at a time, off the event loop.
         self.drawer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="hub-pages")
         here = Path(__file__).parent
@@ -461,12 +465,27 @@ class Hub:
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Any) -> AsyncIterator[None]:
+        self._loop = asyncio.get_running_loop()
         self.reader.start()
         try:
             yield
         finally:
             self.stopping = True
+            self._loop = None
             await self.reader.stop()
+
+    def stop_streams(self) -> None:
+        """The server is stopping (Ctrl-C or SIGTERM, heard on the main thread): every live stream
+        ends now, rather than holding the stop for uvicorn's grace and being cancelled at its end."""
+        self.stopping = True
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: no stream is left
+                loop.call_soon_threadsafe(self._wake_streams)
+
+    def _wake_streams(self) -> None:
+        for cache in list(self.reader.events.values()):
+            cache.moved.set()
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
