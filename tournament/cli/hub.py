@@ -22,12 +22,13 @@ def hub(
                                                                       "believe the address and scheme it forwards."),
     leagues: list[str] = typer.Option([], "--league", help="A league's tie-breaks, NAME=won,diff,for (repeatable; "
                                                             "default won,diff,for)."),
+    per_device: int = typer.Option(64, "--connections-per-device", min=1, max=1_000_000,
+                                   help="Connections one device (one address) may hold open at once (a proxy's "
+                                        "on this computer are not counted)."),
 ) -> None:
     """Serve a federation's hub: every event the venues publish (tournament serve --upstream), its
     public pages, live stream and JSON feed, rebuilt from the streams alone. Ctrl-C stops it."""
     import logging
-
-    import uvicorn
 
     try:
         import nats  # noqa: F401
@@ -39,6 +40,7 @@ def hub(
     from tournament.event.league import named_tiebreaks
 
     from tournament.cli.venue import listening_or_refused
+    from tournament.web import connections
 
     named = named_tiebreaks(leagues)
     options = connect_options(nats_url, creds, "--nats", "--creds")
@@ -49,15 +51,20 @@ def hub(
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     server = Hub(nats_url, options, league_tiebreaks=named)
     typer.echo(f"hub: http://{host}:{port}/  (events from {nats_url})", err=False)
-    config = uvicorn.Config(server, host=host, port=port, proxy_headers=proxy_headers, log_level="warning",
-                            timeout_graceful_shutdown=3)
+    # The venue's guarded connections (docs/hub.md, "Refusals"): a request that is not HTTP told in
+    # one JSON line, a header deadline, a count of the connections per address; this computer's
+    # addresses (the TLS proxy's, whether or not its forwarded headers are believed) uncounted, or
+    # a proxy's connections for all the world would be one address's.  The lifespan starts the
+    # streams' reader.  SIGTERM (a service manager's stop) ends as exit 143 after the finally below.
+    config = connections.config(server, host=host, port=port, proxy_headers=proxy_headers, per_address=per_device,
+                                uncounted=frozenset(connections.PROXIES), lifespan="on", timeout_graceful_shutdown=3)
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        connections.QuietServer(config, stopping=server.stop_streams).run(sockets=[sock])
     except KeyboardInterrupt:
         pass  # uvicorn has shut down gracefully and passes Ctrl-C on: stopping is what was asked
     finally:
         sock.close()
-    typer.echo("stopped")
+        typer.echo("stopped")
 
 
 @guarded

@@ -84,19 +84,25 @@ _NOT_HTTP_ANSWER = (b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json
 
 
 def config(app: Any, *, proxy_headers: bool = False, header_timeout: float = HEADER_TIMEOUT,
-           per_address: int = PER_ADDRESS, **options: Any) -> uvicorn.Config:
+           per_address: int = PER_ADDRESS, uncounted: frozenset[str] | None = None,
+           **options: Any) -> uvicorn.Config:
     """uvicorn's settings for the venue's ASGI ``app``: the guarded connections above, forwarded
-    headers believed only with ``proxy_headers``, no access log, no ``Server`` header, no lifespan;
-    ``options`` are uvicorn's own (host, port, log_config, ...)."""
+    headers believed only with ``proxy_headers``, no access log, no ``Server`` header, no lifespan
+    unless ``options`` ask for it (``lifespan="on"``: the hub's, which starts its stream reader);
+    ``uncounted``: the addresses the per-address count leaves alone (default: a proxy's on this
+    computer with ``proxy_headers``, else none); ``options`` are uvicorn's own (host, port,
+    log_config, ...)."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol  # httptools where installed, else h11
 
     options.setdefault("log_level", "warning")
+    options.setdefault("lifespan", "off")
+    if uncounted is None:
+        uncounted = frozenset(PROXIES) if proxy_headers else frozenset()
     # Behind a proxy the client's address is the forwarded one, which only the ASGI way reads.
     light = None if proxy_headers else getattr(app, "light_request", None)
-    return uvicorn.Config(app, http=guarded(AutoHTTPProtocol, header_timeout, per_address,
-                                            frozenset(PROXIES) if proxy_headers else frozenset(), light),
+    return uvicorn.Config(app, http=guarded(AutoHTTPProtocol, header_timeout, per_address, uncounted, light),
                           proxy_headers=proxy_headers, forwarded_allow_ips=list(PROXIES) if proxy_headers else [],
-                          lifespan="off", access_log=False, server_header=False, **options)
+                          access_log=False, server_header=False, **options)
 
 
 def _terminated(sig: int, frame: Any) -> None:

@@ -19,6 +19,10 @@ the next message the hub lacks (``next_by_subj``, so a message replaced since is
 at once when a core subscription to the events' subjects hears of a message, and every
 :data:`POLL` seconds besides; new streams are looked for every :data:`DISCOVER` seconds.  When the
 NATS server is down the hub serves what it has and tries again every :data:`RETRY` seconds.
+
+It refuses as the venue does (:meth:`Hub._refused`; docs/hub.md, "Refusals"): one JSON line in the
+client's language, or the refused page to a browser asking for a page; ``tournament hub`` serves it
+through the venue's guarded connections (:mod:`tournament.web.connections`).
 """
 
 from __future__ import annotations
@@ -38,9 +42,10 @@ from typing import Any
 import jinja2
 
 from domrec import notation
-from domrec.errors import DomrecError
+from domrec.errors import DomrecError, one_line
 from domrec.reader import loads
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -312,6 +317,8 @@ class StreamReader:
                             await asyncio.wait_for(self._heard.wait(), POLL)
                         except TimeoutError:
                             everything = True  # nothing heard for a while: read every stream anyway
+                if self._stopping:  # the hub stops: nothing was lost, and nothing is to be said
+                    return
                 raise ConnectionError("the link to NATS was lost")
             except asyncio.CancelledError:
                 raise
@@ -425,6 +432,8 @@ class Hub:
         self.max_streams, self.lifetime, self.keepalive = max_streams, lifetime, keepalive
         self.streams = 0
         self.stopping = False
+        #: The server's event loop, while it serves (:meth:`stop_streams` wakes the streams on it).
+        self._loop: asyncio.AbstractEventLoop | None = None
         #: The thread the pages and replays are made on, one at a time, off the event loop.
         self.drawer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="hub-pages")
         here = Path(__file__).parent
@@ -452,16 +461,31 @@ class Hub:
             Route(f"{e}/{{page}}", self.page),
             Mount("/static", StaticFiles(directory=str(here / "static")), name="static"),
         ]
-        self.app = Starlette(routes=routes, lifespan=self._lifespan)
+        self.app = Starlette(routes=routes, lifespan=self._lifespan, exception_handlers={HTTPException: self._not_here})
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Any) -> AsyncIterator[None]:
+        self._loop = asyncio.get_running_loop()
         self.reader.start()
         try:
             yield
         finally:
             self.stopping = True
+            self._loop = None
             await self.reader.stop()
+
+    def stop_streams(self) -> None:
+        """The server is stopping (Ctrl-C or SIGTERM, heard on the main thread): every live stream
+        ends now, rather than holding the stop for uvicorn's grace and being cancelled at its end."""
+        self.stopping = True
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: no stream is left
+                loop.call_soon_threadsafe(self._wake_streams)
+
+    def _wake_streams(self) -> None:
+        for cache in list(self.reader.events.values()):
+            cache.moved.set()
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -503,9 +527,40 @@ class Hub:
         return _kept_or_negotiated(request.headers.get("cookie"), request.headers.get("accept-language"),
                                    i18n.DEFAULT)
 
-    @staticmethod
-    def _refused(message: str, status: int) -> Response:
-        return JSONResponse({"error": message}, status_code=status)
+    def _refused(self, request: Request, message: str, status: int, headers: dict[str, str] | None = None) -> Response:
+        """A refusal as the venue gives one: its one line in the client's language (the venue's
+        catalogs), on a short page to a browser asking for a page (GET or HEAD, ``Accept:
+        text/html``, not under ``/api/``), else as one JSON line ``{"error": ...}``."""
+        from tournament.web.app import Site
+
+        lang = self._lang(request)
+        said = Site._said(one_line(message), lang)
+        if request.method in ("GET", "HEAD") and not request.url.path.startswith("/api/") \
+                and "text/html" in request.headers.get("accept", ""):
+            cache = self.reader.events.get(str(request.path_params.get("event", "")).lower())
+            name = cache.summary()["name"] if cache is not None and cache.snapshot is not None else None
+            languages = [(code, i18n.NAMES[code]) for code in sorted(i18n.LANGUAGES, key=lambda c: c != "es")]
+            html = self.templates[lang].get_template("refused.html.j2").render(
+                hub=True, event=name, home=f"/e/{cache.event}/" if name else "/", message=said, lang=lang,
+                languages=languages, strings=None)
+            return HTMLResponse(html, status_code=status,
+                                headers={**(headers or {}), "vary": "Accept, Accept-Language, Cookie"})
+        return JSONResponse({"error": said}, status_code=status, headers=headers)
+
+    async def _not_here(self, request: Request, exc: Exception) -> Response:
+        """Starlette's own refusals (an address with nothing at it, 404; a method an address does
+        not take, 405, with its ``Allow``), answered as the venue answers them (they were a line
+        of English plain text)."""
+        from tournament.web.app import NOTHING_HERE
+
+        status = getattr(exc, "status_code", 404)
+        if status == 404:
+            text = NOTHING_HERE
+        elif status == 405:
+            text = f"this address does not take a {one_line(request.method)[:10]} request"
+        else:
+            text = one_line(str(getattr(exc, "detail", "") or "")) or "this request is refused"
+        return self._refused(request, text, status, dict(getattr(exc, "headers", None) or {}))
 
     @staticmethod
     def _number(text: str, what: str) -> int:
@@ -551,7 +606,7 @@ class Hub:
 
             return await self._made(request, cache, (page, args, query), page in pages.SHOWS_STATUS, make)
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=_status(e))
+            return self._refused(request, str(e), _status(e))
 
     # --- the pages --------------------------------------------------------------------------
 
@@ -577,7 +632,9 @@ class Hub:
     async def page(self, request: Request) -> Response:
         name = request.path_params.get("page", "") or "index"
         if name not in (*pages.PAGES, "boards"):
-            return PlainTextResponse("no such page", status_code=404)
+            from tournament.web.app import NOTHING_HERE
+
+            return self._refused(request, NOTHING_HERE, 404)
         return await self._page(request, name)
 
     async def numbered(self, request: Request) -> Response:
@@ -585,21 +642,21 @@ class Hub:
         try:
             number = self._number(request.path_params["number"], page)
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=_status(e))
+            return self._refused(request, str(e), _status(e))
         return await self._page(request, page, number)
 
     async def match(self, request: Request) -> Response:
         try:
             r, t = self._number(request.path_params["round"], "round"), self._number(request.path_params["table"], "table")
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=_status(e))
+            return self._refused(request, str(e), _status(e))
         return await self._page(request, "match", r, t)
 
     async def projector(self, request: Request) -> Response:
         try:
             cache = self._cache(request)
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=_status(e))
+            return self._refused(request, str(e), _status(e))
         seconds, size = pages.projector_settings(request.query_params.get("seconds"), request.query_params.get("size"))
         url = str(request.base_url).rstrip("/") + f"/e/{cache.event}/"
 
@@ -618,7 +675,7 @@ class Hub:
                 raise NotPublic(f"round {r} table {t} has no confirmed game to replay")
             text, digest = cache.games[(r, t)]
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=_status(e))
+            return self._refused(request, str(e), _status(e))
         lang = self._lang(request)
         key = ("replay", r, t, digest)
         found = cache.pages.get(key + (None, lang))
@@ -627,7 +684,7 @@ class Hub:
                 html = await asyncio.get_running_loop().run_in_executor(
                     self.drawer, lambda: replay_page.page(loads(text), f"round {r} table {t}", digest, lang))
             except DomrecError as e:
-                return PlainTextResponse(f"this game's record cannot be read: {e}", status_code=422)
+                return self._refused(request, f"this game's record cannot be read: {e}", 422)
             body = html.encode("utf-8")
             found = (0, body, gzip.compress(body, mtime=0))
             cache.pages[key + (None, lang)] = found
@@ -639,10 +696,10 @@ class Hub:
         try:
             cache = self._cache(request)
         except NotPublic as e:
-            return PlainTextResponse(str(e), status_code=_status(e))
+            return self._refused(request, str(e), _status(e))
         if self.streams >= self.max_streams:
-            return JSONResponse({"error": "too many pages are following live: this one refreshes itself every few "
-                                          "seconds instead"}, status_code=503, headers={"Retry-After": "30"})
+            return self._refused(request, "too many pages are following live: this one refreshes itself every few "
+                                          "seconds instead", 503, {"Retry-After": "30"})
         self.streams += 1
         tables = request.query_params.get("follow") == "tables"
         return StreamingResponse(self._events_of(cache, tables), media_type="text/event-stream",
@@ -699,9 +756,9 @@ class Hub:
         try:
             doc = self._league(request)
         except UnusableInput as e:
-            return PlainTextResponse(str(e), status_code=422)
+            return self._refused(request, str(e), 422)
         if doc is None:
-            return PlainTextResponse("no such league on this hub", status_code=404)
+            return self._refused(request, "no such league on this hub", 404)
         lang = self._lang(request)
         languages = [(code, i18n.NAMES[code]) for code in sorted(i18n.LANGUAGES, key=lambda c: c != "es")]
         html = self.templates[lang].get_template("league.html.j2").render(league=doc, lang=lang, languages=languages,
@@ -717,9 +774,9 @@ class Hub:
         try:
             doc = self._league(request)
         except UnusableInput as e:
-            return self._refused(str(e), 422)
+            return self._refused(request, str(e), 422)
         if doc is None:
-            return self._refused("no such league on this hub", 404)
+            return self._refused(request, "no such league on this hub", 404)
         return JSONResponse(doc)
 
     async def health(self, request: Request) -> Response:
@@ -736,9 +793,9 @@ class Hub:
             cache = self._cache(request, pages)
             return JSONResponse(work(cache), headers={"cache-control": "no-cache"})
         except NotPublic as e:
-            return self._refused(str(e), _status(e))
+            return self._refused(request, str(e), _status(e))
         except feed.FeedError as e:
-            return self._refused(str(e), e.status)
+            return self._refused(request, str(e), e.status)
 
     async def api_feed(self, request: Request) -> Response:
         name = request.url.path.rstrip("/").split("/")[-1]
@@ -773,10 +830,10 @@ class Hub:
                 raise feed.BadQuery(f"format is json or dgn (not {form[:20]!r})")
             return Response(text, media_type="application/json", headers={"etag": f'"{digest}"'})
         except NotPublic as e:
-            return self._refused(str(e), _status(e))
+            return self._refused(request, str(e), _status(e))
         except feed.FeedError as e:
-            return self._refused(str(e), e.status)
+            return self._refused(request, str(e), e.status)
         except DomrecError as e:
-            return self._refused(f"this record cannot be written as DGN ({e}); ask for it as JSON", 422)
+            return self._refused(request, f"this record cannot be written as DGN ({e}); ask for it as JSON", 422)
 
 
