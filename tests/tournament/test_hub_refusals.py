@@ -77,6 +77,17 @@ def test_an_unknown_address_and_a_wrong_method_are_the_venues_one_json_line(clie
     assert r.status_code == 404 and _one_json_line(r) == NOTHING_HERE_ES
 
 
+def test_a_fault_of_the_hubs_own_is_one_json_line_without_its_detail(client: Any, monkeypatch) -> None:
+    """An exception the hub did not foresee was Starlette's "Internal Server Error" in plain text."""
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("secret detail")
+
+    monkeypatch.setattr(client.app, "_events", broken)
+    r = client.get("/api/v1/events")
+    assert r.status_code == 500 and _one_json_line(r) == "the hub could not do this; the detail is in the hub's log"
+    assert "secret" not in r.text
+
+
 def test_a_browser_asking_for_a_page_gets_a_page_with_the_sentence(client: Any) -> None:
     r = client.get("/no/such/address", headers=BROWSER)
     assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")

@@ -461,7 +461,8 @@ class Hub:
             Route(f"{e}/{{page}}", self.page),
             Mount("/static", StaticFiles(directory=str(here / "static")), name="static"),
         ]
-        self.app = Starlette(routes=routes, lifespan=self._lifespan, exception_handlers={HTTPException: self._not_here})
+        self.app = Starlette(routes=routes, lifespan=self._lifespan,
+                             exception_handlers={HTTPException: self._not_here, Exception: self._crash})
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, app: Any) -> AsyncIterator[None]:
@@ -561,6 +562,11 @@ class Hub:
         else:
             text = one_line(str(getattr(exc, "detail", "") or "")) or "this request is refused"
         return self._refused(request, text, status, dict(getattr(exc, "headers", None) or {}))
+
+    async def _crash(self, request: Request, exc: Exception) -> Response:
+        """Starlette's last resort (its "Internal Server Error" in plain text) answered as every
+        refusal is; the detail goes to the hub's log (Starlette logs it), never to the client."""
+        return self._refused(request, "the hub could not do this; the detail is in the hub's log", 500)
 
     @staticmethod
     def _number(text: str, what: str) -> int:
