@@ -247,6 +247,8 @@ def whole_scores(text: str) -> dict[str, int]:
 
 
 def number(text: str, what: str) -> float:
+    if not text.isascii():  # float() reads any script's digits: "١" would be 1
+        raise UnusableInput(f"{what} must be a number in digits 0-9, not {text!r}")
     try:
         value = float(text)
     except ValueError:
