@@ -158,8 +158,8 @@ def validate(
     raise typer.Exit(worst)
 
 
-#: The most worker processes ``-j`` asks for (docs/archives.md).
-MAX_JOBS = 1024
+#: The most worker processes ``-j`` asks for (docs/archives.md); the most games ``simulate`` plays (README).
+MAX_JOBS, MAX_GAMES = 1024, 1_000_000
 
 
 def _jobs(jobs: str | None, paths: list[str]) -> int:
@@ -274,7 +274,7 @@ def schema() -> None:
 @console.printable_command(lambda output="-", **_: output == "-")  # the records written are data
 def simulate(
     game: str = typer.Argument(..., help="broadway, competitive, horse-race, castle-rock or domino-roads."),
-    games_: int = typer.Option(1, "--games", "-n", min=1, help="How many games."),
+    games_: int = typer.Option(1, "--games", "-n", min=1, max=MAX_GAMES, help=f"How many games (1 to {MAX_GAMES:,})."),
     seed: int = typer.Option(0, "--seed", help="Same seed, same games, byte for byte."),
     output: str = typer.Option("-", "--output", "-o", help="File to write: JSON Lines, or DGN for *.dgn "
                                                            "(- for stdout)."),

@@ -111,6 +111,19 @@ def test_simulate_rejects_bad_setup():
     assert run("simulate", "competitive", "--option", "first_lead").exit_code == 2
 
 
+@pytest.mark.parametrize("typed", ["10000000000", "1000001"])
+def test_simulate_refuses_more_games_than_its_bound_at_once(typed, tmp_path):
+    """A slip (10000000000 for 100) is a usage error before any game is played, not days of work."""
+    from domrec.cli import MAX_GAMES
+
+    r = run("simulate", "competitive", "--games", typed, "-o", tmp_path / "g.jsonl")
+    assert r.exit_code == 2, r.output
+    assert len(r.output.strip().splitlines()) == 1, r.output
+    assert "--games" in r.output and f"{MAX_GAMES}" in r.output
+    assert not (tmp_path / "g.jsonl").exists()
+    assert f"{MAX_GAMES:,}" in run("simulate", "--help").output.replace("\n", " ")
+
+
 def test_explain_tells_the_hand():
     r = run("explain", VALID / "domino-35.json", "--hand", 1)
     assert r.exit_code == 0, r.output

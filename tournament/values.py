@@ -7,6 +7,8 @@ event's :class:`~tournament.settings.Settings`).
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import attrs
 
 
@@ -103,6 +105,19 @@ class Table:
             if s.side not in out:
                 out.append(s.side)
         return tuple(out)
+
+    def in_seat_order(self, scores: dict[str, int]) -> list[tuple[str, int]]:
+        """``scores`` side by side in the table's seating order (NS before EW; an individual game's
+        seats in the game's own order), as every line the tool prints says them: a result read back
+        from the file has its keys sorted (EW before NS).  A side the table does not have, last."""
+        return in_order(scores, self.sides())
+
+
+def in_order(scores: dict[str, int], sides: Sequence[str]) -> list[tuple[str, int]]:
+    """``scores`` side by side in the order of ``sides`` (a table's, :meth:`Table.in_seat_order`);
+    a side not among them, last."""
+    order = {side: i for i, side in enumerate(sides)}
+    return sorted(scores.items(), key=lambda kv: order.get(kv[0], len(order)))
 
 
 @attrs.frozen

@@ -211,6 +211,29 @@ def test_non_finite_bye_is_refused(tmp_path: Path, args: list[str]) -> None:
     assert not path.exists()
 
 
+@pytest.mark.parametrize("game, fmt, args, typed", [
+    ("competitive", "pairs", ["--bye", "wins=١"], "١"), ("horse-race", "individual", ["--placement", "3,٢,1,0"], "٢"),
+    ("competitive", "pairs", ["--sit-out-score", "wins=½"], "½"),
+    ("horse-race", "individual", ["--placement", "３,2,1,0"], "３")])
+def test_a_number_in_other_digits_than_0_to_9_is_refused(tmp_path: Path, game: str, fmt: str, args: list[str],
+                                                          typed: str) -> None:
+    """float() reads any script's digits (١ as 1): a number typed in them is refused, naming it."""
+    path = tmp_path / "ev.db"
+    r = run("new", path, "--name", "x", "--game", game, "--format", fmt, *args)
+    assert r.exit_code == 2 and repr(typed) in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("args", [["tables", "--round", "١"], ["result", "--table", "٣", "--score", "NS=1,EW=0"],
+                                  ["standings", "--top", "３"]])
+def test_a_whole_number_option_in_other_digits_is_a_usage_error(tmp_path: Path, args: list[str]) -> None:
+    """Typer reads a whole-number option through pydantic, which takes digits 0-9 only (Click's own INT,
+    int(), would read ٣ as 3): held here, so a Typer that reads them otherwise is seen."""
+    path = new_event(tmp_path, "pairs")
+    r = run(args[0], path, *args[1:])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and args[1] in r.stderr, r.stderr
+
+
 def test_pair_name_listed_twice_is_a_file_error(tmp_path: Path) -> None:
     path = new_event(tmp_path, "pairs")
     names = tmp_path / "pairs.csv"

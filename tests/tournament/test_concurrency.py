@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import os
+import queue
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from tournament import add_players, create_event, make_settings, open_event, pair_next_round, run_check
+from tournament import add_players, create_event, enter_manual, make_settings, open_event, pair_next_round, run_check
+from tournament.store.sqlite import BUSY_TIMEOUT_S
 
 from tests.tournament.conftest import play_table
 
@@ -136,3 +140,63 @@ def test_killed_mid_write_leaves_the_database_as_before(tmp_path: Path, where: s
     assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert run_check(store).ok
     store.close()
+
+
+def _holding(path: Path) -> sqlite3.Connection:
+    """A connection of another program's holding the event file's write lock (BEGIN IMMEDIATE)."""
+    holder = sqlite3.connect(str(path), isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    return holder
+
+
+def test_a_write_that_waits_for_its_turn_tells_whoever_asked_once_then_lands(tmp_path: Path) -> None:
+    """The store never prints: it tells the callback it was given, once, and goes on waiting; the
+    callback here lets the other program go, so no clock is involved."""
+    path = _event_with_tables(tmp_path, 4)
+    holder = _holding(path)
+    told: list[float] = []
+
+    def on_wait(limit: float) -> None:
+        told.append(limit)
+        holder.execute("COMMIT")  # the other program is done: the wait ends at once
+
+    store = open_event(path)
+    try:
+        store.on_wait = on_wait
+        table = store.tables(1)[0]
+        enter_manual(store, table.number, {side: 10 * (k + 1) for k, side in enumerate(table.sides())})
+        assert told == [BUSY_TIMEOUT_S]
+        assert store.conn.execute("PRAGMA busy_timeout").fetchone()[0] == int(BUSY_TIMEOUT_S * 1000)  # as it was
+        with store.write():  # nobody holds the file: nothing said
+            pass
+        assert told == [BUSY_TIMEOUT_S]
+        assert store.result_for(table.id) is not None
+    finally:
+        store.close()
+        holder.close()
+
+
+def test_a_command_waiting_for_the_event_file_says_so_once_then_does_its_work(tmp_path: Path) -> None:
+    """`tournament result` run while another program holds the file: one line on stderr, seen by the
+    test before it lets the file go; then the result is entered."""
+    path = _event_with_tables(tmp_path, 4)
+    holder = _holding(path)
+    proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "result", str(path), "--table", "1",
+                             "--score", "NS=200,EW=100"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True)  # type: ignore[union-attr]
+    reader.start()
+    try:
+        said = lines.get(timeout=60)  # a limit that only turns a hang into a failure
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    out, _ = proc.communicate(timeout=60)
+    reader.join(timeout=60)
+    rest = list(lines.queue)
+    assert said == f"waiting for {path}: another program is writing it (up to {BUSY_TIMEOUT_S:g} s)\n", said
+    assert proc.returncode == 0 and rest == [], (proc.returncode, rest)
+    assert "NS 200, EW 100" in out
+    with open_event(path) as store:
+        assert store.result_for(store.tables(1)[0].id).scores == {"NS": 200, "EW": 100}

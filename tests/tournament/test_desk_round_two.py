@@ -211,7 +211,8 @@ def test_a_result_entered_by_mistake_is_cleared_and_the_round_unpaired(tmp_path:
     bare = run("clear", path, "--round", 1, "--table", 1, code=2)
     assert len(bare.output.strip().splitlines()) == 1 and "--reason" in bare.output
     done = run("clear", path, "--round", 1, "--table", 1, "--reason", "typed at the wrong table", "--by", "Eva")
-    assert "cleared" in done.output
+    # The old scores in the table's seating order (NS before EW), as every other line says them.
+    assert "the result (NS 200, EW 100; manual) is cleared" in done.output
     with open_event(path) as store:
         assert store.result_for(store.tables(1)[0].id) is None
         kinds = [r[0] for r in store.db.execute("SELECT kind FROM changes ORDER BY seq")]

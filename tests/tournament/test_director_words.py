@@ -142,6 +142,6 @@ def test_a_result_cleared_is_said_in_spanish(desk) -> None:
     r = client.post("/api/v1/tables/1/1/result/clear", json={"reason": "wrong table"}, headers=es)
     assert r.status_code == 200, r.text
     said = r.json()["said"][-1]
-    assert said == ("ronda 1, mesa 1: el resultado (EW 150, NS 210; manual) queda anulado — se guarda en el "
+    assert said == ("ronda 1, mesa 1: el resultado (NS 210, EW 150; manual) queda anulado — se guarda en el "
                     "registro de auditoría (`tournament history`); la mesa vuelve a jugar"), said
     assert not _english_words(said)

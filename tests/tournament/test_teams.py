@@ -302,6 +302,17 @@ def test_team_commands_and_lineup(tmp_path: Path) -> None:
     assert "C one" in out and "forfeit" in out
 
 
+def test_a_team_or_pair_numbered_in_other_digits_than_0_to_9_is_not_found(tmp_path: Path) -> None:
+    """int() reads any script's digits: `#١` was team #1. Refused in one line naming what was typed."""
+    event = tmp_path / "t.db"
+    run("new", event, "--name", "Club", "--game", "competitive", "--format", "teams", "--team-size", "4")
+    for t in "AB":
+        run("team", event, "add", f"Team {t}", "--pair", f"{t}1,{t}2,{t} one", "--pair", f"{t}3,{t}4,{t} two")
+    assert "no team named or numbered '#١'" in run("team", event, "rename", "#١", "Los Primos", code=2)
+    assert "no pair '٢'" in run("team", event, "lineup", "Team A", "A two", "٢", code=2)
+    assert "renamed team #1" in run("team", event, "rename", "#1", "Los Primos")
+
+
 def test_settings_presets_and_refusals() -> None:
     s = make_settings("X", "competitive", "teams", team_size=6, preset="team-pairs")
     assert s.format == "pairs" and s.teams and s.pairs_a_team == 3 and s.format_name == "teams"

@@ -235,6 +235,15 @@ def test_the_director_clears_a_tables_wrong_pins(tmp_path):
     assert r.exit_code == 0 and "wrong pins cleared" in r.stdout
 
 
+@pytest.mark.parametrize("typed", ["١/1", "1/١", "٣/1", "３/1", "1/¹"])
+def test_clear_takes_its_round_and_table_in_digits_0_to_9(tmp_path, typed):
+    """int() reads any script's digits (٣ as 3): --clear ٣/1 cleared round 3's table 1."""
+    path = _event(tmp_path)
+    r = CliRunner().invoke(app, ["pins", str(path), "--clear", typed])
+    assert r.exit_code == 2 and "R/T" in r.stderr and repr(typed) in r.stderr, r.output
+    assert r.stderr.count("\n") == 1 and not r.stdout
+
+
 def test_a_confirmation_names_the_player_whose_pin_it_was(tmp_path):
     path = _event(tmp_path)
     pins, sides, players = _pins_of(path)

@@ -204,10 +204,25 @@ def open_for_command(path: Path) -> EventStore:
     result it enters)."""
     store = open_event(path)
     store.defer_browsing = True
+    store.on_wait = _say_waiting(path)
     from domrec import output
 
     output.reads(path)  # (never written over by the command's own output, not even with --force)
     return store
+
+
+def _say_waiting(path: Path) -> Callable[[float], None]:
+    """What a command says, once, when a write of its waits for another program holding the event
+    file (the store tells it after a second: :func:`tournament.store.sqlite.begin`)."""
+    said = False
+
+    def say(limit: float) -> None:
+        nonlocal said
+        if not said:
+            said = True
+            console.echo_err(f"waiting for {path}: another program is writing it (up to {limit:g} s)")
+            sys.stderr.flush()
+    return say
 
 
 def refuse_unreadable(src: Any) -> None:
@@ -247,6 +262,8 @@ def whole_scores(text: str) -> dict[str, int]:
 
 
 def number(text: str, what: str) -> float:
+    if not text.isascii():  # float() reads any script's digits: "١" would be 1
+        raise UnusableInput(f"{what} must be a number in digits 0-9, not {text!r}")
     try:
         value = float(text)
     except ValueError:

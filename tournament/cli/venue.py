@@ -5,7 +5,6 @@ director's page corrects it)."""
 from __future__ import annotations
 
 import json
-import re
 import socket
 import sys
 from pathlib import Path
@@ -117,11 +116,12 @@ def keys(
                    f"--round {rnd} --table {number} --force`)")
 
 
-def _round_table(text: str) -> tuple[int, int]:
-    """``2/5``: round 2, table 5."""
+def _round_table(text: str, option: str = "--rotate-table", form: str = "ROUND/TABLE") -> tuple[int, int]:
+    """``2/5``: round 2, table 5, in digits 0-9 (int() reads any script's: ``٣/1`` would be 3/1)."""
     parts = text.strip().split("/")
     if len(parts) != 2 or not all(x.isascii() and x.isdigit() and 0 < len(x) < 7 and int(x) >= 1 for x in parts):
-        raise UnusableInput(f"--rotate-table is ROUND/TABLE, such as 2/5 (round 2, table 5), not {text!r}")
+        raise UnusableInput(f"{option} is {form}, a round and a table in digits 0-9, such as 2/5 (round 2, table 5), "
+                            f"not {text[:20]!r}")
     return int(parts[0]), int(parts[1])
 
 
@@ -194,13 +194,11 @@ def pins(
 def _clear_pins(event: Path, where: str, by: Optional[str]) -> None:
     from tournament.event.audit import clean_text, default_author
 
-    found = re.fullmatch(r"\s*(\d{1,9})\s*/\s*(\d{1,9})\s*", where)
-    if found is None:
-        raise UnusableInput(f"--clear takes a round and a table as R/T, such as 2/5 (not {where[:20]!r})")
+    round_no, table_no = _round_table(where, "--clear", "R/T")
     who = clean_text(by, "--by") or default_author() or "unknown"
     with open_for_command(event) as store:
         try:
-            done = vn.Venue(store).clear_pin_tries(int(found[1]), int(found[2]), by=f"{who} (command line)")
+            done = vn.Venue(store).clear_pin_tries(round_no, table_no, by=f"{who} (command line)")
         except vn.VenueError as e:
             raise UnusableInput(e.message) from None
     for said in done["said"]:

@@ -50,7 +50,7 @@ from tournament.names import name_key, normalise_name
 from tournament.settings import INDIVIDUAL, ROTATING, Settings
 from tournament.store import entries as entries_sql
 from tournament.store.event_store import EventStore
-from tournament.values import FORFEIT_NOTE, PLAYER_FORFEIT_NOTE, SCORES_ONLY_NOTE, Result, Table
+from tournament.values import FORFEIT_NOTE, PLAYER_FORFEIT_NOTE, SCORES_ONLY_NOTE, Result, Table, in_order
 
 STORED, UNCHANGED, REPLACED, AMENDED = "stored", "unchanged", "replaced", "amended"
 
@@ -665,9 +665,7 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
             existing.kind == kind and existing.scores == scores and existing.winner == winner)
         if same:
             return attrs.evolve(entry, status=UNCHANGED)
-        # Sides in seating order (NS before EW), as everywhere else, not as the stored JSON has them.
-        order = {side: i for i, side in enumerate(table.sides())}
-        old = ", ".join(f"{k} {v}" for k, v in sorted(existing.scores.items(), key=lambda kv: order.get(kv[0], 99)))
+        old = ", ".join(f"{k} {v}" for k, v in table.in_seat_order(existing.scores))
         if not replace:
             raise ResultRefused(f"round {table.round} table {table.number} already has a result ({old}, "
                                 f"{'verified record' if existing.verified else existing.kind}); give --replace "
@@ -816,9 +814,11 @@ class Cleared:
     table: int
     old: Result
     reason: str
+    #: The table's sides in seating order: the old scores are said in it (NS before EW).
+    sides: tuple[str, ...] = ()
 
     def summary(self) -> str:
-        scores = ", ".join(f"{k} {v}" for k, v in self.old.scores.items())
+        scores = ", ".join(f"{k} {v}" for k, v in in_order(self.old.scores, self.sides))
         return (f"round {self.round} table {self.table}: the result ({scores}; {self.old.kind}) is cleared — kept "
                 f"in the audit trail (`tournament history`); the table is to play again")
 
@@ -859,7 +859,7 @@ def clear_result(store: EventStore, round_no: int, table_no: int, reason: str | 
         changes.record(store, changes.RESULT_DELETED, round_no, table_no, {
             "old": changes.result_doc(existing.kind, existing.verified, existing.scores, existing.winner,
                                       existing.note)})
-        return Cleared(round_no, table_no, existing, reason)
+        return Cleared(round_no, table_no, existing, reason, table.sides())
 
 
 def _amended(entry: Entry) -> Entry:

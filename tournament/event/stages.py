@@ -752,8 +752,9 @@ def find_squad_id(store: EventStore, key: str) -> int:
 
     found = squad_sql.squads(store)
     text = key.strip().lstrip("#")
+    number = int(text) if text.isascii() and text.isdigit() and len(text) < 18 else None  # not ١: int() reads it
     for s in found:
-        if name_key(s.name) == name_key(key) or (text.isdigit() and len(text) < 18 and s.id == int(text)):
+        if name_key(s.name) == name_key(key) or s.id == number:
             return s.id
     raise UnknownPlayer(f"no team named or numbered {key!r} in this event (teams: "
                         f"{', '.join(s.name for s in found[:8])}{' …' if len(found) > 8 else ''})")

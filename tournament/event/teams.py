@@ -42,8 +42,9 @@ def find_squad(store: EventStore, key: str) -> Squad:
     """A team by name (as names compare: case, accents' forms and spaces aside) or number."""
     found = squads(store)
     text = key.strip().lstrip("#")
+    number = int(text) if text.isascii() and text.isdigit() and len(text) < 18 else None  # not ١: int() reads it
     for s in found:
-        if name_key(s.name) == name_key(key) or (text.isdigit() and len(text) < 18 and s.id == int(text)):
+        if name_key(s.name) == name_key(key) or s.id == number:
             return s
     known = ", ".join(s.name for s in found[:8]) + (" …" if len(found) > 8 else "")
     raise UnusableInput(f"no team named or numbered {key!r} in this event" + (f" (teams: {known})" if known else ""))
@@ -219,8 +220,8 @@ def set_lineup(store: EventStore, key: str, pair_keys: Sequence[str], round_no: 
     order = []
     for k in pair_keys:
         text = k.strip().lstrip("#")
-        found = [t.id for t in names.values() if name_key(t.name) == name_key(k)
-                 or (text.isdigit() and len(text) < 18 and t.id == int(text))]
+        number = int(text) if text.isascii() and text.isdigit() and len(text) < 18 else None  # not ١: int() reads it
+        found = [t.id for t in names.values() if name_key(t.name) == name_key(k) or t.id == number]
         if not found:
             raise UnusableInput(f"team {squad.name} has no pair {k!r} (its pairs: "
                                 f"{', '.join(t.name for t in names.values())})")
@@ -312,8 +313,9 @@ def substitute(store: EventStore, key: str, out_key: str, in_key: str, round_no:
 def _team_player(players: Mapping[int, Any], own: set[int], key: str, squad: Squad) -> int:
     """One of the team's players (in a pair or a reserve) by name or number; else one line."""
     text = key.strip().lstrip("#")
+    number = int(text) if text.isascii() and text.isdigit() and len(text) < 18 else None  # not ١: int() reads it
     for pid in sorted(own):
-        if name_key(players[pid].name) == name_key(key) or (text.isdigit() and len(text) < 18 and pid == int(text)):
+        if name_key(players[pid].name) == name_key(key) or pid == number:
             return pid
     reserves = ", ".join(players[p].name for p in squad.reserves) or "none"
     raise UnusableInput(f"team {squad.name} has no player {key!r} (its reserves: {reserves})")

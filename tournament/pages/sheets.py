@@ -740,8 +740,7 @@ def refuse_if_decided(store: EventStore, table: Table, replace: bool) -> None:
     """A table that has its result is not recorded again, unless the result is to be replaced."""
     existing = store.result_for(table.id)
     if existing is not None and not replace:
-        order = {side: i for i, side in enumerate(table.sides())}  # seating order: NS before EW
-        scores = ", ".join(f"{k} {v}" for k, v in sorted(existing.scores.items(), key=lambda kv: order.get(kv[0], 99)))
+        scores = ", ".join(f"{k} {v}" for k, v in table.in_seat_order(existing.scores))
         raise ResultRefused(f"round {table.round} table {table.number} already has a result ({scores}); "
                             f"give --replace to record a new game for it")
 

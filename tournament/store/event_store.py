@@ -23,7 +23,7 @@ from tournament.settings import Settings
 from tournament.store.damage import Damage, find_damage
 from tournament.store.schema import (AUDIT_COLUMNS, AUDIT_SCHEMA_VERSION, SNAPSHOT_NAMES, create_audit_schema,
                                      create_stage_schema, quote, tables_view_sql, audit_view_sql)
-from tournament.store.sqlite import now, transaction
+from tournament.store.sqlite import OnWait, now, transaction
 from tournament.values import Player, Result, Round, SeatAssignment, Table, Team
 
 #: What people browse, computed above the store: the ``standings`` snapshot of an open event as its
@@ -62,6 +62,9 @@ class EventStore:
         #: event layer, which opens and creates every event (:mod:`tournament.event.files`); a
         #: store opened without it keeps no snapshot.
         self.browsing = browsing
+        #: Told once a write has to wait for its turn, another program holding the file
+        #: (:func:`tournament.store.sqlite.begin`): a command says so; None: waited in silence.
+        self.on_wait: OnWait | None = None
 
     def close(self) -> None:
         """Close the file, bringing what people browse up to date first if writes were deferred."""
@@ -93,7 +96,7 @@ class EventStore:
                                      f"run `tournament check`, and restore it from a copy")
             self._sound = True
         try:
-            with transaction(self.conn, within=self._group):
+            with transaction(self.conn, within=self._group, on_wait=self.on_wait):
                 changes = self.conn.total_changes
                 yield self
                 if self.conn.total_changes != changes:
@@ -113,7 +116,7 @@ class EventStore:
         second).  Whoever answers for a write made within it answers once the group is over: a
         group that fails to commit takes every write in it back."""
         try:
-            with transaction(self.conn):
+            with transaction(self.conn, on_wait=self.on_wait):
                 self._group = True
                 try:
                     yield self
@@ -179,7 +182,7 @@ class EventStore:
         command entering 200 results ranks the event once, not 200 times.  :meth:`close` calls it."""
         if not self._browsing_stale:
             return
-        with transaction(self.conn, within=self._group):
+        with transaction(self.conn, within=self._group, on_wait=self.on_wait):
             self.refresh_browsing()
         self._browsing_stale = False
 

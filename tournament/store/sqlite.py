@@ -11,11 +11,17 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from domrec.reader import databases_opened
 
 BUSY_TIMEOUT_S = 30.0
+#: How long a write waits for its turn before whoever asked to hear of it is told (:func:`begin`).
+NOTICE_AFTER_S = 1.0
+
+#: Told once that a write is waiting for its turn, with how long at most it will wait (seconds): a
+#: command's way to say so (the store never prints).
+OnWait = Callable[[float], None]
 
 
 _said_at: tuple[int, str] = (-1, "")
@@ -87,13 +93,45 @@ def not_waiting(conn: sqlite3.Connection) -> Iterator[None]:
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
 
 
+def begin(conn: sqlite3.Connection, on_wait: OnWait | None = None) -> None:
+    """BEGIN IMMEDIATE: the write lock, waited for up to the connection's busy timeout
+    (:data:`BUSY_TIMEOUT_S`) while another connection holds it.  ``on_wait``: called once if the
+    lock is still held after :data:`NOTICE_AFTER_S`, before the rest of the wait.  Python's sqlite3
+    has no busy handler to call back from, so the wait is SQLite's own in two parts: a short busy
+    timeout, then, refused busy (which takes nothing), the time left of the whole."""
+    if on_wait is None:  # (the venue's moves: not one statement more)
+        conn.execute("BEGIN IMMEDIATE")
+        return
+    limit_ms = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    notice_ms = int(NOTICE_AFTER_S * 1000)
+    if limit_ms <= notice_ms:
+        conn.execute("BEGIN IMMEDIATE")
+        return
+    started = time.monotonic()
+    conn.execute(f"PRAGMA busy_timeout = {notice_ms}")
+    try:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as e:
+            if not is_busy(e):
+                raise
+        on_wait(limit_ms / 1000)
+        left_ms = max(0, limit_ms - int((time.monotonic() - started) * 1000))
+        conn.execute(f"PRAGMA busy_timeout = {left_ms}")
+        conn.execute("BEGIN IMMEDIATE")
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {limit_ms}")
+
+
 @contextlib.contextmanager
-def transaction(conn: sqlite3.Connection, within: bool = False) -> Iterator[None]:
+def transaction(conn: sqlite3.Connection, within: bool = False, on_wait: OnWait | None = None) -> Iterator[None]:
     """One write transaction, taken with BEGIN IMMEDIATE so that concurrent
     writers queue (busy timeout) instead of failing half-way: all of it
     lands, or none of it.  ``within``: inside a transaction already open (a
     group of writes committed together): a savepoint of it, all or nothing on
-    its own, committed with the group."""
+    its own, committed with the group.  ``on_wait``: told once if the write
+    has to wait for its turn (:func:`begin`)."""
     if within:
         if not conn.in_transaction:
             raise RuntimeError("a write within a group, but no group transaction is open")
@@ -110,7 +148,7 @@ def transaction(conn: sqlite3.Connection, within: bool = False) -> Iterator[None
         return
     if conn.in_transaction:
         raise RuntimeError("nested write transaction")
-    conn.execute("BEGIN IMMEDIATE")
+    begin(conn, on_wait)
     try:
         yield
     except BaseException:
