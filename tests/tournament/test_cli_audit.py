@@ -52,18 +52,10 @@ def test_round_zero_is_no_round_not_the_last_one(event: Path, command: tuple[str
     assert not (event.parent / "sheets").exists()
 
 
-@pytest.mark.parametrize("command", [("result", "{link}"), ("add", "--csv", "{link}"),
-                                     ("record", "--table", "1", "-o", "{link}")])
-def test_a_link_to_the_event_in_use_is_never_opened(event: Path, command: tuple[str, ...],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """A link to the event file, given as the record (or CSV, or game file) of a command that holds the
-    event open, was opened and closed with ``open()``: closing it dropped the command's SQLite locks on
-    the event (the same file), so a server closing meanwhile could delete the log the command was
-    writing into.  It is now known as a database in use by the log beside the file it leads to."""
+def _opens_of(link: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The list of every ``open()`` of ``link`` by its name (``builtins.open``, ``Path.open``) from now on."""
     import builtins
 
-    link = event.parent / ("link.dgn" if command[0] == "record" else "link.db")
-    link.symlink_to(event.name)
     opened: list[str] = []
     real_open = builtins.open
 
@@ -74,6 +66,20 @@ def test_a_link_to_the_event_in_use_is_never_opened(event: Path, command: tuple[
 
     monkeypatch.setattr(builtins, "open", watching)
     monkeypatch.setattr(Path, "open", lambda self, *a, **k: watching(self, *a, **k))
+    return opened
+
+
+@pytest.mark.parametrize("command", [("result", "{link}"), ("add", "--csv", "{link}"),
+                                     ("record", "--table", "1", "-o", "{link}")])
+def test_a_link_to_the_event_in_use_is_never_opened(event: Path, command: tuple[str, ...],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link to the event file, given as the record (or CSV, or game file) of a command that holds the
+    event open, was opened and closed with ``open()``: closing it dropped the command's SQLite locks on
+    the event (the same file), so a server closing meanwhile could delete the log the command was
+    writing into.  It is now known as a database in use by the log beside the file it leads to."""
+    link = event.parent / ("link.dgn" if command[0] == "record" else "link.db")
+    link.symlink_to(event.name)
+    opened = _opens_of(link, monkeypatch)
     args = [a.replace("{link}", str(link)) for a in command]
     with open_event(event):  # a server holding the event, as the command's own connection does
         r = run(args[0], event, *args[1:])
@@ -89,21 +95,11 @@ def test_a_hard_link_to_the_event_in_use_is_never_opened(event: Path, command: t
     opened and closed with ``open()`` by the command holding the event (its SQLite locks dropped, as
     by a symbolic link before).  It is now known by the descriptors the command holds: refused,
     unopened, in one line."""
-    import builtins
     import os
 
     link = event.parent / "other-name.db"
     os.link(event, link)
-    opened: list[str] = []
-    real_open = builtins.open
-
-    def watching(file, *args, **kwargs):
-        if isinstance(file, (str, Path)) and Path(file).name == link.name:
-            opened.append(str(file))
-        return real_open(file, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "open", watching)
-    monkeypatch.setattr(Path, "open", lambda self, *a, **k: watching(self, *a, **k))
+    opened = _opens_of(link, monkeypatch)
     args = [a.replace("{link}", str(link)) for a in command]
     r = run(args[0], event, *args[1:])
     assert r.exit_code == 2, r.output

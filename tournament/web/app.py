@@ -776,13 +776,7 @@ class Site(abc.ABC):
         """Starlette's own refusals (an address with nothing at it, 404; a method an address does
         not take, 405), answered as every refusal is: one line in the client's language, as JSON,
         or on the refused page to a browser asking for a page (they were a line of English text)."""
-        status = getattr(exc, "status_code", 404)
-        if status == 404:
-            text = NOTHING_HERE
-        elif status == 405:
-            text = f"this address does not take a {one_line(request.method)[:10]} request"
-        else:
-            text = one_line(str(getattr(exc, "detail", "") or "")) or "this request is refused"
+        status, text = not_here(request.method, exc)
         lang = self._language(request)[0]
         headers = dict(getattr(exc, "headers", None) or {})
         if request.method in ("GET", "HEAD") and not request.url.path.startswith("/api/") \
@@ -1869,6 +1863,18 @@ def _etag_matches(header: str, tag: str) -> bool:
 
 
 _since = table_log.since
+
+
+def not_here(method: str, exc: Exception) -> tuple[int, str]:
+    """The status and the sentence (English, as the catalogs know it) of one of Starlette's own
+    refusals: an address with nothing at it (404), a method an address does not take (405), or
+    another ``HTTPException``; the venue's and the hub's alike."""
+    status = getattr(exc, "status_code", 404)
+    if status == 404:
+        return status, NOTHING_HERE
+    if status == 405:
+        return status, f"this address does not take a {one_line(method)[:10]} request"
+    return status, one_line(str(getattr(exc, "detail", "") or "")) or "this request is refused"
 
 
 def _crashed(request_id: str, said: Callable[[str], str] = str) -> JSONResponse:

@@ -90,6 +90,11 @@ class Unreadable(NotPublic):
     status = 503
 
 
+def _digits(text: str) -> bool:
+    """A number as a subject writes one: digits 0-9 alone (``int`` reads any script's digits)."""
+    return text.isascii() and text.isdigit()
+
+
 def _status(e: NotPublic) -> int:
     return getattr(e, "status", 404)
 
@@ -142,7 +147,7 @@ class EventCache:
         if len(parts) < 4 or ".".join(parts[:3]) != f"{relay.PREFIX}.{self.event}":
             raise relay.BadMessage(f"{subject}: not a subject of event {self.event}")
         what = parts[3:]
-        if what[0] == "change" and len(what) == 2 and what[1].isdigit():
+        if what[0] == "change" and len(what) == 2 and _digits(what[1]):
             c = relay.read_json(data, "change")
             seq = int(what[1])
             if c.get("seq") != seq:
@@ -155,7 +160,7 @@ class EventCache:
                 if key not in self.statuses or self.statuses[key][0] < seq:
                     self.statuses[key] = (seq, c["data"].get("status"))
             return True
-        if what[0] == "game" and len(what) == 3 and what[1].isdigit() and what[2].isdigit():
+        if what[0] == "game" and len(what) == 3 and _digits(what[1]) and _digits(what[2]):
             text = data.decode("utf-8")
             json.loads(text)  # a record is JSON: anything else is refused here, not shown later
             digest = (headers or {}).get(relay.HASH_HEADER) or hashlib.sha256(data).hexdigest()
@@ -552,15 +557,9 @@ class Hub:
         """Starlette's own refusals (an address with nothing at it, 404; a method an address does
         not take, 405, with its ``Allow``), answered as the venue answers them (they were a line
         of English plain text)."""
-        from tournament.web.app import NOTHING_HERE
+        from tournament.web.app import not_here
 
-        status = getattr(exc, "status_code", 404)
-        if status == 404:
-            text = NOTHING_HERE
-        elif status == 405:
-            text = f"this address does not take a {one_line(request.method)[:10]} request"
-        else:
-            text = one_line(str(getattr(exc, "detail", "") or "")) or "this request is refused"
+        status, text = not_here(request.method, exc)
         return self._refused(request, text, status, dict(getattr(exc, "headers", None) or {}))
 
     async def _crash(self, request: Request, exc: Exception) -> Response:
