@@ -200,3 +200,33 @@ def test_a_command_waiting_for_the_event_file_says_so_once_then_does_its_work(tm
     assert "NS 200, EW 100" in out
     with open_event(path) as store:
         assert store.result_for(store.tables(1)[0].id).scores == {"NS": 200, "EW": 100}
+
+
+def test_ratings_waiting_for_its_ratings_file_says_so_once_then_imports(tmp_path: Path) -> None:
+    """`tournament ratings FILE --add EVENT` while another program holds the ratings file: it waited
+    in silence (the event's commands said so, the ratings file's did not); now the same one line on
+    stderr, seen by the test before it lets the file go; then the event is imported."""
+    path = _event_with_tables(tmp_path, 4)
+    with open_event(path) as store:
+        table = store.tables(1)[0]
+        enter_manual(store, table.number, {"NS": 200, "EW": 100})
+    book = tmp_path / "club-ratings.db"
+    first = subprocess.run([sys.executable, "-m", "tournament.cli", "ratings", str(book), "--add", str(path)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0 and first.stderr == "", first.stderr
+    holder = _holding(book)
+    proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "ratings", str(book), "--add", str(path)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True)  # type: ignore[union-attr]
+    reader.start()
+    try:
+        said = lines.get(timeout=60)  # a limit that only turns a hang into a failure
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    out, _ = proc.communicate(timeout=60)
+    reader.join(timeout=60)
+    assert said == f"waiting for {book}: another program is writing it (up to {BUSY_TIMEOUT_S:g} s)\n", said
+    assert proc.returncode == 0 and list(lines.queue) == [], (proc.returncode, list(lines.queue))
+    assert "Busy night: already imported; nothing changed" in out, out

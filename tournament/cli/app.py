@@ -204,14 +204,14 @@ def open_for_command(path: Path) -> EventStore:
     result it enters)."""
     store = open_event(path)
     store.defer_browsing = True
-    store.on_wait = _say_waiting(path)
+    store.on_wait = say_waiting(path)
     from domrec import output
 
     output.reads(path)  # (never written over by the command's own output, not even with --force)
     return store
 
 
-def _say_waiting(path: Path) -> Callable[[float], None]:
+def say_waiting(path: Path) -> Callable[[float], None]:
     """What a command says, once, when a write of its waits for another program holding the event
     file (the store tells it after a second: :func:`tournament.store.sqlite.begin`)."""
     said = False

@@ -10,7 +10,7 @@ import typer
 
 from domrec import console
 
-from tournament.cli.app import emit, guarded
+from tournament.cli.app import say_waiting, emit, guarded
 
 
 @guarded
@@ -35,7 +35,7 @@ def ratings(
     imported: list[str] = []
     try:
         with console.progress_bar("rating", None):
-            rated, events = rt.import_and_rate(ratings_file, add, imported, from_)
+            rated, events = rt.import_and_rate(ratings_file, add, imported, from_, say_waiting(ratings_file))
             rows = [r.row() for r in rated]
     finally:
         for line in imported:

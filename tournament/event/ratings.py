@@ -26,7 +26,7 @@ The ratings file's SQL is :mod:`tournament.store.ratings`; here are what goes in
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 import attrs
 
@@ -270,19 +270,22 @@ REPORT_LIMIT = 256 * 1024 * 1024
 
 
 def import_and_rate(ratings_path: str | Path, event_paths: Sequence[str | Path],
-                    imported: list[str], report_paths: Sequence[str | Path] = ()
+                    imported: list[str], report_paths: Sequence[str | Path] = (),
+                    on_wait: Callable[[float], None] | None = None
                     ) -> tuple[list[Rating], list[dict[str, Any]]]:
     """Import the events (``tournament ratings --add``) and the federation reports (``--from``)
     and rate everybody: the ratings, best first, and the events in the file.  Every event file is
     opened (and so checked) and every report read before the ratings file is opened or created: a
     missing, foreign or malformed input must not leave a new, empty ratings file behind.
-    ``imported`` gets what each import did as it is done (kept when a later one fails)."""
+    ``imported`` gets what each import did as it is done (kept when a later one fails);
+    ``on_wait``: told once when a write to the ratings file waits for another program holding it."""
     stores: list[EventStore] = []
     try:
         reports = [read_report(path) for path in report_paths]
         for path in event_paths:
             stores.append(open_event(path))
         book = open_ratings(ratings_path, create=bool(event_paths) or bool(report_paths))
+        book.file.on_wait = on_wait
         try:
             for path, store in zip(event_paths, stores):
                 imported.append(book.import_event(store, str(path)).summary())

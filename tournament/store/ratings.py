@@ -22,7 +22,7 @@ import sqlite_utils
 
 from tournament.errors import EventFileError, Refused
 from tournament.store.schema import APPLICATION_ID
-from tournament.store.sqlite import BUSY_TIMEOUT_S, NotSQLite, connect_existing, databases_opened, transaction
+from tournament.store.sqlite import BUSY_TIMEOUT_S, NotSQLite, OnWait, connect_existing, databases_opened, transaction
 
 #: ``PRAGMA application_id`` of a ratings file ("DomR").
 RATINGS_APPLICATION_ID = 0x446F6D52
@@ -53,6 +53,9 @@ class RatingsFile:
         self.path = path
         self.conn = conn
         self.db = sqlite_utils.Database(conn, execute_plugins=False)
+        #: Told once when a write waits for another program holding the file (a command's way to
+        #: say so: :func:`tournament.store.sqlite.begin`); the store never prints.
+        self.on_wait: OnWait | None = None
 
     def close(self) -> None:
         self.conn.close()
@@ -64,7 +67,7 @@ class RatingsFile:
         self.close()
 
     def write(self) -> contextlib.AbstractContextManager[None]:
-        return transaction(self.conn)
+        return transaction(self.conn, on_wait=self.on_wait)
 
     def import_games(self, event_uuid: str, name: str, game: str, label: str,
                      games: Sequence[dict[str, Any]]) -> Imported:
