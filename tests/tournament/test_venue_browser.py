@@ -154,7 +154,13 @@ def _first_table_in_mode(browser, served, mode: str):
     """The first table's page on a phone, with its way of recording chosen (``play`` or ``sheet``)."""
     page = browser.new_page(viewport=PHONE)
     page.goto(served.links["tables"][0]["url"])
+    page.wait_for_function("() => Number(document.body.dataset.rev) >= 0", timeout=WAIT_MS)  # (the table drawn)
+    before = _rev(page)
     page.click(f"#mode-{mode}", timeout=WAIT_MS)
+    # The choice answered before the test goes on: a line sent at once went with the revision the
+    # page held before the choice's answer, and was refused as the table having moved on (a
+    # player's tap a moment too soon is told so, and taps again; a test must not race its server).
+    _wait_rev(page, before)
     return page
 
 
