@@ -176,13 +176,12 @@ def test_a_write_that_waits_for_its_turn_tells_whoever_asked_once_then_lands(tmp
         holder.close()
 
 
-def test_a_command_waiting_for_the_event_file_says_so_once_then_does_its_work(tmp_path: Path) -> None:
-    """`tournament result` run while another program holds the file: one line on stderr, seen by the
-    test before it lets the file go; then the result is entered."""
-    path = _event_with_tables(tmp_path, 4)
+def _run_while_held(path: Path, *args: str) -> tuple[str, int, list[str], str]:
+    """``tournament ARGS`` run while another program holds ``path``'s write lock: the first line it
+    says on stderr (read before the lock is let go), then its exit code, the rest of its stderr and
+    its output once it has ended."""
     holder = _holding(path)
-    proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "result", str(path), "--table", "1",
-                             "--score", "NS=200,EW=100"], cwd=ROOT, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", *args], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str] = queue.Queue()
     reader = threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True)  # type: ignore[union-attr]
@@ -194,9 +193,16 @@ def test_a_command_waiting_for_the_event_file_says_so_once_then_does_its_work(tm
         holder.close()
     out, _ = proc.communicate(timeout=60)
     reader.join(timeout=60)
-    rest = list(lines.queue)
+    return said, proc.returncode, list(lines.queue), out
+
+
+def test_a_command_waiting_for_the_event_file_says_so_once_then_does_its_work(tmp_path: Path) -> None:
+    """`tournament result` run while another program holds the file: one line on stderr, seen by the
+    test before it lets the file go; then the result is entered."""
+    path = _event_with_tables(tmp_path, 4)
+    said, code, rest, out = _run_while_held(path, "result", str(path), "--table", "1", "--score", "NS=200,EW=100")
     assert said == f"waiting for {path}: another program is writing it (up to {BUSY_TIMEOUT_S:g} s)\n", said
-    assert proc.returncode == 0 and rest == [], (proc.returncode, rest)
+    assert code == 0 and rest == [], (code, rest)
     assert "NS 200, EW 100" in out
     with open_event(path) as store:
         assert store.result_for(store.tables(1)[0].id).scores == {"NS": 200, "EW": 100}
@@ -214,19 +220,7 @@ def test_ratings_waiting_for_its_ratings_file_says_so_once_then_imports(tmp_path
     first = subprocess.run([sys.executable, "-m", "tournament.cli", "ratings", str(book), "--add", str(path)],
                            cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert first.returncode == 0 and first.stderr == "", first.stderr
-    holder = _holding(book)
-    proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "ratings", str(book), "--add", str(path)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    lines: queue.Queue[str] = queue.Queue()
-    reader = threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True)  # type: ignore[union-attr]
-    reader.start()
-    try:
-        said = lines.get(timeout=60)  # a limit that only turns a hang into a failure
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
-    out, _ = proc.communicate(timeout=60)
-    reader.join(timeout=60)
+    said, code, rest, out = _run_while_held(book, "ratings", str(book), "--add", str(path))
     assert said == f"waiting for {book}: another program is writing it (up to {BUSY_TIMEOUT_S:g} s)\n", said
-    assert proc.returncode == 0 and list(lines.queue) == [], (proc.returncode, list(lines.queue))
+    assert code == 0 and rest == [], (code, rest)
     assert "Busy night: already imported; nothing changed" in out, out
