@@ -117,6 +117,13 @@ def _seen(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=65_536)
+def number_key(key: str) -> int | None:
+    """The number a name-or-number typed by a person names (``12``, ``#12``), or None: digits 0-9
+    alone (``int`` reads any script's digits, and ``#١`` was team 1), at most 17 of them."""
+    text = key.strip().lstrip("#")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 18 else None
+
+
 def name_key(name: str) -> str:
     """What a name looks like: without invisible or direction-control characters and without
     spaces, its UTS #39 skeleton, NFKC, and the skeleton again (module docstring).  Two names with

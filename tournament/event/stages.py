@@ -748,11 +748,10 @@ def squad_names(store: EventStore) -> dict[int, str]:
 
 def find_squad_id(store: EventStore, key: str) -> int:
     """A team by name (as names compare) or number; else one line naming the teams."""
-    from tournament.names import name_key
+    from tournament.names import name_key, number_key
 
     found = squad_sql.squads(store)
-    text = key.strip().lstrip("#")
-    number = int(text) if text.isascii() and text.isdigit() and len(text) < 18 else None  # not ١: int() reads it
+    number = number_key(key)
     for s in found:
         if name_key(s.name) == name_key(key) or s.id == number:
             return s.id

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 from tournament.errors import PlayerInputError, Refused, UnusableInput
 from tournament.event import changes
 from tournament.event import players as pl
-from tournament.names import name_key, normalise_name
+from tournament.names import name_key, normalise_name, number_key
 from tournament.pairing import teams as pairing
 from tournament.pairing.standings import cell
 from tournament.settings import MAX_RESERVES, ROTATING, SET_CHANGE_AFTER, TIEBREAK_ALIASES
@@ -41,8 +41,7 @@ def squads(store: EventStore) -> list[Squad]:
 def find_squad(store: EventStore, key: str) -> Squad:
     """A team by name (as names compare: case, accents' forms and spaces aside) or number."""
     found = squads(store)
-    text = key.strip().lstrip("#")
-    number = int(text) if text.isascii() and text.isdigit() and len(text) < 18 else None  # not ١: int() reads it
+    number = number_key(key)
     for s in found:
         if name_key(s.name) == name_key(key) or s.id == number:
             return s
@@ -219,8 +218,7 @@ def set_lineup(store: EventStore, key: str, pair_keys: Sequence[str], round_no: 
     names = {t.id: t for t in store.teams() if t.id in squad.pairs}
     order = []
     for k in pair_keys:
-        text = k.strip().lstrip("#")
-        number = int(text) if text.isascii() and text.isdigit() and len(text) < 18 else None  # not ١: int() reads it
+        number = number_key(k)
         found = [t.id for t in names.values() if name_key(t.name) == name_key(k) or t.id == number]
         if not found:
             raise UnusableInput(f"team {squad.name} has no pair {k!r} (its pairs: "
@@ -312,8 +310,7 @@ def substitute(store: EventStore, key: str, out_key: str, in_key: str, round_no:
 
 def _team_player(players: Mapping[int, Any], own: set[int], key: str, squad: Squad) -> int:
     """One of the team's players (in a pair or a reserve) by name or number; else one line."""
-    text = key.strip().lstrip("#")
-    number = int(text) if text.isascii() and text.isdigit() and len(text) < 18 else None  # not ١: int() reads it
+    number = number_key(key)
     for pid in sorted(own):
         if name_key(players[pid].name) == name_key(key) or pid == number:
             return pid

@@ -779,8 +779,7 @@ class Site(abc.ABC):
         status, text = not_here(request.method, exc)
         lang = self._language(request)[0]
         headers = dict(getattr(exc, "headers", None) or {})
-        if request.method in ("GET", "HEAD") and not request.url.path.startswith("/api/") \
-                and "text/html" in request.headers.get("accept", ""):
+        if wants_page(request):
             response = await self._refused_page(request, VenueError(text), status)
         else:
             response = JSONResponse({"error": self._said(text, lang),
@@ -1863,6 +1862,14 @@ def _etag_matches(header: str, tag: str) -> bool:
 
 
 _since = table_log.since
+
+
+def wants_page(request: Request) -> bool:
+    """A browser asking for a page (GET or HEAD, ``Accept: text/html``, not under ``/api/``): its
+    refusal is a page with the sentence, where a program gets the one JSON line (the venue's and
+    the hub's alike)."""
+    return request.method in ("GET", "HEAD") and not request.url.path.startswith("/api/") \
+        and "text/html" in request.headers.get("accept", "")
 
 
 def not_here(method: str, exc: Exception) -> tuple[int, str]:

@@ -537,12 +537,11 @@ class Hub:
         """A refusal as the venue gives one: its one line in the client's language (the venue's
         catalogs), on a short page to a browser asking for a page (GET or HEAD, ``Accept:
         text/html``, not under ``/api/``), else as one JSON line ``{"error": ...}``."""
-        from tournament.web.app import Site
+        from tournament.web.app import Site, wants_page
 
         lang = self._lang(request)
         said = Site._said(one_line(message), lang)
-        if request.method in ("GET", "HEAD") and not request.url.path.startswith("/api/") \
-                and "text/html" in request.headers.get("accept", ""):
+        if wants_page(request):
             cache = self.reader.events.get(str(request.path_params.get("event", "")).lower())
             name = cache.summary()["name"] if cache is not None and cache.snapshot is not None else None
             languages = [(code, i18n.NAMES[code]) for code in sorted(i18n.LANGUAGES, key=lambda c: c != "es")]
