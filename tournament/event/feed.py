@@ -18,6 +18,7 @@ from typing import Any
 
 from domrec import notation
 from domrec.errors import DomrecError
+from domrec.i18n import N_
 from domrec.reader import loads
 
 from tournament.errors import TournamentError
@@ -28,6 +29,18 @@ from tournament.store.event_store import EventStore
 from tournament.values import Table
 
 FEED_VERSION = 1
+
+
+#: The feed's refusals that the hub says to a follower (:mod:`tournament.web.hub`), as patterns
+#: (:mod:`domrec.phrases`): the hub words them in the follower's language.  (The venue's feed
+#: answers its programs in English.)
+REFUSALS = (
+    N_("round must be a whole number, 0 or more (not %(text)s)"),
+    N_("table must be a whole number, 0 or more (not %(text)s)"),
+    N_("since must be a whole number, 0 or more (not %(text)s)"),
+    N_("limit must be a whole number, 0 or more (not %(text)s)"),
+    N_("limit must be 1 or more"),
+)
 
 
 class FeedError(TournamentError):

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from domrec.i18n import N_
+
 from tournament.errors import UnusableInput
 from tournament.names import name_key
 
-#: What a league may rank by, and what each counts.
-TIEBREAKS = {"won": "games won", "diff": "points for less points against", "for": "points for",
-             "played": "games played", "events": "events played"}
+#: What a league may rank by, and what each counts (the league's page says it in the reader's language).
+TIEBREAKS = {"won": N_("games won"), "diff": N_("points for less points against"), "for": N_("points for"),
+             "played": N_("games played"), "events": N_("events played")}
 DEFAULT_TIEBREAKS = ("won", "diff", "for")
 _COUNTED = ("played", "won", "drawn", "lost", "points_for", "points_against")
 #: What a league's rows are: each player, pair or team (the events' standings' list of them, each
@@ -31,8 +33,15 @@ GROUPS = ("player", "pair", "team", "club")
 #: Where each kind of row is in an event's feed standings, and the key of its name.
 _LISTS = {"player": ("players", "player"), "pair": ("pairs", "pair"), "team": ("teams", "team"),
           "club": ("players", "player")}
-#: The row of a club-grouped league for the events whose venue named no club.
-NO_CLUB = "(no club)"
+#: The row of a club-grouped league for the events whose venue named no club (as the feed gives it;
+#: the league's page says it in the reader's language).
+NO_CLUB = N_("(no club)")
+#: What a league refuses a reader (``?by=``, ``?group=``), as patterns (:mod:`domrec.phrases`): the
+#: hub says them in the reader's language.
+REFUSALS = (
+    N_("a league's tie-breaks are among %(list)s (not %(text)s)"),
+    N_("a league's rows are one of %(list)s (not %(text)s)"),
+)
 
 
 def tiebreaks(text: str | None) -> tuple[str, ...]:
@@ -42,7 +51,8 @@ def tiebreaks(text: str | None) -> tuple[str, ...]:
     keys = tuple(k.strip() for k in text.split(",") if k.strip())
     unknown = [k for k in keys if k not in TIEBREAKS]
     if unknown or not keys:
-        raise UnusableInput(f"a league's tie-breaks are among {', '.join(TIEBREAKS)} (not {', '.join(unknown)})")
+        raise UnusableInput(f"a league's tie-breaks are among {', '.join(TIEBREAKS)} "
+                            f"(not {', '.join(unknown) or text.strip() or repr(text)})")
     return keys
 
 
@@ -62,7 +72,7 @@ def group(text: str | None) -> str:
     if not text:
         return "player"
     if text not in GROUPS:
-        raise UnusableInput(f"a league's rows are by {' or '.join(GROUPS)} (not {text})")
+        raise UnusableInput(f"a league's rows are one of {', '.join(GROUPS)} (not {text})")
     return text
 
 

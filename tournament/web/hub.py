@@ -22,7 +22,10 @@ NATS server is down the hub serves what it has and tries again every :data:`RETR
 
 It refuses as the venue does (:meth:`Hub._refused`; docs/hub.md, "Refusals"): one JSON line in the
 client's language, or the refused page to a browser asking for a page; ``tournament hub`` serves it
-through the venue's guarded connections (:mod:`tournament.web.connections`).
+through the venue's guarded connections (:mod:`tournament.web.connections`).  Its own sentences are
+built in English, as the venue's are, and listed as patterns (:data:`REFUSALS`, with the feed's and
+the league's that it says: :data:`PHRASES`), whose Spanish the tournament's catalog gives; what it
+logs for its operator stays in English.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import gzip
 import hashlib
 import json
@@ -41,8 +45,9 @@ from typing import Any
 
 import jinja2
 
-from domrec import notation
+from domrec import notation, phrases
 from domrec.errors import DomrecError, one_line
+from domrec.i18n import N_
 from domrec.reader import loads
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -82,6 +87,43 @@ _SECURITY = {"x-content-type-options": "nosniff", "referrer-policy": "no-referre
                                         "'unsafe-inline'; frame-ancestors 'none'"}
 _REPLAY_POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
                   "frame-ancestors 'none'")
+
+#: What the hub says to a client in its own words, as patterns (:mod:`domrec.phrases`), so that
+#: :meth:`Hub._refused` says each in the client's language (the tournament's catalog gives the
+#: Spanish).  A sentence is built in English where it is refused, as the venue's are; one whose
+#: pattern is not here would reach a Spanish client in English (``tests/tournament/test_hub_words.py``
+#: reads every refusal of this module from its code and fails on one not listed).
+REFUSALS = (
+    N_("no event %(event)s on this hub"),
+    # %(detail)s: what could not be read of the event's stream, as the hub's log says it (English).
+    N_("event %(event)s: the hub cannot show its pages: %(detail)s; its change log: %(address)s"),
+    N_("this event has sent nothing yet"),
+    N_("the hub could not do this; the detail is in the hub's log"),
+    # A number in the address (Hub._number), by what it numbers.
+    N_("player must be a whole number (not %(text)s)"),
+    N_("team must be a whole number (not %(text)s)"),
+    N_("board must be a whole number (not %(text)s)"),
+    N_("pair must be a whole number (not %(text)s)"),
+    N_("round must be a whole number (not %(text)s)"),
+    N_("table must be a whole number (not %(text)s)"),
+    N_("round %(n)s table %(n2)s has no confirmed game to replay"),
+    N_("this game's record cannot be read: %(problem)s"),
+    N_("too many pages are following live: this one refreshes itself every few seconds instead"),
+    N_("no such league on this hub"),
+    N_("round %(n)s table %(n2)s has no confirmed game on this hub"),
+    N_("format is json or dgn (not %(text)s)"),
+    N_("this record cannot be written as DGN (%(problem)s); ask for it as JSON"),
+    N_("since %(n)s is past the last change the hub holds (%(n2)s)"),
+)
+
+
+@functools.cache
+def phrases_of_the_hub() -> tuple[str, ...]:
+    """Every sentence the hub may say to a client, as patterns: the venue's (its pages' and web
+    refusals, the engines'), the feed's and the league's that the hub says, and its own."""
+    from tournament.web.app import PHRASES as VENUE
+
+    return VENUE + feed.REFUSALS + league.REFUSALS + REFUSALS
 
 
 class Unreadable(NotPublic):
@@ -537,10 +579,10 @@ class Hub:
         """A refusal as the venue gives one: its one line in the client's language (the venue's
         catalogs), on a short page to a browser asking for a page (GET or HEAD, ``Accept:
         text/html``, not under ``/api/``), else as one JSON line ``{"error": ...}``."""
-        from tournament.web.app import Site, wants_page
+        from tournament.web.app import wants_page
 
         lang = self._lang(request)
-        said = Site._said(one_line(message), lang)
+        said = phrases.translate(one_line(message), lang, phrases_of_the_hub(), i18n.FOLDERS)
         if wants_page(request):
             cache = self.reader.events.get(str(request.path_params.get("event", "")).lower())
             name = cache.summary()["name"] if cache is not None and cache.snapshot is not None else None
@@ -765,8 +807,10 @@ class Hub:
             return self._refused(request, "no such league on this hub", 404)
         lang = self._lang(request)
         languages = [(code, i18n.NAMES[code]) for code in sorted(i18n.LANGUAGES, key=lambda c: c != "es")]
-        html = self.templates[lang].get_template("league.html.j2").render(league=doc, lang=lang, languages=languages,
-                                                                          strings=None)
+        words = i18n.translations(lang).gettext
+        ranked_by = ", ".join(words(league.TIEBREAKS[k]) for k in doc["tiebreaks"])  # what each counts
+        html = self.templates[lang].get_template("league.html.j2").render(
+            league=doc, lang=lang, languages=languages, strings=None, ranked_by=ranked_by, no_club=league.NO_CLUB)
         return HTMLResponse(html, headers={"vary": "Accept-Language, Cookie"})
 
     async def api_leagues(self, request: Request) -> Response:
