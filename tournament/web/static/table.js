@@ -166,10 +166,9 @@
   // move followed it) is said so: "another phone wrote first" told a table with one phone, whose
   // lines made offline were refused after a correction, of a phone that never was.
   // The table moved on by this page's own writes alone (a tap made while the one before it was on
-  // its way: both carried the revision the page showed, the first was taken) is said so too:
-  // "another phone wrote first" told a table with one phone of a phone that never was.  The same
-  // write twice (a double tap) is said to have been taken once; a different one, to tap again.
-  // Nothing is sent again either way (the revision still guards the table).
+  // its way: both carried the revision the page showed, the first was taken) is said so too, for
+  // the same reason.  The same write twice (a double tap) is said to have been taken once; a
+  // different one, to tap again.  Nothing is sent again either way (the revision still guards).
   // ``listed``: the words of a line listed under the board with its Retype and Drop buttons (a
   // line made offline), which say what to do; "tap again" is for the tap just made.
   // ``path``, ``body``: the write refused (its revision, what it was).
@@ -191,8 +190,9 @@
   // its revision makes the next one (r+1, taken once by its id, so an answer sent again counts
   // too: its state may be later, another phone's, and is not taken for ours); a call of the
   // director names none (the server takes it on any view), and counts only as first answered
-  // (``fresh``: its id new, its state the revision it made).  Only this page's memory: a page
-  // opened again says "another phone" of what it made before (its outbox was sent by then).
+  // (``fresh``: its id new, its state the revision it made).  A write the phone's engine answered
+  // offline counts once the server takes it (sendQueued), not before.  Only this page's memory: a
+  // page opened again speaks of "another phone" for what it wrote before it was opened.
   const ownRevs = new Map();
   const whatWrite = (path, body) => path + " " + JSON.stringify(Object.assign({}, body, { cid: undefined, at: undefined, rev: undefined }));
   function tookOurs(path, body, data, fresh) {
