@@ -344,6 +344,96 @@ def test_two_phones_racing_on_one_table(tmp_path, browser):
     store.close()
 
 
+def _hold_the_first(page, pattern: str) -> list:
+    """The first request matching ``pattern`` held (the server's answer kept back) until the test
+    continues it; the rest go as they come.  The list holds the held route once it is held."""
+    held: list = []
+
+    def hold(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(pattern, hold)
+    return held
+
+
+def _until_held(page, held: list) -> None:
+    """Wait (on the held list, not on a time) until the page's request is held."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not held:
+        assert time.monotonic() < deadline, "the page's request never came"
+        page.wait_for_timeout(20)  # (lets Playwright hand the route over; the wait is on the list)
+
+
+def _log(path: Path) -> list[tuple[str, str]]:
+    store = open_event(path)
+    try:
+        return store.conn.execute("SELECT kind, body FROM venue_log ORDER BY rev").fetchall()
+    finally:
+        store.close()
+
+
+def test_a_tap_made_before_this_phones_own_tap_was_answered_is_not_blamed_on_another_phone(tmp_path, browser):
+    """One phone at the table: the mode tapped and, before its answer comes back, a line typed; the
+    line carries the revision the page showed (the one before the mode), so the server refuses it
+    and nothing is applied twice, but the page says that the phone's own tap before it was taken
+    first, not that "another phone of this table wrote first" (there is none).  Then a true double
+    tap (the same line sent twice before the first answer) is still refused, and said to have been
+    taken once."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    steps = _steps(_game(path, seed=3))
+    served = _served(path)
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(served.links["tables"][0]["url"])
+        page.wait_for_selector("#mode-play", timeout=WAIT_MS)
+        page.wait_for_function("() => Number(document.body.dataset.rev) >= 0", timeout=WAIT_MS)
+        shown = _rev(page)
+        held = _hold_the_first(page, "**/mode*")
+        page.click("#mode-play")
+        _until_held(page, held)
+        page.fill("#typed-text", steps[0])  # made on the table as shown: the mode's answer not in yet
+        page.click("#typed-form button[type=submit]")
+        with page.expect_response(lambda r: r.url.split("?")[0].endswith("/dgn"), timeout=WAIT_MS) as second:
+            held[0].continue_()
+        assert second.value.status == 409
+        assert second.value.request.post_data_json["rev"] == shown  # (the guard: made on the older revision)
+        page.wait_for_selector("#message.bad", timeout=WAIT_MS)
+        said = page.inner_text("#message")
+        assert said == ("your tap before this one was taken first; this one was made before the table showed it, "
+                        "so nothing was changed; here is the table now, tap again"), said
+        assert "another phone" not in said
+        page.wait_for_selector("#start-hand", timeout=WAIT_MS)  # the table as it now is: the mode taken
+        assert _rev(page) == shown + 1
+        assert _log(path) == [("mode", "play")]
+        _shot(page, "own-tap-first")
+        page.unroute("**/mode*")
+
+        # A true double tap: the same line sent twice on one revision, the first answer held.
+        before = _rev(page)
+        held = _hold_the_first(page, "**/dgn*")
+        page.fill("#typed-text", steps[0])
+        page.click("#typed-form button[type=submit]")
+        _until_held(page, held)
+        page.fill("#typed-text", steps[0])
+        page.click("#typed-form button[type=submit]")
+        with page.expect_response(lambda r: r.url.split("?")[0].endswith("/dgn") and r.status == 409,
+                                  timeout=WAIT_MS) as twice:
+            held[0].continue_()
+        assert twice.value.request.post_data_json["rev"] == before
+        page.wait_for_function("() => document.querySelector('#message.bad') && "
+                               "document.querySelector('#message').textContent.startsWith('the same tap')", timeout=WAIT_MS)
+        said = page.inner_text("#message")
+        assert said == "the same tap came twice: it was taken once, not twice; here is the table now", said
+        assert _rev(page) == before + 1
+        page.unroute("**/dgn*")
+    finally:
+        served.close()
+    assert _log(path) == [("mode", "play"), ("dgn", steps[0])]  # each write once; the ones refused none
+
+
 def test_a_phone_that_loses_its_connection_keeps_the_line_and_sends_it_once(tmp_path, browser):
     """The table's Wi-Fi drops: the line typed is kept on the phone (its outbox), the page says so
     and counts it; back online, the page sends it by itself, and the table's log holds it once

@@ -23,8 +23,9 @@ from tests.browser import playwright_or_skip, refresh_now
 
 playwright_api = playwright_or_skip(server=True)
 
-from tests.tournament.test_venue_browser import (PHONE, WAIT_MS, _event, _game, _rev, _served, _shot,  # noqa: E402
-                                                 _steps, _type)
+from tests.tournament.test_venue_browser import (PHONE, WAIT_MS, _event, _game, _hold_the_first, _log,  # noqa: E402
+                                                 _play_through, _rev, _served, _shot, _steps, _type, _until_held,
+                                                 _wait_rev)
 from tournament.web.background import BackgroundVenue  # noqa: E402
 
 
@@ -606,3 +607,43 @@ def test_lines_made_offline_refused_after_the_directors_correction_say_the_direc
     finally:
         served.close()
     assert _bodies(path) == steps[:9]  # (the correction is a row of its own; the lines made offline none)
+
+
+def test_a_line_kept_while_this_phones_confirmation_was_on_its_way_says_this_phones_tap_went_first(tmp_path, browser):
+    """The table's one phone taps *Confirm for NS*, and before the server answers a line is typed:
+    a confirmation on its way, the line goes into the outbox, made on the table the page showed.
+    The confirmation is taken; the line, sent after it on the older revision, is refused (nothing
+    applied, nothing sent again) and listed saying that this phone's own tap went first, not that
+    "another phone of this table wrote first" (there is none)."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    record = _game(path, seed=5)
+    served = _served(path)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        page = _opened(context, served.links["tables"][0]["url"])
+        before = _rev(page)
+        page.click("#mode-play")
+        _wait_rev(page, before)
+        _play_through(page, record, {}, tapped=0)  # (every hand typed whole)
+        page.wait_for_selector('#panel button[data-side="NS"]', timeout=WAIT_MS)
+        over = _rev(page)
+        held = _hold_the_first(page, "**/confirm*")
+        page.click('#panel button[data-side="NS"]')
+        _until_held(page, held)
+        _type_offline(page, "undo")  # (a confirmation on its way: into the outbox, on revision `over`)
+        held[0].continue_()
+        page.wait_for_selector("#refused:not([hidden]) #refused-list li", timeout=WAIT_MS)
+        _outbox(page, 0)
+        items = page.locator("#refused-list li")
+        assert items.count() == 1
+        said = items.nth(0).inner_text()
+        assert "undo" in said and ("your tap before this one was taken first; this one was made before the table "
+                                   "showed it, so nothing was changed") in said, said
+        assert "another phone" not in said and "tap again" not in said
+        page.wait_for_function(f"() => Number(document.body.dataset.rev) === {over + 1}", timeout=WAIT_MS)
+        _shot(page, "outbox-own-tap-first")
+    finally:
+        served.close()
+    rows = _log(path)
+    assert rows[-1][0] == "confirm" and len(rows) == over + 1  # the confirmation once; the line none
+    assert ("dgn", "undo") not in rows

@@ -165,14 +165,47 @@
   // The table moved on by the director's correction (its last write: the state says so while no
   // move followed it) is said so: "another phone wrote first" told a table with one phone, whose
   // lines made offline were refused after a correction, of a phone that never was.
+  // The table moved on by this page's own writes alone (a tap made while the one before it was on
+  // its way: both carried the revision the page showed, the first was taken) is said so too, for
+  // the same reason.  The same write twice (a double tap) is said to have been taken once; a
+  // different one, to tap again.  Nothing is sent again either way (the revision still guards).
   // ``listed``: the words of a line listed under the board with its Retype and Drop buttons (a
   // line made offline), which say what to do; "tap again" is for the tap just made.
-  const movedOn = (data, listed) => (data && data.state && data.state.status !== "confirmed"
-    ? (data.state.corrected && data.state.corrected.hand
-      ? t("the director corrected hand %(n)s meanwhile: nothing was changed; here is the table now", { n: data.state.corrected.hand })
-      : listed ? t("another phone of this table wrote first: nothing was changed")
-        : t("another phone of this table wrote first: nothing was changed; here is the table now, tap again"))
-    : (data && data.error) || "");
+  // ``path``, ``body``: the write refused (its revision, what it was).
+  const movedOn = (data, listed, path, body) => {
+    if (!data || !data.state || data.state.status === "confirmed") return (data && data.error) || "";
+    if (data.state.corrected && data.state.corrected.hand)
+      return t("the director corrected hand %(n)s meanwhile: nothing was changed; here is the table now", { n: data.state.corrected.hand });
+    const ours = byThisPage(path, body, data.state.rev);
+    if (ours === "twice") return listed ? t("the same tap came twice: it was taken once, not twice")
+      : t("the same tap came twice: it was taken once, not twice; here is the table now");
+    if (ours === "first") return listed ? t("your tap before this one was taken first; this one was made before the table showed it, so nothing was changed")
+      : t("your tap before this one was taken first; this one was made before the table showed it, so nothing was changed; here is the table now, tap again");
+    return listed ? t("another phone of this table wrote first: nothing was changed")
+      : t("another phone of this table wrote first: nothing was changed; here is the table now, tap again");
+  };
+  // The revisions this page's own writes made (the server took them), each with what the write
+  // was, for movedOn: a write the server refuses as made on revision r, the table now at c, was
+  // overtaken by this page alone when every revision r+1 … c is one of these.  A write that names
+  // its revision makes the next one (r+1, taken once by its id, so an answer sent again counts
+  // too: its state may be later, another phone's, and is not taken for ours); a call of the
+  // director names none (the server takes it on any view), and counts only as first answered
+  // (``fresh``: its id new, its state the revision it made).  A write the phone's engine answered
+  // offline counts once the server takes it (sendQueued), not before.  Only this page's memory: a
+  // page opened again speaks of "another phone" for what it wrote before it was opened.
+  const ownRevs = new Map();
+  const whatWrite = (path, body) => path + " " + JSON.stringify(Object.assign({}, body, { cid: undefined, at: undefined, rev: undefined }));
+  function tookOurs(path, body, data, fresh) {
+    if (!body || !data) return;
+    const made = path === "/call" ? (fresh ? data.rev : null) : (typeof body.rev === "number" ? body.rev + 1 : null);
+    if (typeof made === "number" && typeof data.rev === "number" && made <= data.rev) ownRevs.set(made, whatWrite(path, body));
+  }
+  function byThisPage(path, body, now) {
+    const from = body && body.rev;
+    if (typeof from !== "number" || typeof now !== "number" || now <= from) return null;
+    for (let r = from + 1; r <= now; r += 1) if (!ownRevs.has(r)) return null;
+    return ownRevs.get(from + 1) === whatWrite(path, body) ? "twice" : "first";
+  }
   // A refusal of a one-line write (a tap, a line typed) without its "1:9: " place: the line is
   // the one just sent and the words name the move; the place helps only within several lines.
   const placeless = (body, text) => (body && typeof body.text === "string" && !body.text.includes("\n")
@@ -224,6 +257,8 @@
       answer = { ok: response.ok, status: response.status, data };
       // The phone's engine keeps the table's log from this page's own writes (engine.js, took).
       if (response.ok && method === "POST" && window.domrecEngine && window.domrecEngine.took) window.domrecEngine.took(path, body, data);
+      // (and this page's own revisions, for movedOn; a write delivered may be answered again)
+      if (response.ok && method === "POST") tookOurs(path, body, data, !persist);
       if (response.ok && method === "GET" && view && waiting().length) {
         redraw = false;  // the server is back, and the writes made offline go first: the table is drawn after them
         setTimeout(flush, 0);
@@ -245,7 +280,7 @@
           say(last, data.game && data.game.waiting && !data.game.in_hand ? "" : "good");
         }
       }
-      else if (response.status === 409 && data.state) { view = data.state; chosen = null; refused(movedOn(data)); }
+      else if (response.status === 409 && data.state) { view = data.state; chosen = null; refused(movedOn(data, false, path, body)); }
       // A 403 to a refresh: this link's key opens the table no more. (A write's 403 is its own
       // refusal: a wrong PIN, a wrong director's PIN.)
       else if (response.status === 403 && method === "GET" && !extra.headers) { redraw = false; shutOut(); }
@@ -433,6 +468,7 @@
         }
         busyServer = false;
         if (response.ok) {
+          tookOurs(entry.path, entry.body, data, false);  // (it may have reached the server before: answered again)
           outbox = outbox.filter((x) => x !== entry);
           await db.remove(entry.seq);
           answered = data;
@@ -441,7 +477,7 @@
           continue;
         }
         if (response.status === 403 && !data.state) { shutOut(); return false; }
-        entry.refused = response.status === 409 ? movedOn(data, true) : data.error || t("refused (%(status)s)", { status: response.status });
+        entry.refused = response.status === 409 ? movedOn(data, true, entry.path, entry.body) : data.error || t("refused (%(status)s)", { status: response.status });
         await db.put(entry);
         refusedNow += 1;
         broken = true;
