@@ -93,7 +93,12 @@ SET_PIPS = T.pip_total(T.DOUBLE_SIX)
 DOMINO_MIN = 3     # the other three players each still hold a tile: 0-0, 1-0, 2-0 at the least
 DOMINO_MAX = SET_PIPS - 15  # the line holds the winner's seven tiles: 15 pips at the least
 BLOCK_MIN = 5      # all four players still hold a tile: 0-0, 1-0, 1-1, 2-0 at the least
-BLOCK_MAX = SET_PIPS - 21   # both ends show n and all seven n tiles are down: 7n + 21 pips
+#: A block leaves both ends on one number n with all seven n tiles down (7n + 21 pips), and every
+#: other number x on the line too: n-x's x half is not an end (both show n), so it joins another
+#: tile holding x, which is not an n tile (21 - n pips at least over the six).  So the line holds
+#: 6n + 42 pips at least, 42 at n = 0 (0-1 1-2 2-0 0-0 0-3 3-4 4-0 0-5 5-6 6-0), and a block
+#: scores the other 126 at most.  (The bound was 147 before: the joining tiles were not counted.)
+BLOCK_MAX = SET_PIPS - 42
 
 
 def lead_draw_winner(draw: dict[str, Tile]) -> str:
@@ -852,7 +857,7 @@ class CompetitiveMatch:
         Checked: the sides are NS and EW; no score is negative; at most one
         side scores; the end, if claimed, is ``out`` or ``blocked`` and fits
         the scores (both at 0 is a tied block, never a domino); a score lies
-        within what any play could give (a domino 3–153, a block 5–147 and
+        within what any play could give (a domino 3–153, a block 5–126 and
         even, see the bounds above); the leader, where the earlier hands fix
         it.  The next leader: to the right of this one, or this one again
         after a tied block; unknown when this hand's leader is (then the next
@@ -970,7 +975,7 @@ class Competitive:
 
         Above: one hand gives a side at most ``DOMINO_MAX`` (153): a domino scores the pips of the
         other three hands, the set's 168 less the line, which holds at least the winner's seven
-        tiles (15 pips at the least); a block scores at most ``BLOCK_MAX`` (147), less.  The game
+        tiles (15 pips at the least); a block scores at most ``BLOCK_MAX`` (126), less.  The game
         ends after the hand in which a side reaches 200, level totals a draw (no tie sends play
         on), so a side starts its last hand on 199 at most and ends on 199 + 153 = 352 at most
         (:class:`~domrec.games.base.ScoreRange`).  The option ``first_lead`` changes who leads,

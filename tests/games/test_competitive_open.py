@@ -555,6 +555,7 @@ def _sheet_error(scores=None, end=None, leader=None, match=None):
     ({"EW": 2}, "out", "/result/scores/EW", R_END),
     ({"EW": 154}, None, "/result/scores/EW", R_END),
     ({"EW": 150}, "blocked", "/result/scores/EW", R_END),
+    ({"EW": 128}, "blocked", "/result/scores/EW", R_END),  # (146 was taken: no line of a block holds under 42 pips)
     ({"EW": 4}, "blocked", "/result/scores/EW", R_END),
     ({"EW": 41}, "blocked", "/result/scores/EW", R_END),
 ])
@@ -566,6 +567,7 @@ def test_impossible_sheet_claims_are_refused(scores, end, pointer, rule):
 @pytest.mark.parametrize("scores, end", [
     ({"NS": 35, "EW": 0}, "out"), ({"EW": 3}, None), ({"EW": 153}, "out"), ({"NS": 84}, "blocked"),
     ({"NS": 41}, None), ({}, None), ({"NS": 0, "EW": 0}, "blocked"), ({"EW": 6}, "blocked"),
+    ({"EW": 126}, "blocked"),
 ])
 def test_possible_sheet_claims_are_accepted(scores, end):
     match = competitive.ENGINE.start(_record())
@@ -573,6 +575,40 @@ def test_possible_sheet_claims_are_accepted(scores, end):
     full = {"NS": scores.get("NS", 0), "EW": scores.get("EW", 0)}
     assert out.scores == full and out.end == (end or "score-sheet")
     assert match.totals == full and match.hand_no == 1 and not match.over
+
+
+#: A block at the most a block can score (a simulated hand): its line 0-0 1-0 3-1 3-0 2-0 6-2 6-0 4-0
+#: 5-4 5-0 holds 42 pips, the least a block's line can hold, and leaves 126 in the four hands.
+BLOCK_AT_MOST = {
+    "leader": "N",
+    "deal": {"hands": {"N": ["3-0", "6-1", "5-4", "5-1", "6-2", "5-5", "3-2"],
+                       "E": ["2-2", "4-0", "2-0", "1-1", "4-4", "4-1", "5-3"],
+                       "S": ["1-0", "6-0", "6-4", "6-5", "6-3", "4-2", "6-6"],
+                       "W": ["3-1", "4-3", "5-0", "2-1", "3-3", "0-0", "5-2"]},
+             "lead_draw": {"N": "6-3", "E": "6-0", "S": "1-1", "W": "4-1"}},
+    "moves": [{"seat": "N", "play": "3-0"}, {"seat": "W", "play": "3-1", "on": "3-0"},
+              {"seat": "S", "play": "1-0", "on": "3-1"}, {"seat": "E", "play": "2-0", "on": "3-0"},
+              {"seat": "N", "play": "6-2", "on": "2-0"}, {"seat": "W", "play": "0-0", "on": "1-0"},
+              {"seat": "S", "play": "6-0", "on": "6-2"}, {"seat": "E", "play": "4-0", "on": "6-0"},
+              {"seat": "N", "play": "5-4", "on": "4-0"}, {"seat": "W", "play": "5-0", "on": "5-4"}],
+    "result": {"scores": {"NS": 0, "EW": 126}, "end": "blocked"},
+}
+
+
+def test_the_most_a_block_scores_is_126_and_a_real_hand_scores_it():
+    """The sheets' bound is reached by play (so no true claim is refused), and 128, which the bound
+    of 147 took, is refused with the reason."""
+    import json
+
+    from domrec.validate import validate_text
+
+    record = {"format": "domrec", "version": "1.0", "game": "competitive",
+              "players": [{"seat": s, "name": s} for s in "NESW"], "hands": [BLOCK_AT_MOST]}
+    report = validate_text(json.dumps(record), "block.json")
+    assert report.valid and report.scores == {"NS": 0, "EW": 126}, [p.text() for p in report.problems]
+    assert BLOCK_MAX == 126
+    where, rule, message = _sheet_error({"EW": 128}, "blocked")
+    assert (where, rule) == ("/result/scores/EW", R_END) and "between 5 and 126" in message
 
 
 def test_a_refused_sheet_leaves_the_totals_alone():
