@@ -54,6 +54,9 @@ class Task:
     end: int | None = None
     first: int = 1
     last: int = 0
+    #: The files a folder's search leaves out (the summary being written: :func:`domrec.reader.writes`),
+    #: for a worker that searches the folder again (an empty one, to say so in the single run's words).
+    skip: tuple[tuple[int, int], ...] = ()
 
     def lines(self) -> str:
         """Where this task's records are: the shard, or ``shard:FIRST-LAST``."""
@@ -77,7 +80,7 @@ def tasks(paths: Iterable[str], block_bytes: int = BLOCK_BYTES) -> list[Task]:
         if is_dir:
             files = reader.folder_files(path)
             if not files:  # the worker reports the empty folder in the single run's words
-                found.append(Task(arg, reader.display_name(path)))
+                found.append(Task(arg, reader.display_name(path), skip=reader.written()))
             # A folder that cannot be listed is a task of its own, which the worker reports as
             # the single run does.
             found.extend(_file_tasks(p, block_bytes) if why is None else Task(str(p), reader.display_name(p))
@@ -177,7 +180,7 @@ def check_task(task: Task) -> list[Report]:
 
     batch_mode()
     if task.start is None:
-        sources: Iterator[reader.Source] = reader.iter_sources([task.path])
+        sources: Iterator[reader.Source] = reader.iter_sources([task.path], skip=task.skip)
     else:
         try:
             with open(task.path, "rb") as f:

@@ -14,6 +14,10 @@ so one set of rules holds everywhere:
   written into because ``-o -`` does that job (``-o - > /dev/null``).
 * **Never replaced, even with --force:** the file the command reads (:func:`reads`: its event,
   its records): ``export EVENT -o EVENT --force`` would replace the event with its own export.
+* **Never read by the command that writes it:** the file :func:`writing` replaces (and its
+  temporary file) is left out of every folder the command reads (:func:`domrec.reader.writes`,
+  by identity), so that ``validate sub --summary sub/sum.jsonl`` does not check, on its next
+  run, the summary of the run before as records.
 * **Never replaced, even with --force:** an SQLite database in use (its ``-wal`` or ``-shm``
   beside it): a server writing it would go on writing into the file replaced, and every move
   and result it acknowledged from then on would be lost.
@@ -44,7 +48,7 @@ from typing import IO, Any, Callable, Iterator
 import attrs
 
 from domrec.errors import InputError, one_line
-from domrec.reader import database_in_use
+from domrec.reader import database_in_use, file_identity, forget_writes, writes
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: How much of an existing file is read to find a generator mark near its start.
@@ -222,20 +226,16 @@ def new_command() -> None:
     """A command starts, or ends: the files it read are forgotten (the command lines' callbacks;
     a test, or a program calling the library, runs many commands in one process)."""
     _READ.clear()
+    forget_writes()
 
 
 def reads(path: str | Path) -> None:
     """Say that this process's command reads ``path`` (an event file, a record): :func:`check`
     then never lets the command write over it.  A path that is no file (``-``, standard input;
     a folder) is let be."""
-    if str(path) == "-":
-        return
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return
-    if stat.S_ISREG(st.st_mode):
-        _READ.add((st.st_dev, st.st_ino))
+    identity = file_identity(path)
+    if identity is not None:
+        _READ.add(identity)
 
 
 def check(path: str | Path, kind: Kind, force: bool = False) -> None:
@@ -329,10 +329,12 @@ def writing(path: str | Path, kind: Kind, force: bool = False) -> Iterator[IO[st
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise WriteFailed(f"cannot write {label}: folder {_label(folder)} does not exist")
+    writes(file_identity(target))  # (never read as one of the command's inputs: see domrec.reader.writes)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as e:
         raise WriteFailed(f"cannot write in {_label(folder)}: {e.strerror}") from None
+    writes(file_identity(tmp))
     with _terminations_raise():
         try:
             os.chmod(tmp, _new_file_mode(target))

@@ -20,9 +20,10 @@ import json
 import math
 import re
 import os
+import stat
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import attrs
 
@@ -634,11 +635,52 @@ def display_name(path: Path) -> str:
 RECORD_SUFFIXES = (".json", ".jsonl", ".dgn")
 
 
-def iter_sources(paths: list[str], stdin: Any = None, stdin_form: str | None = None) -> Iterator[Source]:
+def file_identity(path: str | Path) -> tuple[int, int] | None:
+    """A regular file's ``(device, inode)``, links followed: the same file whatever name it is
+    reached by (a hard link, a symbolic one, ``sub/../sub/x``), which a name cannot tell.
+    ``None`` for anything else (``-``, a folder, nothing there).  Known by ``os.stat``, which
+    opens nothing."""
+    if str(path) == "-":
+        return None
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+
+
+#: The files this process's command writes (its ``--summary``, and the temporary file it is
+#: written to), as ``(device, inode)``: never one of its inputs, even where a folder it reads
+#: holds them (``validate sub --summary sub/sum.jsonl`` read its own summary of the run before
+#: as records).  Said by :func:`domrec.output.writing`; forgotten when the command ends.
+_WRITTEN: set[tuple[int, int]] = set()
+
+
+def writes(identity: tuple[int, int] | None) -> None:
+    """Say that this process's command writes the file of ``identity`` (:func:`file_identity`):
+    :func:`folder_files` then leaves it out."""
+    if identity is not None:
+        _WRITTEN.add(identity)
+
+
+def written() -> tuple[tuple[int, int], ...]:
+    """The identities said by :func:`writes`, for a process that searches a folder for this one
+    (a Dask worker)."""
+    return tuple(_WRITTEN)
+
+
+def forget_writes() -> None:
+    """A command starts, or ends: the files it wrote are inputs like any other to the next one."""
+    _WRITTEN.clear()
+
+
+def iter_sources(paths: list[str], stdin: Any = None, stdin_form: str | None = None,
+                 skip: Iterable[tuple[int, int]] | None = None) -> Iterator[Source]:
     """Every record named by ``paths``: files, folders (``*.json``, ``*.jsonl``, ``*.dgn``
     recursively), JSON Lines archives (one record a line), DGN texts (one source a file,
     split into games by :mod:`domrec.notation`) and ``-`` for stdin (``stdin_form`` ``dgn``
-    reads it as DGN; otherwise JSON, or DGN when it does not start like JSON)."""
+    reads it as DGN; otherwise JSON, or DGN when it does not start like JSON).  ``skip``: the
+    files a folder's search leaves out (:func:`folder_files`)."""
     for arg in paths:
         if arg == "-":
             stream = stdin if stdin is not None else sys.stdin.buffer
@@ -655,9 +697,10 @@ def iter_sources(paths: list[str], stdin: Any = None, stdin_form: str | None = N
             yield Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
             continue
         if is_dir:
-            found = folder_files(path)
+            found = folder_files(path, skip)
             if not found:
-                yield Source(label, None, InputError(f"{label}: no *.json, *.jsonl or *.dgn files in this folder"))
+                but = " but the one this command writes" if folder_files(path, ()) else ""
+                yield Source(label, None, InputError(f"{label}: no *.json, *.jsonl or *.dgn files in this folder{but}"))
             for p, why in found:
                 if why is None:
                     yield from _file_sources(p)
@@ -670,13 +713,17 @@ def iter_sources(paths: list[str], stdin: Any = None, stdin_form: str | None = N
             yield Source(label, None, InputError(f"{label}: no such file or folder"))
 
 
-def folder_files(folder: Path) -> list[tuple[Path, str | None]]:
+def folder_files(folder: Path, skip: Iterable[tuple[int, int]] | None = None) -> list[tuple[Path, str | None]]:
     """The record files under ``folder`` (``*.json``, ``*.jsonl``, ``*.dgn``, in every folder
     below it, links to files followed and links to folders not), sorted by path, each with
     ``None``; and each folder that cannot be listed (no permission, gone meanwhile) in its
     place, with the reason, ``folder`` itself included.  ``Path.rglob`` skipped such a folder
     in silence, and its records with it.  A link to nowhere (or a link loop) named ``*.json``
-    is listed too, so that it is reported as unreadable, not skipped."""
+    is listed too, so that it is reported as unreadable, not skipped.
+
+    Left out: the files the command writes (``skip``, by default those said by :func:`writes`),
+    by identity, so that no name, link or ``..`` brings them back in."""
+    leave = set(_WRITTEN if skip is None else skip)
     found: list[tuple[Path, str | None]] = []
     folders = [folder]
     while folders:
@@ -695,7 +742,8 @@ def folder_files(folder: Path) -> list[tuple[Path, str | None]]:
                 inside = False
             if inside:
                 folders.append(path)
-            elif path.suffix in RECORD_SUFFIXES and _record_file(path):
+            elif path.suffix in RECORD_SUFFIXES and _record_file(path) and \
+                    not (leave and file_identity(path) in leave):
                 found.append((path, None))
     return sorted(found, key=lambda item: item[0])
 

@@ -569,3 +569,34 @@ def test_a_command_never_writes_over_the_record_it_reads_not_even_with_force(tmp
     assert {p: p.read_bytes() for p in before} == before
     r = run("explain", VALID / "game-to-200.json", "--html", game, "--force")  # (game.json read no more)
     assert r.exit_code == 0 and game.read_text().startswith("<!DOCTYPE html>"), r.output
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_summary_in_a_folder_validated_is_not_read_as_records(tmp_path, jobs):
+    """``validate sub --summary sub/sum.jsonl`` run twice: the second run read the summary the
+    first had written as three records (``sub/sum.jsonl:1: UNUSABLE … a record needs "format":
+    "domrec"``), exit 2, and wrote a summary of six rows.  The file a command writes is never one
+    of its inputs, by identity: a link to it in the folder is left out as well, and a folder
+    holding only it is said to hold no records but it."""
+    game = json.dumps(json.loads((VALID / "game-to-200.json").read_text()))
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "games.jsonl").write_text(game + "\n" + game + "\n")
+    for _ in range(2):
+        r = run("validate", "-j", jobs, sub, "--summary", sub / "sum.jsonl")
+        assert r.exit_code == 0 and "sum.jsonl" not in r.output, r.output
+        assert r.output.count("valid competitive") == 2, r.output
+    assert len((sub / "sum.jsonl").read_text().splitlines()) == 2
+    (sub / "deeper").mkdir()
+    (sub / "deeper" / "also.jsonl").symlink_to(sub / "sum.jsonl")
+    r = run("validate", "-j", jobs, sub, "--summary", sub / "sum.jsonl")
+    assert r.exit_code == 0 and r.output.count("valid competitive") == 2 and "also" not in r.output, r.output
+    only = tmp_path / "only"
+    only.mkdir()
+    (only / "sum.jsonl").write_bytes((sub / "sum.jsonl").read_bytes())
+    r = run("validate", "-j", jobs, only, "--summary", only / "sum.jsonl")
+    assert r.exit_code == 2, r.output
+    assert f"  {only}: no *.json, *.jsonl or *.dgn files in this folder but the one this command writes\n" \
+        in r.output, r.output
+    r = run("validate", "-j", jobs, only)  # another command: the file is read as any other
+    assert r.exit_code == 2 and f"{only}/sum.jsonl:1: UNUSABLE" in r.output, r.output

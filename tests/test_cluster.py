@@ -186,6 +186,27 @@ def test_cli_dask_prints_what_one_core_prints(archive, tmp_path, monkeypatch):
     assert (tmp_path / "one.csv").read_bytes() == (tmp_path / "dask.csv").read_bytes()
 
 
+
+def test_cli_dask_does_not_read_its_summary_in_a_folder_it_checks(archive, tmp_path, monkeypatch):
+    """The summary written inside a folder validated was read as records on the next run, and a
+    folder holding only it (searched again by a worker) too."""
+    from typer.testing import CliRunner
+
+    monkeypatch.setattr(cluster.os, "cpu_count", lambda: 2)
+    runner = CliRunner()
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "a.jsonl").write_text(simulate.dumps(next(iter(simulate.simulate("competitive", 1, seed=3)))) + "\n")
+    for _ in range(2):
+        r = runner.invoke(cli.app, ["validate", "--dask", "local", str(sub), "--summary", str(sub / "s.jsonl")])
+        assert r.exit_code == 0 and "s.jsonl" not in r.stdout, r.output
+    assert len((sub / "s.jsonl").read_text().splitlines()) == 1
+    only = tmp_path / "only"
+    only.mkdir()
+    (only / "s.jsonl").write_bytes((sub / "s.jsonl").read_bytes())
+    r = runner.invoke(cli.app, ["validate", "--dask", "local", str(only), "--summary", str(only / "s.jsonl")])
+    assert r.exit_code == 2 and "in this folder but the one this command writes" in r.stdout, r.output
+
 # --- DGN archives: cut between games -------------------------------------------------------
 
 @pytest.fixture(scope="module")

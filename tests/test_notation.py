@@ -1370,3 +1370,57 @@ def test_a_deal_the_rules_refuse_is_placed_at_its_line(change, word, nth, shift,
     text = _DEALT.read_text().replace(*change)
     line, column = where(text, word, nth)
     assert_at(read1(text), "invalid", line, column + shift, words)
+
+
+# --- look-alike characters: which one, in one problem ----------------------------------------------
+
+_TYPED = COMP_HEAD + COMP_TYPED_MOVES + "end\n"
+
+
+@pytest.mark.parametrize("text, needle, said", [
+    # A seat typed with a Cyrillic Е, on the hand line, in a left line and before a move.
+    (COMP.replace("hand 1 lead N", "hand 1 lead \u0415"), "\u0415",
+     "'\u0415' (Cyrillic) looks like E but is another letter: type E"),
+    (COMP_HEAD.replace(" lead N", "") + COMP_OPEN_MOVES + COMP_LEFT.replace("left E", "left \u0415"), "\u0415",
+     "'\u0415' (Cyrillic) looks like E but is another letter: type E"),
+    (COMP.replace("E 6-4@4-2", "\u0415 6-4@4-2"), "\u0415",
+     "'\u0415' (Cyrillic) looks like E but is another letter: type E"),
+    # A tile in full-width digits.
+    (_TYPED.replace("5-2 6-5@5-2", "\uff15-\uff13 6-5@5-2", 1), "\uff15",
+     "'\uff15-\uff13': its '\uff15' (full-width) looks like 5 but is another digit: type 5-3"),
+    # A tag's name with a Cyrillic а (said at its tag, as a tag's every problem): the game's tag
+    # (the game cannot be read), the event's, a seat's.
+    (COMP.replace("[Game", "[G\u0430me"), "[G\u0430me",
+     "'G\u0430me': its '\u0430' (Cyrillic) looks like a but is another letter: type Game"),
+    (COMP.replace('[N "Ana"]', '[Ev\u0435nt "Club"]\n[N "Ana"]'), "[Ev\u0435nt",
+     "'Ev\u0435nt': its '\u0435' (Cyrillic) looks like e but is another letter: type Event"),
+    (COMP.replace('[E "Bo"]', '[\u0415 "Bo"]'), "[\u0415",
+     "'\u0415' (Cyrillic) looks like E but is another letter: type E"),
+    # A keyword: the hand line before the first hand (full tokenizer), a later hand, a deal line.
+    (COMP.replace("hand 1 lead N", "h\u0430nd 1 lead N"), "h\u0430nd",
+     "'h\u0430nd': its '\u0430' (Cyrillic) looks like a but is another letter: type hand"),
+    (COMP_HEAD + "end out NS 20\n\nh\u0430nd 2\nend out EW 30\n", "h\u0430nd",
+     "'h\u0430nd': its '\u0430' (Cyrillic) looks like a but is another letter: type hand"),
+    (COMP.replace("deal E", "d\u0435al E"), "d\u0435al",
+     "'d\u0435al': its '\u0435' (Cyrillic) looks like e but is another letter: type deal"),
+])
+def test_a_look_alike_character_is_named_in_one_problem(text, needle, said):
+    """``left Е 3-3`` (Cyrillic Е) said ``'Е' is not a seat of this game (seats: N E S W)``, which
+    shows the reader the very E it lists; ``５-３`` was no move, ``[Gаme …]`` no tag name (a letter,
+    then letters…: every character is one), and ``hаnd 1`` gave 30 problems, one a word of the
+    game.  Now one problem, at the word, naming the character, what it looks like, and what to type."""
+    game = read1(text)
+    assert game.report.status == "unusable"
+    assert len(game.report.problems) == 1, [p.text() for p in game.report.problems]
+    p = game.report.problems[0]
+    assert p.text().endswith(said), p.text()
+    assert (p.line, p.column) == where(text, needle), p.text()
+
+
+def test_a_word_that_is_no_plain_word_keeps_its_refusal():
+    """Only a word the reader would take, typed with look-alikes, is told so: ``Ж`` is no seat
+    however it is drawn, and ``Еx`` (Cyrillic Е) would be no seat typed plain either."""
+    for seat, said in (("\u0416", "'\u0416' is not a seat of this game (seats: N E S W)"),
+                       ("\u0415x", "'\u0415x' is not a seat of this game (seats: N E S W)")):
+        game = read1(COMP.replace("hand 1 lead N", f"hand 1 lead {seat}"))
+        assert [p.text() for p in game.report.problems] == [f"7:13: hand 1: {said}"]

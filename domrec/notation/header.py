@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from domrec import games
 from domrec.errors import InputError, NotJSONError, TooLargeError, shown
-from domrec.notation.tokens import NotationError, _Text
+from domrec.lookalikes import plain
+from domrec.notation.tokens import NotationError, _Text, look_alike
 from domrec.reader import JSON_NUMBERS, MAX_DEPTH, check_value
 
 if TYPE_CHECKING:
@@ -48,6 +49,9 @@ def _harmless(name: str | None, declared: list[str] | None) -> bool:
     hands are judged (see :meth:`_HeaderReader._header_error`)."""
     if name is None:
         return False
+    meant = plain(name)  # ([Gаme …] with a Cyrillic а: the game's tag, typed with a look-alike)
+    if meant is not None:
+        return _harmless(meant, declared)
     low = name.lower()
     if low in _EVENT_TAGS or low in ("field", "scores", "winner"):
         return True
@@ -353,6 +357,9 @@ class _HeaderReader:
                 raise self._twice(f"seat {seat}", first, at)
             seat_tags.append((seat, text if quoted else str(value), at))
         else:
+            alike = look_alike(name, _TAG_NAME.match)
+            if alike is not None:
+                raise src.error(alike, at)
             near = _near(name, tuple(sorted(_RESERVED - {"field"})))
             if near is not None:
                 raise src.error(f"unknown tag [{name}]: did you mean [{near.capitalize()}]? (to keep it as an "

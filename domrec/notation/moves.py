@@ -20,7 +20,7 @@ from domrec.errors import shown
 from domrec.notation.header import _json_text
 from domrec.notation.tokens import (
     _BRIDGE_AT, _CELLS, _MOVE, _ROAD_AT, _STARTER_AT, NotationError, _HandText, _MoveTok, _Text, _tile_text,
-    leading_zero_words,
+    leading_zero_words, look_alike,
 )
 
 
@@ -77,7 +77,9 @@ class _MoveReader:
         zero = leading_zero_words(word)
         if zero is not None:
             return self.src.error(zero, at)
-        return self.src.error(f"{shown(word)!r} is not a move of {self.doc['game']} (see docs/notation.md)", at)
+        alike = look_alike(word, lambda plain: plain in self.seats or _MOVE.match(plain) is not None)
+        return self.src.error(alike or f"{shown(word)!r} is not a move of {self.doc['game']} (see docs/notation.md)",
+                              at)
 
     def _move(self, m: re.Match, word: str, at: int) -> _MoveTok | None:
         game = self.doc["game"]

@@ -21,7 +21,7 @@ from domrec.errors import shown
 from domrec.notation.header import _score_pairs
 from domrec.notation.positions import _word_starts
 from domrec.notation.tokens import (
-    HAND_ENDS, _TILE_CACHE, _HandText, _Text, _tile_text, _Token, _unescape_comment, leading_zero_words,
+    HAND_ENDS, _TILE_CACHE, _HandText, _Text, _tile_text, _Token, _unescape_comment, leading_zero_words, look_alike,
 )
 
 if TYPE_CHECKING:
@@ -109,8 +109,8 @@ class _PartReader:
 
     def _seat(self, tok: _Token) -> str:
         if tok.kind != "word" or tok.text not in self.seats:
-            raise self.src.error(f"{shown(tok.text)!r} is not a seat of this game (seats: "
-                                 f"{' '.join(self.seats)})", tok.pos)
+            raise self.src.error(look_alike(tok.text, self.seats.__contains__) or f"{shown(tok.text)!r} is not a "
+                                 f"seat of this game (seats: {' '.join(self.seats)})", tok.pos)
         return tok.text
 
     def _tiles(self, toks: list[_Token], what: str) -> list[str]:

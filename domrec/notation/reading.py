@@ -21,6 +21,7 @@ import sys
 from typing import Any, Iterator
 
 from domrec.errors import shown
+from domrec.lookalikes import plain, said
 from domrec.notation.header import _HeaderReader, _tag_value
 from domrec.notation.moves import _MOVE_CACHE, _MoveReader
 from domrec.notation.parts import _PartReader
@@ -196,6 +197,18 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                         hand.left_unread = True
                     self._broke(e, hand)
 
+        def alike_line(t: _Token, args: list[_Token], keyword: str) -> _HandText | None:
+            """A line whose first word is ``keyword`` typed with a look-alike: that refusal, and the
+            line read as the keyword's (its hand started, its deal kept), so that the words after it
+            are not each refused as no move.  The hand the error is in (a hand line's: its own)."""
+            e = src.error(said(t.text) or t.text, t.pos)
+            if keyword != "hand":
+                self._broke(e, hand)
+            keyword_line(t, args, keyword)
+            if keyword == "hand":
+                self._broke(e, hand)
+            return hand
+
         while k < n and not self.gave_up:
             t = toks[k]
             kind = t.kind
@@ -298,6 +311,11 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                     try:
                         move_word(word, base + at)
                     except NotationError as e:  # the next word is read all the same
+                        keyword = _keyword_alike(word) if word is words[0] else None
+                        if keyword is not None:  # ("hаnd 2" with a Cyrillic а: one problem, the line read)
+                            line_toks = _line_tokens(t.text, t.pos)
+                            hand = alike_line(line_toks[0], line_toks[1:], keyword)
+                            break
                         self._broke(e, hand, cut=_open(hand), move=_open(hand))
                 k += 1
                 continue
@@ -345,6 +363,14 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                 else:
                     move_word(word, t.pos)
             except NotationError as e:  # one token: the next is read all the same
+                keyword = _keyword_alike(word) if kind == "word" and t.first else None
+                if keyword is not None:  # ("hаnd 1" with a Cyrillic а: one problem, the line read)
+                    line_end = k + 1
+                    while line_end < n and not toks[line_end].first:
+                        line_end += 1
+                    hand = alike_line(t, toks[k + 1:line_end], keyword)
+                    k = line_end
+                    continue
                 self._broke(e, hand, cut=_open(hand), move=_open(hand) and kind not in ("tag", "comment", "semi", "bad"))
             k += 1
         try:
@@ -370,6 +396,13 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
         self.errors.append(e)
         if hand is not None and cut and hand.cut is None:
             hand.cut = len(hand.moves)
+
+
+def _keyword_alike(word: str) -> str | None:
+    """The keyword (``hand``, ``deal``, ``left``…) ``word`` is, typed with a look-alike character
+    (``hаnd`` with a Cyrillic ``а``), or ``None``."""
+    meant = plain(word)
+    return meant.lower() if meant is not None and meant.lower() in _KEYWORDS else None
 
 
 def _tag_name(text: str, at: int) -> str | None:

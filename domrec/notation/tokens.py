@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 import attrs
 
 from domrec.errors import RECORD_CONTROLS, InputError, NotUnicodeError, control_said, shown
+from domrec import lookalikes
 from domrec.dgn_archive import Chunk, iter_games, split_games  # noqa: F401 (notation's names)
 from domrec.reader import unicode_text
 
@@ -98,6 +99,15 @@ HAND_ENDS = ("out", "blocked", "sudden-death", "target", "abandoned")
 
 
 _TILE_CACHE: dict[str, str | None] = {}
+
+
+def look_alike(word: str, meant: Callable[[str], Any]) -> str | None:
+    """What a refusal of ``word`` says when it is a word ``meant`` accepts typed with look-alike
+    characters (Cyrillic ``Е`` for the seat E, full-width ``５-３`` for the tile 5-3): which
+    character looks like which (:func:`domrec.lookalikes.said`), where the plain refusal would
+    show the very word it expects.  ``None`` for any other word (the plain refusal then)."""
+    plain = lookalikes.plain(word)
+    return lookalikes.said(word) if plain is not None and meant(plain) else None
 
 
 def leading_zero_words(word: str) -> str | None:
