@@ -85,6 +85,17 @@ class LevelAtTop(ResultRefused):
         self.level, self.score, self.table = level, score, table
 
 
+class WinnerContradicts(ResultRefused):
+    """A winner named for a typed result who scored less than another side (a swapped side is the
+    likelier slip than a game won with fewer points).  ``winner``; ``ahead``: the sides with the
+    highest score, ``best``; ``theirs``: the winner's score.  Its message is the command line's
+    (``--winner``); the venue's director page words it without the flag."""
+
+    def __init__(self, message: str, winner: str, ahead: tuple[str, ...], best: int, theirs: int) -> None:
+        super().__init__(message)
+        self.winner, self.ahead, self.best, self.theirs = winner, ahead, best, theirs
+
+
 class PairingError(Refused):
     """The next round cannot be paired (results missing, a hard constraint cannot be kept)."""
 

@@ -3,7 +3,8 @@ level at the top of a multi-player table: who won is the game's own rule (who we
 youngest…), which typed scores cannot show, so the refusal asks the director, in words that name no
 command-line flag (``tournament result --winner`` is the command line's), and carries the level
 seats (``level``), which the page offers as its choice; the result sent again with ``winner`` is
-stored with that winner, entered or amended.  Every game played by individuals at tables of three
+stored with that winner, entered or amended (a winner who scored less is refused, in words without
+the flag too).  Every game played by individuals at tables of three
 or more; two sides level (partnerships, or two players) are a draw and are stored as one.  The
 command line still says ``--winner``."""
 
@@ -90,9 +91,16 @@ def test_a_level_top_is_asked_without_a_flag_and_the_winner_named_is_stored(
         result = _stored(path, 2)
         assert (result.scores, result.winner) == (scores, level[0])
         # A winner who is not among the level seats is still refused; nothing changes.
+        # (said without the command line's flag too, in English and Spanish)
         for loser in (s for s in scores if s not in level):
             r = post(scores=scores, winner=loser, reason="slip")
             assert r.status_code == 422 and "level" not in r.json(), r.text
+            assert r.json()["error"] == (f"the winner named, {loser}, contradicts the scores: {listed} scored more "
+                                         f"({best} to {scores[loser]}); name a winner only when the highest scores "
+                                         f"are level")
+            es = post("es", scores=scores, winner=loser, reason="slip").json()["error"]
+            assert es.startswith(f"el ganador indicado, {loser}, contradice los tanteos: "
+                                 f"{listed.replace(' and ', ' y ')} anotaron más") and not _english_words(es), es
             assert _stored(path, 2).winner == level[0]
     finally:
         server.close()
@@ -122,5 +130,7 @@ def test_the_command_line_still_names_its_flag(tmp_path: Path) -> None:
     r = run("result", path, "--round", 1, "--table", 2, "--score", "P1=61,P2=61,P3=0", code=1)
     assert ("P1 and P2 are level on 61 at the top of table 2: say who won by the game's rules with --winner P1 "
             "(or another of them); nothing was stored") in r.output
+    r = run("result", path, "--round", 1, "--table", 2, "--score", "P1=61,P2=61,P3=0", "--winner", "P3", code=1)
+    assert "--winner P3 contradicts the scores: P1 and P2 scored more (61 to 0); give --winner only when" in r.output
     run("result", path, "--round", 1, "--table", 2, "--score", "P1=61,P2=61,P3=0", "--winner", "P2")
     assert _stored(path, 2).winner == "P2"

@@ -44,7 +44,8 @@ from domrec.reader import loads
 from domrec.record import Hand, Record, converter, unstructure
 from domrec.validate import Report, unusable, validate, validate_text
 
-from tournament.errors import LevelAtTop, ResultRefused, TournamentError, UnknownPlayer, UnusableInput
+from tournament.errors import (LevelAtTop, ResultRefused, TournamentError, UnknownPlayer, UnusableInput,
+                               WinnerContradicts)
 from tournament.event import changes, progress
 from tournament.names import name_key, normalise_name
 from tournament.settings import INDIVIDUAL, ROTATING, Settings
@@ -918,9 +919,10 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
         # --winner settles a tie on the highest score; it never overrules the scores (a swapped
         # side is the likelier slip than a game won with fewer points).
         best = [s for s, n in ordered.items() if n == max(ordered.values())]
-        raise ResultRefused(f"--winner {winner} contradicts the scores: {_and(best)} scored more "
-                            f"({max(ordered.values())} to {ordered[winner]}); give --winner only when the "
-                            f"highest scores are level")
+        raise WinnerContradicts(f"--winner {winner} contradicts the scores: {_and(best)} scored more "
+                                f"({max(ordered.values())} to {ordered[winner]}); give --winner only when the "
+                                f"highest scores are level", winner, tuple(best), max(ordered.values()),
+                                ordered[winner])
     return ordered, winner
 
 

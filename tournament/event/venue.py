@@ -42,7 +42,7 @@ from domrec.errors import DomrecError, one_line
 from domrec.i18n import N_
 from domrec.session import Session
 
-from tournament.errors import EventFileError, LevelAtTop, TournamentError
+from tournament.errors import EventFileError, LevelAtTop, TournamentError, WinnerContradicts
 from tournament.event import changes, corrections, duplicate, duplicate_teams, results, rounds, table_log, teams
 from tournament.event import progress as event_progress
 from tournament.event.results import Entry
@@ -178,6 +178,11 @@ REFUSALS = (
     # (the director's page and the API: no flag; the level sides come as the refusal's "level")
     N_("%(list)s and %(side)s are level on %(n)s at the top of table %(n2)s: say who won by the game's rules"),
     N_("%(side)s is not a side of table %(n)s (%(list)s)"),
+    # (the director's page and the API: "winner" named, no flag)
+    N_("the winner named, %(side)s, contradicts the scores: %(list)s scored more (%(n)s to %(n2)s); name a winner "
+       "only when the highest scores are level"),
+    N_("the winner named, %(side)s, contradicts the scores: %(list)s and %(side2)s scored more (%(n)s to %(n2)s); "
+       "name a winner only when the highest scores are level"),
     N_("--winner %(side)s contradicts the scores: %(list)s scored more (%(n)s to %(n2)s); give --winner only "
        "when the highest scores are level"),
     N_("--winner %(side)s contradicts the scores: %(list)s and %(side2)s scored more (%(n)s to %(n2)s); give "
@@ -1557,6 +1562,10 @@ class Venue:
                 raise Unprocessable(f"{results._and(list(e.level))} are level on {e.score} at the top of table "
                                     f"{e.table}: say who won by the game's rules; nothing was stored",
                                     level=list(e.level)) from None
+            except WinnerContradicts as e:
+                raise Unprocessable(f"the winner named, {e.winner}, contradicts the scores: "
+                                    f"{results._and(list(e.ahead))} scored more ({e.best} to {e.theirs}); name a "
+                                    f"winner only when the highest scores are level") from None
             with self.store.write():
                 venue_sql.upgrade_for_venue(self.store)
                 venue_sql.set_entered_via(self.store, table.id, "director")
