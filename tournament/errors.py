@@ -73,6 +73,29 @@ class ResultRefused(Refused):
         self.problems = problems
 
 
+class LevelAtTop(ResultRefused):
+    """A typed result that leaves two or more sides level at the top of a multi-player table: the
+    game's own rules name the winner (who went out first, the youngest…), which scores cannot show,
+    so the director must.  ``level``: those sides, in the table's order; ``score``: their score;
+    ``table``: the table's number.  Its message is the command line's (``with --winner P1``); the
+    venue's director page words it without the flag and offers the choice among ``level``."""
+
+    def __init__(self, message: str, level: tuple[str, ...], score: int, table: int) -> None:
+        super().__init__(message)
+        self.level, self.score, self.table = level, score, table
+
+
+class WinnerContradicts(ResultRefused):
+    """A winner named for a typed result who scored less than another side (a swapped side is the
+    likelier slip than a game won with fewer points).  ``winner``; ``ahead``: the sides with the
+    highest score, ``best``; ``theirs``: the winner's score.  Its message is the command line's
+    (``--winner``); the venue's director page words it without the flag."""
+
+    def __init__(self, message: str, winner: str, ahead: tuple[str, ...], best: int, theirs: int) -> None:
+        super().__init__(message)
+        self.winner, self.ahead, self.best, self.theirs = winner, ahead, best, theirs
+
+
 class PairingError(Refused):
     """The next round cannot be paired (results missing, a hard constraint cannot be kept)."""
 

@@ -234,8 +234,8 @@ def test_a_presets_forfeit_score_past_the_games_bound_is_refused_by_name() -> No
      "la mesa 1 tiene los lados NS, EW; hace falta un tanteo para cada uno de ellos, y nada más (dados: NS)"),
     ({"scores": {"NS": 100, "EW": 150}, "winner": "XX"}, "XX no es un lado de la mesa 1 (NS, EW)"),
     ({"scores": {"NS": 100, "EW": 150}, "winner": "NS"},
-     "--winner NS contradice los tanteos: EW anotó más (150 a 100); indique --winner solo cuando los tanteos más "
-     "altos están empatados"),
+     "el ganador indicado, NS, contradice los tanteos: EW anotó más (150 a 100); indique un ganador solo cuando "
+     "los tanteos más altos están empatados"),  # (the page's words: no command-line flag)
     ({"scores": {"NS": "a"}}, '"scores" debe ser un objeto de números enteros, uno por lado: {"NS": 120, "EW": 80}'),
 ])
 def test_the_directors_page_refuses_every_typed_score_in_spanish(tmp_path: Path, body, words) -> None:

@@ -44,7 +44,8 @@ from domrec.reader import loads
 from domrec.record import Hand, Record, converter, unstructure
 from domrec.validate import Report, unusable, validate, validate_text
 
-from tournament.errors import ResultRefused, TournamentError, UnknownPlayer, UnusableInput
+from tournament.errors import (LevelAtTop, ResultRefused, TournamentError, UnknownPlayer, UnusableInput,
+                               WinnerContradicts)
 from tournament.event import changes, progress
 from tournament.names import name_key, normalise_name
 from tournament.settings import INDIVIDUAL, ROTATING, Settings
@@ -908,9 +909,9 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
         if len(top) > 1 and len(sides) > 2:
             # Two sides level is a draw; level at the top of a multi-player table, the game's own
             # rules name a winner (who went out, the youngest…), which a typed score cannot show.
-            raise ResultRefused(f"{_and(top)} are level on {best} at the top of table {table.number}: "
-                                f"say who won by the game's rules with --winner {top[0]} (or another of them); "
-                                f"nothing was stored")
+            raise LevelAtTop(f"{_and(top)} are level on {best} at the top of table {table.number}: "
+                             f"say who won by the game's rules with --winner {top[0]} (or another of them); "
+                             f"nothing was stored", tuple(top), best, table.number)
         winner = top[0] if len(top) == 1 else None
     elif winner not in sides:
         raise ResultRefused(f"{winner} is not a side of table {table.number} ({', '.join(sides)})")
@@ -918,9 +919,10 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
         # --winner settles a tie on the highest score; it never overrules the scores (a swapped
         # side is the likelier slip than a game won with fewer points).
         best = [s for s, n in ordered.items() if n == max(ordered.values())]
-        raise ResultRefused(f"--winner {winner} contradicts the scores: {_and(best)} scored more "
-                            f"({max(ordered.values())} to {ordered[winner]}); give --winner only when the "
-                            f"highest scores are level")
+        raise WinnerContradicts(f"--winner {winner} contradicts the scores: {_and(best)} scored more "
+                                f"({max(ordered.values())} to {ordered[winner]}); give --winner only when the "
+                                f"highest scores are level", winner, tuple(best), max(ordered.values()),
+                                ordered[winner])
     return ordered, winner
 
 

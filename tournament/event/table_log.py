@@ -71,9 +71,13 @@ class Unprocessable(VenueError):
     status = 422
 
     def __init__(self, message: str, line: int | None = None, column: int | None = None,
-                 state: dict | None = None) -> None:
+                 state: dict | None = None, level: list[str] | None = None) -> None:
         super().__init__(message, state)
         self.line, self.column = line, column
+        #: A typed result refused for sides level at the top of a multi-player table: those
+        #: sides, among whom the director names the winner (``"winner"``); the director's page
+        #: offers them as its choice.
+        self.level = level
 
 
 @attrs.define
@@ -515,6 +519,8 @@ def refusal_body(e: VenueError, request_id: str, known: str | None = None) -> di
         body["state"] = since(e.state, known)
     if isinstance(e, Unprocessable) and e.line is not None:
         body["line"], body["column"] = e.line, e.column
+    if isinstance(e, Unprocessable) and e.level is not None:
+        body["level"] = list(e.level)
     return body
 
 

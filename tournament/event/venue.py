@@ -42,7 +42,7 @@ from domrec.errors import DomrecError, one_line
 from domrec.i18n import N_
 from domrec.session import Session
 
-from tournament.errors import EventFileError, TournamentError
+from tournament.errors import EventFileError, LevelAtTop, TournamentError, WinnerContradicts
 from tournament.event import changes, corrections, duplicate, duplicate_teams, results, rounds, table_log, teams
 from tournament.event import progress as event_progress
 from tournament.event.results import Entry
@@ -175,7 +175,14 @@ REFUSALS = (
     N_("table %(n)s has sides %(list)s; a score is needed for each of them, and nothing else (given: none)"),
     N_("%(list)s and %(side)s are level on %(n)s at the top of table %(n2)s: say who won by the game's rules with "
        "--winner %(side2)s (or another of them)"),
+    # (the director's page and the API: no flag; the level sides come as the refusal's "level")
+    N_("%(list)s and %(side)s are level on %(n)s at the top of table %(n2)s: say who won by the game's rules"),
     N_("%(side)s is not a side of table %(n)s (%(list)s)"),
+    # (the director's page and the API: "winner" named, no flag)
+    N_("the winner named, %(side)s, contradicts the scores: %(list)s scored more (%(n)s to %(n2)s); name a winner "
+       "only when the highest scores are level"),
+    N_("the winner named, %(side)s, contradicts the scores: %(list)s and %(side2)s scored more (%(n)s to %(n2)s); "
+       "name a winner only when the highest scores are level"),
     N_("--winner %(side)s contradicts the scores: %(list)s scored more (%(n)s to %(n2)s); give --winner only "
        "when the highest scores are level"),
     N_("--winner %(side)s contradicts the scores: %(list)s and %(side2)s scored more (%(n)s to %(n2)s); give "
@@ -387,8 +394,8 @@ class Replayed(Unprocessable):
     (``status`` is the first refusal's: 409 for a table that had moved on, 422 for a rule)."""
 
     def __init__(self, message: str, status: int, line: int | None = None, column: int | None = None,
-                 state: dict | None = None) -> None:
-        super().__init__(message, line, column, state)
+                 state: dict | None = None, level: list[str] | None = None) -> None:
+        super().__init__(message, line, column, state, level)
         self.status = status
 
 
@@ -1114,11 +1121,13 @@ class Venue:
         """:meth:`_remember_refusal` for one of the director's writes (:meth:`once`)."""
         message = one_line(e.message if isinstance(e, TournamentError) else str(e))
         status = e.status if isinstance(e, VenueError) else 422
+        kept: dict[str, Any] = {"write": what, "error": message}
+        if isinstance(e, Unprocessable) and e.level is not None:
+            kept["level"] = list(e.level)  # (the choice the director's page offers, answered again too)
         try:
             with self.store.write():
                 venue_sql.remember_answer(self.store, table.id, cid, None, status,
-                                          json.dumps({"write": what, "error": message}, ensure_ascii=False),
-                                          None, now())
+                                          json.dumps(kept, ensure_ascii=False), None, now())
         except Exception:  # noqa: BLE001 - not kept: the same write sent again is judged again, as before
             log.exception("round %s table %s: a refused write's id could not be kept", table.round, table.number)
 
@@ -1131,7 +1140,9 @@ class Venue:
         if kept.get("write") != what:
             raise Unprocessable(ID_OF_ANOTHER_WRITE)
         if "error" in kept:
-            raise Replayed(str(kept["error"]), status)
+            level = kept.get("level")
+            raise Replayed(str(kept["error"]), status,
+                           level=[str(x) for x in level] if isinstance(level, list) else None)
         if "said" in kept and table is not None:
             return self._state(table, self._current(table), [str(x) for x in kept["said"]])
         return kept["answer"]
@@ -1532,18 +1543,29 @@ class Venue:
             raise Unprocessable(results.BOARD_BY_BOARD)
         with self.lock:
             table = self.table(round_no, table_no)
-            if self.store.result_for(table.id) is None:
-                self.store.author = "the director's page"
-                try:
-                    entry = results.enter_manual(self.store, table_no, scores, round_no, winner=winner,
-                                                 note=reason or None)
-                finally:
-                    self.store.author = None
-            else:
-                if not reason or not reason.strip():
-                    raise Unprocessable("give the reason for changing a result (it goes into the audit trail)")
-                entry = results.amend_manual(self.store, round_no, table_no, scores, winner, by="director's page",
-                                             reason=reason)
+            try:
+                if self.store.result_for(table.id) is None:
+                    self.store.author = "the director's page"
+                    try:
+                        entry = results.enter_manual(self.store, table_no, scores, round_no, winner=winner,
+                                                     note=reason or None)
+                    finally:
+                        self.store.author = None
+                else:
+                    if not reason or not reason.strip():
+                        raise Unprocessable("give the reason for changing a result (it goes into the audit trail)")
+                    entry = results.amend_manual(self.store, round_no, table_no, scores, winner,
+                                                 by="director's page", reason=reason)
+            except LevelAtTop as e:
+                # The command line's words name ``--winner``; here the page offers the level sides
+                # to choose from (``level``), and an API client sends ``"winner"``.
+                raise Unprocessable(f"{results._and(list(e.level))} are level on {e.score} at the top of table "
+                                    f"{e.table}: say who won by the game's rules; nothing was stored",
+                                    level=list(e.level)) from None
+            except WinnerContradicts as e:
+                raise Unprocessable(f"the winner named, {e.winner}, contradicts the scores: "
+                                    f"{results._and(list(e.ahead))} scored more ({e.best} to {e.theirs}); name a "
+                                    f"winner only when the highest scores are level") from None
             with self.store.write():
                 venue_sql.upgrade_for_venue(self.store)
                 venue_sql.set_entered_via(self.store, table.id, "director")

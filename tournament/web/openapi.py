@@ -13,7 +13,11 @@ _ERROR = {"type": "object", "required": ["error", "request_id"],
                                                             "Accept-Language, else the event's: en or es)."},
                          "request_id": {"type": "string"},
                          "state": {"$ref": "#/components/schemas/TableState"},
-                         "line": {"type": "integer"}, "column": {"type": "integer"}}}
+                         "line": {"type": "integer"}, "column": {"type": "integer"},
+                         "level": {"type": "array", "items": {"type": "string"},
+                                   "description": "A typed result refused for sides level at the top of a "
+                                                  "multi-player table: those sides; send the result again with "
+                                                  "`winner`, the one of them who won by the game's rules."}}}
 
 
 def _refusals(*codes: int) -> dict[str, Any]:
@@ -275,7 +279,10 @@ OPENAPI: dict[str, Any] = {
             **_write("The director enters or corrects a table's result (director's key)",
                      _director_id({"type": "object", "required": ["scores"],
                       "properties": {"scores": {"type": "object", "additionalProperties": {"type": "integer"}},
-                                     "reason": {"type": ["string", "null"]}, "winner": {"type": ["string", "null"]},
+                                     "reason": {"type": ["string", "null"]},
+                                     "winner": {"type": ["string", "null"],
+                                                "description": "who won, when the highest scores are level at a "
+                                                               "multi-player table (one of the refusal's `level`)"},
                                      "board": {"type": ["integer", "null"],
                                                "description": "a duplicate table: the board whose result is corrected"},
                                      "ended": {"enum": ["out", "blocked", None],

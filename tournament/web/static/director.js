@@ -66,6 +66,7 @@
     if (r.status === 403) { lockOut(); return null; }
     if (!r.ok) {
       if (data.state && open && data.state.round === open.round && data.state.table === open.table) showTable(data.state);
+      if (Array.isArray(data.level)) offerWinner(data.level);  // (a typed result level at the top: who won?)
       speak(data.error || t("refused (%(status)s)", { status: r.status }), "bad");
       return null;
     }
@@ -412,9 +413,29 @@
     $("result-scores").replaceChildren(...data.sides.map((s) => el("label", {}, s + " ",
       el("input", { type: "number", inputmode: "numeric", id: "dir-score-" + s, value: scores[s] ?? "",
                     style: "width:6em" }))));
+    offerWinner(null);
     $("detail").hidden = false;
     $("detail").scrollIntoView({ block: "start" });
   }
+  // Sides level at the top of a multi-player table: the game's own rules say who won (who went
+  // out first, the youngest…), which typed scores cannot show.  The server decides when that is
+  // so: its refusal names the level sides ("level"), offered here as a choice (each with its
+  // player), and the one picked goes with the next save as "winner".  Offered again with the
+  // result's stored winner picked; taken away when a score is typed again (the server asks again
+  // if the new scores are still level) or another table is opened.  null: no choice.
+  function offerWinner(level) {
+    const sides = level && openState ? level.filter((s) => openState.sides.includes(s)) : [];
+    const box = $("result-winner");
+    if (sides.length < 2) { box.hidden = true; $("result-winner-choices").replaceChildren(); return; }
+    const row = view && open ? view.tables.find((x) => x.round === open.round && x.table === open.table) : null;
+    const players = (row && row.players) || {};
+    const stored = openState.result && openState.result.winner;
+    $("result-winner-choices").replaceChildren(...sides.map((s) => el("label", {},
+      el("input", { type: "radio", name: "result-winner", value: s, id: "dir-winner-" + s, checked: s === stored }),
+      s, ...(players[s] ? [" ", name(players[s])] : []))));
+    box.hidden = false;
+  }
+  $("result-scores").addEventListener("input", () => offerWinner(null));
   $("result-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     if (!open) return;
@@ -427,6 +448,9 @@
     const reason = $("result-reason").value.trim();
     const body = { scores, reason: reason || null };
     if (openState.boards) body.board = Number($("result-board").value);
+    const picked = $("result-winner").hidden ? null : $("result-winner").querySelector("input[type=radio]:checked");
+    if (!$("result-winner").hidden && !picked) { tell(t("choose who won: they are level at the top"), "bad"); return; }
+    if (picked) body.winner = picked.value;
     const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/result`, body, tell);
     if (data) {
       $("result-reason").value = "";
