@@ -7,7 +7,8 @@ adds is what a server owes its clients:
 * **One line, never a traceback.**  A refusal is ``{"error": "...", "request_id": "..."}``
   with its status (403 a key that does not open this, 404 no such table, 409 the table has
   moved on or is confirmed, 413 a body too large, 422 a move that breaks a rule, 429 too many
-  requests); anything unexpected is a 500 with the same one line, and the detail goes to the
+  requests, 503 with ``Retry-After`` a write while another program holds the event file longer
+  than the venue waits for it, :class:`Held`, or the server shutting down); anything unexpected is a 500 with the same one line, and the detail goes to the
   server's log under the request id.
 * **Keys checked on every request** (``Authorization: Bearer KEY``; the pages carry their own
   key and send it so): a table's key reads and writes its own table of its own round only;
