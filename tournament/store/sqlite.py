@@ -85,12 +85,14 @@ def is_busy(error: BaseException) -> bool:
 def not_waiting(conn: sqlite3.Connection) -> Iterator[None]:
     """Within it, a statement that finds the file held by another connection fails at once
     (:func:`is_busy`) instead of waiting up to :data:`BUSY_TIMEOUT_S` for its turn: for a caller
-    that has somewhere else to wait (the venue's event loop hands the job to its thread)."""
+    that has somewhere else to wait (the venue's event loop hands the job to its thread).  The
+    connection's own wait is put back after (the venue's is shorter than a command's)."""
+    before = conn.execute("PRAGMA busy_timeout").fetchone()[0]
     conn.execute("PRAGMA busy_timeout = 0")
     try:
         yield
     finally:
-        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        conn.execute(f"PRAGMA busy_timeout = {int(before)}")
 
 
 def begin(conn: sqlite3.Connection, on_wait: OnWait | None = None) -> None:

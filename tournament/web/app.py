@@ -7,7 +7,8 @@ adds is what a server owes its clients:
 * **One line, never a traceback.**  A refusal is ``{"error": "...", "request_id": "..."}``
   with its status (403 a key that does not open this, 404 no such table, 409 the table has
   moved on or is confirmed, 413 a body too large, 422 a move that breaks a rule, 429 too many
-  requests); anything unexpected is a 500 with the same one line, and the detail goes to the
+  requests, 503 with ``Retry-After`` a write while another program holds the event file longer
+  than the venue waits for it, :class:`Held`, or the server shutting down); anything unexpected is a 500 with the same one line, and the detail goes to the
   server's log under the request id.
 * **Keys checked on every request** (``Authorization: Bearer KEY``; the pages carry their own
   key and send it so): a table's key reads and writes its own table of its own round only;
@@ -126,12 +127,26 @@ STOPPED = N_("the server is shutting down: nothing more is done on the event fil
              "has started it again")
 
 
+#: What a write is answered when another program holds the event file longer than the venue waits
+#: for it (:data:`VENUE_BUSY_S`): 503, nothing of it stored; the phone sends it again, its same id.
+FILE_HELD = N_("another program is holding the event file: nothing was stored; this is sent again shortly")
+#: Seconds the venue's thread waits for the event file while another program holds it (a command's
+#: write, a ``BEGIN EXCLUSIVE`` of another tool) before it refuses the writes waiting (:data:`FILE_HELD`):
+#: well above the second or two of a director's command beside the server, well below a command's
+#: own wait (:data:`~tournament.store.sqlite.BUSY_TIMEOUT_S`), so that the reads and writes queued
+#: behind one write are not held up for half a minute (:class:`VenueThread`).
+VENUE_BUSY_S = 5.0
+#: The ``Retry-After`` of a write refused so (seconds): when the phone's outbox tries again.
+HELD_RETRY_S = 5
+
+
 #: What a request for an address with nothing at it is answered (404).
 NOTHING_HERE = N_("there is nothing at this address: check the link")
 
 #: The server's own refusals, as patterns for :mod:`domrec.phrases` (the page shows them).
 WEB_REFUSALS = (
     NOTHING_HERE,
+    FILE_HELD,
     N_("this address does not take a %(word)s request"),
     N_("this request is refused"),
     N_("too many requests from this device: wait a moment and try again"),
@@ -429,6 +444,15 @@ class Stopped(VenueError):
     status = 503
 
 
+class Held(VenueError):
+    """A write refused because another program held the event file for longer than the venue waits
+    (:data:`VENUE_BUSY_S`): nothing of it stored, 503 with ``Retry-After``; the phone's page takes it
+    as "busy" and sends the write again with its same id, taken once."""
+
+    status = 503
+    retry_after = HELD_RETRY_S
+
+
 class VenueThread:
     """The one thread that uses the venue's connection to the event file.
 
@@ -437,7 +461,16 @@ class VenueThread:
     committed with one flush to disk, and only then is each answered.  A request alone is made
     and committed on its own, as before; a hundred tables' moves a second wait for one flush
     each, not for a flush per table ahead of them.  If a group cannot be committed, every write
-    in it is refused and the tables' live games are made again from the file (:attr:`lost`)."""
+    in it is refused and the tables' live games are made again from the file (:attr:`lost`).
+
+    **The event file held by another program.**  A write waits for its turn up to the connection's
+    busy timeout (the venue's is :data:`VENUE_BUSY_S`), and everything queued behind it waits with
+    it: this thread is the connection's only user.  A write that did not get the file in that time
+    is refused, nothing stored (:class:`Held`, 503), and the server's log says so in one line; from
+    then on, while the file is still held, each write is tried at once and refused at once
+    (:attr:`held`) instead of keeping the queue waiting again, until one gets the file.  A read needs
+    no write lock (the file is in WAL mode: another program's write never blocks a read): a read
+    that was grouped with writes refused so is made again alone, and answered."""
 
     def __init__(self) -> None:
         self.store: EventStore | None = None  # grouping starts once the venue is open
@@ -453,6 +486,12 @@ class VenueThread:
         #: Held while the connection is in use: by this thread for each group, or by the event
         #: loop's for a job it makes itself while this thread is idle (:meth:`run_here`).
         self._busy = threading.Lock()
+        #: Another program held the event file for this thread's whole wait: writes are tried at once
+        #: (refused at once, :class:`Held`) until one is written.
+        self.held = False
+        #: What :attr:`held` waited (the venue's connection's busy timeout), for its line in the log.
+        self.busy_seconds = VENUE_BUSY_S
+        self._changes = 0  # the connection's total_changes before a group (a write got the file)
         self._thread = threading.Thread(target=self._loop, name="venue", daemon=True)
         self._thread.start()
 
@@ -502,6 +541,7 @@ class VenueThread:
         if not self._busy.acquire(blocking=False):
             return None
         try:
+            self._changes = self.store.conn.total_changes
             try:
                 with not_waiting(self.store.conn):
                     outcome: tuple[bool, Any] = (True, fn(*args))
@@ -509,6 +549,7 @@ class VenueThread:
                 if is_busy(e):
                     return None  # (the file held elsewhere: nothing was written; the thread waits for it)
                 outcome = (False, e)
+            self._free_again()
             try:
                 self.after()
             except Exception:  # noqa: BLE001 - housekeeping: never the request's answer
@@ -550,6 +591,18 @@ class VenueThread:
 
     def _run(self, batch: list[tuple]) -> None:
         batch = [job for job in batch if job[0].set_running_or_notify_cancel()]
+        self._changes = self.store.conn.total_changes if self.store is not None else 0
+        if self.held and self.store is not None:
+            with not_waiting(self.store.conn):
+                outcomes = self._made(batch)
+        else:
+            outcomes = self._made(batch)
+        outcomes = self._held_or_not(outcomes)
+        self._answer(batch, outcomes)
+
+    def _made(self, batch: list[tuple]) -> list[tuple[bool, Any]]:
+        """Each job of ``batch`` made (a group of the file's writes for several): its value or its
+        exception, in order."""
         outcomes: list[tuple[bool, Any]] = []
         if len(batch) == 1 or self.store is None:
             for _, fn, args, _ in batch:
@@ -557,17 +610,56 @@ class VenueThread:
                     outcomes.append((True, fn(*args)))
                 except BaseException as e:
                     outcomes.append((False, e))
-        else:
+            return outcomes
+        try:
+            with self.store.group():
+                for _, fn, args, _ in batch:
+                    try:
+                        outcomes.append((True, fn(*args)))
+                    except Exception as e:  # a refusal (or a failure) of this request alone
+                        outcomes.append((False, e))
+        except Exception as e:  # the group was not committed: none of its writes is in the file
+            if is_busy(e) and not outcomes:
+                # The file held elsewhere before any job was made: each is made alone, without
+                # waiting again (its reads answered, its writes refused at once, nothing written).
+                with not_waiting(self.store.conn):
+                    return self._made_alone(batch)
+            self.lost()
+            outcomes = [(False, e)] * len(batch)
+        return outcomes
+
+    @staticmethod
+    def _made_alone(batch: list[tuple]) -> list[tuple[bool, Any]]:
+        outcomes: list[tuple[bool, Any]] = []
+        for _, fn, args, _ in batch:
             try:
-                with self.store.group():
-                    for _, fn, args, _ in batch:
-                        try:
-                            outcomes.append((True, fn(*args)))
-                        except Exception as e:  # a refusal (or a failure) of this request alone
-                            outcomes.append((False, e))
-            except Exception as e:  # the group was not committed: none of its writes is in the file
-                self.lost()
-                outcomes = [(False, e)] * len(batch)
+                outcomes.append((True, fn(*args)))
+            except Exception as e:  # noqa: BLE001 - as :meth:`_made` keeps it
+                outcomes.append((False, e))
+        return outcomes
+
+    def _held_or_not(self, outcomes: list[tuple[bool, Any]]) -> list[tuple[bool, Any]]:
+        """The writes that found the file held by another program refused as :class:`Held` (one
+        line in the log as the file is first found held, one as it is free again: no traceback);
+        :attr:`held` kept up to date."""
+        refused = sum(1 for ok, value in outcomes if not ok and is_busy(value))
+        if refused:
+            if not self.held:
+                log.warning("another program is holding the event file (not free within %g s): the tables' writes "
+                            "are refused (503, nothing stored) until it is free; the phones send them again",
+                            self.busy_seconds)
+            self.held = True
+            return [(False, Held(FILE_HELD)) if not ok and is_busy(value) else (ok, value) for ok, value in outcomes]
+        self._free_again()
+        return outcomes
+
+    def _free_again(self) -> None:
+        """:attr:`held` ends once a write got the file (the connection's changes moved)."""
+        if self.held and self.store is not None and self.store.conn.total_changes != self._changes:
+            self.held = False
+            log.warning("the event file is free again: the tables' writes are taken")
+
+    def _answer(self, batch: list[tuple], outcomes: list[tuple[bool, Any]]) -> None:
         on_loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future, bool, Any]]] = {}
         for (future, *_), (ok, value) in zip(batch, outcomes):
             if isinstance(future, _OnLoop):
@@ -1100,8 +1192,12 @@ class VenueServer(HallSite):
     def __init__(self, event: Path, pins: bool = False, base_url: str = "http://127.0.0.1:8000",
                  rate: float = RATE, burst: int = BURST, stream_lifetime: float = LIFETIME,
                  idle_minutes: int = IDLE_MINUTES, clock: Callable[[], Any] | None = None,
-                 also_at: Iterable[str] = (), hall_port: int | None = None, hall_url: str | None = None) -> None:
+                 also_at: Iterable[str] = (), hall_port: int | None = None, hall_url: str | None = None,
+                 busy_seconds: float | None = None) -> None:
         super().__init__(base_url, rate, burst, also_at)
+        #: How long the tables' writes wait for the event file held by another program before they
+        #: are refused (:class:`Held`); None: :data:`VENUE_BUSY_S`.
+        self.busy_seconds = VENUE_BUSY_S if busy_seconds is None else busy_seconds
         self.event = Path(event)
         self.clock = clock  # the venue's clock for the tables' waits after wrong PINs (a test's own)
         self.hall_port = hall_port
@@ -1130,6 +1226,10 @@ class VenueServer(HallSite):
         self._executor.store, self._executor.lost = self.venue.store, self.venue.forget
         # The log is copied into the file beside the tables' writes, never inside one of them.
         self._executor.submit(self.venue.store.conn.execute, "PRAGMA wal_autocheckpoint = 0", grouped=False).result()
+        # The tables' writes wait for the file less long than a command does (VENUE_BUSY_S).
+        self._executor.submit(self.venue.store.conn.execute, f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}",
+                              grouped=False).result()
+        self._executor.busy_seconds = self.busy_seconds
         self.checkpointer = Checkpointer(self.event)
         self.browsing = BrowsingThread(self.event, BROWSING_DELAY)
         self.venue.browsing_apart = True
@@ -1520,7 +1620,7 @@ class VenueServer(HallSite):
             body, status = {"error": e.message, "request_id": request_id}, e.status
         except VenueError as e:
             body, status = table_log.refusal_body(e, request_id, known), e.status
-            if isinstance(e, Waiting):  # a table waiting after wrong PINs: for how long
+            if isinstance(e, (Waiting, Held)):  # a table waiting after wrong PINs, the file held: for how long
                 headers["retry-after"] = str(e.retry_after)
         except (TournamentError, DomrecError) as e:  # the operations' own refusals: one line each
             body, status = {"error": one_line(str(e)), "request_id": request_id}, 422

@@ -28,7 +28,10 @@ def _refusals(*codes: int) -> dict[str, Any]:
              422: "Refused by the rules or unreadable, or a fault of the server's own: nothing stored (`line`, "
                   "`column` for DGN); the feed: a bad `since`, `limit` or `format`.",
              429: "Too many requests from this device; or (a confirmation) the table waits after too many "
-                  "wrong PINs: `Retry-After` says how many seconds more."}
+                  "wrong PINs: `Retry-After` says how many seconds more.",
+             503: "A write: another program held the event file longer than the venue waits for it (5 s), or the "
+                  "server is shutting down: nothing stored; send it again, its same `cid`, after `Retry-After` "
+                  "seconds (it is stored once)."}
     return {str(c): {"description": words[c], "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
             for c in codes}
 
@@ -83,7 +86,7 @@ def _write(summary: str, body: dict[str, Any], director: bool = False) -> dict[s
                      "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
                      "responses": {"200": {"description": "Accepted: the table's new state.",
                                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TableState"}}}},
-                                   **_refusals(400, 403, 404, 408, 409, 413, 415, 422, 429)}}}
+                                   **_refusals(400, 403, 404, 408, 409, 413, 415, 422, 429, 503)}}}
 
 
 _FEED_HEADERS = {"ETag": {"schema": {"type": "string"}, "description": "Send it back as If-None-Match: 304 "

@@ -120,6 +120,20 @@
           continue;
         }
         link.heard();
+        // The server could not take it now, nothing of it stored (503: another program holding the
+        // event file, the server shutting down): said, and sent again with its same id once the
+        // Retry-After has passed, as after a try that failed.
+        if (r.status === 503) {
+          const data = await readBody(r);
+          const after = Number(r.headers.get("Retry-After"));
+          waitingWrite = true;
+          document.body.dataset.unanswered = url;
+          speak(data.error || WAITS(), "");
+          const wait = Math.max(pause, after > 0 ? Math.min(after, 300) * 1000 : 0);
+          await new Promise((resume) => { const timer = setTimeout(resume, wait); wakeUp = () => { clearTimeout(timer); resume(); }; });
+          wakeUp = null;
+          continue;
+        }
         return answered(r, await readBody(r), speak);
       }
     } finally {

@@ -255,11 +255,29 @@
       whole(data, held);
       whole(data.state, held);
       answer = { ok: response.ok, status: response.status, data };
+      // A write the server could not take now, nothing of it stored (503: another program holding
+      // the event file, or the server shutting down; 429 to a move: this device's rate limit; a
+      // confirmation's 429 is its own refusal, wrong PINs): not refused, sent again with its same id
+      // once the Retry-After has passed, as the outbox does: a move into the outbox, a write only
+      // the server answers (persist) by deliver's next try.
+      const queueable = QUEUED.includes(path) && !extra.headers;
+      const busy = writing && (response.status === 503 || (response.status === 429 && queueable));
+      if (busy) {
+        const after = Number(response.headers.get("Retry-After"));
+        busyUntil = after > 0 ? Date.now() + Math.min(after, 300) * 1000 : 0;
+        busyServer = true;
+      } else if (writing && !waiting().length) busyServer = false;
       // The phone's engine keeps the table's log from this page's own writes (engine.js, took).
       if (response.ok && method === "POST" && window.domrecEngine && window.domrecEngine.took) window.domrecEngine.took(path, body, data);
       // (and this page's own revisions, for movedOn; a write delivered may be answered again)
       if (response.ok && method === "POST") tookOurs(path, body, data, !persist);
-      if (response.ok && method === "GET" && view && waiting().length) {
+      if (busy && persist) {
+        redraw = false;
+        answer = Object.assign(answer, { unanswered: true });
+      } else if (busy && queueable) {
+        redraw = false;
+        answer = await queue(path, body);
+      } else if (response.ok && method === "GET" && view && waiting().length) {
         redraw = false;  // the server is back, and the writes made offline go first: the table is drawn after them
         setTimeout(flush, 0);
       } else if (response.ok) {
@@ -346,7 +364,8 @@
         const answer = await request(method, path, body, extra, null, true);
         if (!answer.unanswered) return answer;
         tell();
-        await new Promise((resume) => { const timer = setTimeout(resume, pause); wakeUp = () => { clearTimeout(timer); resume(); }; });
+        const wait = Math.max(pause, busyUntil - Date.now());  // (a server busy says how long: Retry-After)
+        await new Promise((resume) => { const timer = setTimeout(resume, wait); wakeUp = () => { clearTimeout(timer); resume(); }; });
         wakeUp = null;
       }
     } finally {

@@ -1,0 +1,128 @@
+"""The event file held by another program (a ``BEGIN EXCLUSIVE`` of another tool, a command's long
+write) while the venue serves: a write that cannot get the file within the venue's wait is refused
+in one line, 503 with ``Retry-After`` (the phone's page takes it as "busy" and sends it again with
+its same id), nothing stored, one line in the server's log and no traceback; a read is answered
+meanwhile; once the file is free, the same write is stored once.  In-process, the venue's wait
+made short (``busy_seconds``) so that nothing here waits long; nothing is timed."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.tournament.test_venue import _auth, _event, _log_rows, _server
+
+starlette_testclient = pytest.importorskip("starlette.testclient")
+from tournament.web.app import FILE_HELD, HELD_RETRY_S, Held  # noqa: E402
+
+#: The venue's wait for the file in these tests (seconds): short, so that a refusal comes soon.
+WAIT = 0.2
+
+
+def _holding(path: Path) -> sqlite3.Connection:
+    """Another program's connection holding the event file (``BEGIN EXCLUSIVE``)."""
+    holder = sqlite3.connect(str(path), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    return holder
+
+
+def _faults(records: list[logging.LogRecord]) -> list[str]:
+    return [r.getMessage() for r in records if r.exc_info or r.levelno >= logging.ERROR]
+
+
+@pytest.fixture
+def held_venue(tmp_path):
+    path = _event(tmp_path)
+    server = _server(path, busy_seconds=WAIT)
+    client = starlette_testclient.TestClient(server.asgi)
+    links = server.call(server.venue.links, "http://testserver")
+    yield path, server, client, links
+    server.close()
+
+
+def test_a_write_while_another_program_holds_the_file_is_refused_busy_and_stored_once_after(held_venue, caplog):
+    path, server, client, links = held_venue
+    token = links["tables"][0]["token"]
+    director = links["director"].rsplit("/", 1)[1]
+    url = "/api/v1/tables/1/1"
+    rev = client.get(url, headers=_auth(token)).json()["rev"]
+    move = {"rev": rev, "text": "hand 1", "cid": "move-aaaaaaaa1"}
+    before = _log_rows(path)
+    caplog.set_level(logging.INFO, logger="tournament")
+    holder = _holding(path)
+    try:
+        r = client.post(f"{url}/dgn", headers=_auth(token), json=move)
+        assert r.status_code == 503, r.text
+        assert r.json()["error"] == FILE_HELD and "\n" not in r.text
+        assert r.headers["retry-after"] == str(HELD_RETRY_S)
+        # In the client's language, and at once now (the file is known held: no second wait).
+        r = client.post(f"{url}/dgn", headers={**_auth(token), "Accept-Language": "es"}, json=move)
+        assert r.status_code == 503
+        assert r.json()["error"] == ("otro programa tiene ocupado el archivo del torneo: no se guardó nada; esto se "
+                                     "envía de nuevo en breve")
+        # A read needs no write lock: answered while the file is held.
+        r = client.get(url, headers=_auth(token))
+        assert r.status_code == 200 and r.json()["rev"] == rev
+        # The director's writes go the same way.
+        r = client.post(f"{url}/result", headers=_auth(director),
+                        json={"scores": {"NS": 120, "EW": 80}, "reason": "typed", "cid": "desk-aaaaaaaa1"})
+        assert r.status_code == 503 and r.json()["error"] == FILE_HELD, r.text
+        r = client.get("/api/v1/director", headers=_auth(director))
+        assert r.status_code == 200
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert _log_rows(path) == before  # nothing was stored
+    said = [r.getMessage() for r in caplog.records if r.name.startswith("tournament")]
+    assert len([line for line in said if "another program is holding the event file" in line]) == 1, said
+    assert _faults(caplog.records) == [] and not any("Traceback" in line for line in said), said
+    # The file is free: the same write, sent again with its id, is stored once however often it comes.
+    first = client.post(f"{url}/dgn", headers=_auth(token), json=move)
+    assert first.status_code == 200, first.text
+    again = client.post(f"{url}/dgn", headers=_auth(token), json=move)
+    assert again.status_code == 200 and again.json()["rev"] == first.json()["rev"] == rev + 1
+    rows = _log_rows(path)
+    assert len(rows) == len(before) + 1 and rows[-1][2:] == ("dgn", "hand 1")
+    assert any("the event file is free again" in r.getMessage() for r in caplog.records)
+    assert server._executor.held is False
+
+
+def test_a_read_grouped_with_a_write_that_finds_the_file_held_is_answered(held_venue, caplog):
+    """Requests waiting together are made in one group of the file: a group that cannot begin (the
+    file held) makes each again alone, without waiting again: its reads answered, its writes
+    refused (:class:`Held`), nothing written."""
+    path, server, client, links = held_venue
+    token = links["tables"][0]["token"]
+    venue, thread = server.venue, server._executor
+    rev = client.get("/api/v1/tables/1/1", headers=_auth(token)).json()["rev"]
+    before = _log_rows(path)
+    caplog.set_level(logging.INFO, logger="tournament")
+    gate, inside = threading.Event(), threading.Event()
+
+    def hold_the_thread() -> None:  # the write and the read queue behind it, and are taken together
+        inside.set()
+        gate.wait(60)
+
+    holder = _holding(path)
+    try:
+        first = thread.submit(hold_the_thread, grouped=False)
+        assert inside.wait(60)
+        write = thread.submit(venue.authorized_record, token, 1, 1, rev, "hand 1", "move-bbbbbbbb1", None)
+        read = thread.submit(venue.authorized_state, token, 1, 1)
+        gate.set()
+        first.result(60)
+        assert read.result(60)["rev"] == rev
+        with pytest.raises(Held):
+            write.result(60)
+    finally:
+        gate.set()
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert _log_rows(path) == before
+    assert _faults(caplog.records) == []
+    assert client.post("/api/v1/tables/1/1/dgn", headers=_auth(token),
+                       json={"rev": rev, "text": "hand 1", "cid": "move-bbbbbbbb1"}).status_code == 200
