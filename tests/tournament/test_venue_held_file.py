@@ -126,3 +126,46 @@ def test_a_read_grouped_with_a_write_that_finds_the_file_held_is_answered(held_v
     assert _faults(caplog.records) == []
     assert client.post("/api/v1/tables/1/1/dgn", headers=_auth(token),
                        json={"rev": rev, "text": "hand 1", "cid": "move-bbbbbbbb1"}).status_code == 200
+
+
+def test_a_job_that_finds_the_file_held_after_writing_part_of_it_is_not_said_to_have_stored_nothing(held_venue):
+    """A request whose first transaction was committed before another program took the file fails
+    as a fault of its own (500, the detail in the log), never as "nothing was stored" (503)."""
+    from tournament.store.sqlite import transaction
+    from tournament.web.app import PartlyWritten
+
+    path, server, client, links = held_venue
+    store = server.venue.store
+    others: list[sqlite3.Connection] = []
+
+    def two_writes() -> None:
+        with transaction(store.conn):
+            store.conn.execute("CREATE TABLE IF NOT EXISTS held_test (n INTEGER)")
+            store.conn.execute("INSERT INTO held_test VALUES (1)")
+        holder = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        holder.execute("BEGIN EXCLUSIVE")  # (another program takes the file between the two)
+        others.append(holder)
+        with transaction(store.conn):
+            store.conn.execute("INSERT INTO held_test VALUES (2)")
+
+    try:
+        with pytest.raises(PartlyWritten):
+            server._executor.submit(two_writes, grouped=False).result()
+    finally:
+        for holder in others:
+            holder.rollback()
+            holder.close()
+    # (and a job that wrote nothing before finding the file held is still "nothing stored")
+    holder = _holding(path)
+    try:
+        def one_write() -> None:
+            with transaction(store.conn):
+                store.conn.execute("INSERT INTO held_test VALUES (3)")
+
+        with pytest.raises(Held):
+            server._executor.submit(one_write, grouped=False).result()
+    finally:
+        holder.rollback()
+        holder.close()
+    rows = [n for (n,) in sqlite3.connect(str(path)).execute("SELECT n FROM held_test")]
+    assert rows == [1]

@@ -92,7 +92,10 @@ def not_waiting(conn: sqlite3.Connection) -> Iterator[None]:
     try:
         yield
     finally:
-        conn.execute(f"PRAGMA busy_timeout = {int(before)}")
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(before)}")
+        except sqlite3.ProgrammingError:
+            pass  # (the job closed the connection: the venue shutting down while the file was held)
 
 
 def begin(conn: sqlite3.Connection, on_wait: OnWait | None = None) -> None:

@@ -55,6 +55,7 @@ import mimetypes
 import queue
 import re
 import secrets
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -444,6 +445,12 @@ class Stopped(VenueError):
     status = 503
 
 
+class PartlyWritten(RuntimeError):
+    """A job that found the event file held by another program after part of it was written (see
+    :meth:`VenueThread._one`): answered as any unexpected failure (500, its detail in the log),
+    never as :class:`Held`'s "nothing was stored", and never made again."""
+
+
 class Held(VenueError):
     """A write refused because another program held the event file for longer than the venue waits
     (:data:`VENUE_BUSY_S`): nothing of it stored, 503 with ``Retry-After``; the phone's page takes it
@@ -546,8 +553,12 @@ class VenueThread:
                 with not_waiting(self.store.conn):
                     outcome: tuple[bool, Any] = (True, fn(*args))
             except Exception as e:  # a refusal (or a failure) of this request, as :meth:`_run` keeps it
-                if is_busy(e):
+                if is_busy(e) and self.store.conn.total_changes == self._changes:
                     return None  # (the file held elsewhere: nothing was written; the thread waits for it)
+                if is_busy(e):  # (part of it written before: not made again, and not "nothing stored")
+                    failed = PartlyWritten("another program took the event file part-way through this request")
+                    failed.__cause__ = e
+                    e = failed
                 outcome = (False, e)
             self._free_again()
             try:
@@ -605,12 +616,7 @@ class VenueThread:
         exception, in order."""
         outcomes: list[tuple[bool, Any]] = []
         if len(batch) == 1 or self.store is None:
-            for _, fn, args, _ in batch:
-                try:
-                    outcomes.append((True, fn(*args)))
-                except BaseException as e:
-                    outcomes.append((False, e))
-            return outcomes
+            return [self._one(fn, args) for _, fn, args, _ in batch]
         try:
             with self.store.group():
                 for _, fn, args, _ in batch:
@@ -628,15 +634,24 @@ class VenueThread:
             outcomes = [(False, e)] * len(batch)
         return outcomes
 
-    @staticmethod
-    def _made_alone(batch: list[tuple]) -> list[tuple[bool, Any]]:
-        outcomes: list[tuple[bool, Any]] = []
-        for _, fn, args, _ in batch:
-            try:
-                outcomes.append((True, fn(*args)))
-            except Exception as e:  # noqa: BLE001 - as :meth:`_made` keeps it
-                outcomes.append((False, e))
-        return outcomes
+    def _made_alone(self, batch: list[tuple]) -> list[tuple[bool, Any]]:
+        return [self._one(fn, args) for _, fn, args, _ in batch]
+
+    def _one(self, fn: Callable, args: tuple) -> tuple[bool, Any]:
+        """One job made on its own: its value, or its exception.  A job that found the file held
+        after it had written part of what it does (one of its transactions committed, the next
+        refused) is not "nothing stored" (:class:`Held`): it fails as :class:`PartlyWritten`,
+        a 500 whose detail is in the log, so that no answer says a write was not made that was."""
+        conn = self.store.conn if self.store is not None else None
+        before = conn.total_changes if conn is not None else 0
+        try:
+            return True, fn(*args)
+        except BaseException as e:
+            if conn is not None and is_busy(e) and conn.total_changes != before:
+                failed = PartlyWritten("another program took the event file part-way through this request")
+                failed.__cause__ = e
+                return False, failed
+            return False, e
 
     def _held_or_not(self, outcomes: list[tuple[bool, Any]]) -> list[tuple[bool, Any]]:
         """The writes that found the file held by another program refused as :class:`Held` (one
@@ -655,7 +670,13 @@ class VenueThread:
 
     def _free_again(self) -> None:
         """:attr:`held` ends once a write got the file (the connection's changes moved)."""
-        if self.held and self.store is not None and self.store.conn.total_changes != self._changes:
+        if not self.held or self.store is None:
+            return
+        try:
+            changed = self.store.conn.total_changes != self._changes
+        except sqlite3.ProgrammingError:  # (the connection closed: the venue shutting down)
+            return
+        if changed:
             self.held = False
             log.warning("the event file is free again: the tables' writes are taken")
 
