@@ -877,6 +877,9 @@
   // what the moves recorded here give (a game stopped early, a forfeit, a score put right), its
   // last row is that result, said to be the director's, not the moves' totals (a 0 – 0 under
   // "Confirmed: the result is in the event" told the players their game counted for nothing).
+  // The director enters it from the director's page ("via": "director") or at the command line
+  // (no "via": `tournament result`, `amend`): both are the director's, and said so; only a result
+  // confirmed here ("via": "table") is the event's without being the director's.
   function handsTable(game, hands) {
     const sides = view.sides;
     const rows = hands.map((h) => el("tr", {}, el("td", {}, t("hand %(n)s", { n: h.number })),
@@ -884,7 +887,7 @@
     const held = view.status === "confirmed" && view.result && view.result.scores;
     const other = held && sides.some((s) => (view.result.scores[s] ?? 0) !== (game.totals[s] ?? 0));
     const last = other
-      ? el("tr", { id: "entered-result" }, el("th", {}, view.result.via === "director" ? t("result entered by the director") : t("result in the event")),
+      ? el("tr", { id: "entered-result" }, el("th", {}, view.result.via === "table" ? t("result in the event") : t("result entered by the director")),
            ...sides.map((s) => el("th", {}, view.result.scores[s] ?? 0)))
       : el("tr", {}, el("th", {}, t("total")), ...sides.map((s) => el("th", {}, game.totals[s] ?? 0)));
     return el("table", { class: "result" }, el("tr", {}, el("th", {}, ""), ...sides.map((s) => el("th", {}, s))), ...rows, last);
