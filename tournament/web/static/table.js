@@ -828,6 +828,24 @@
   // again with the numbers that were sent.
   const sheetDraft = {};
   let sheetSent = null;
+  // A hand's scores as its boxes give them ("NS 30 EW 0"), or null, said why, where nothing is to
+  // be sent (docs/venue.md, "Scores only").  A blank box is 0 once another box of the hand is typed
+  // (one side scores a Competitive hand; most players score nothing in a hand of Horse Race), but a
+  // form left blank is a tap by mistake, not a hand of 0 – 0: nothing is sent.  A typed 0 is a
+  // score (a blocked hand tied at 0 – 0 typed so is recorded).  A box holding what is not a whole
+  // number is refused, as the director's form refuses it, in the same words.  The server takes
+  // "end NS 0 EW 0" from any client: a hand of no points is legal DGN; a form left blank is this
+  // page's to catch.
+  function sheetParts(sides) {
+    const typed = sides.map((s) => { const box = $("score-" + s); return box.validity.badInput ? null : box.value.trim(); });
+    const wrong = sides.findIndex((s, k) => typed[k] === null || (typed[k] !== "" && !/^-?[0-9]+$/.test(typed[k])));
+    const blank = typed.every((v) => v === "");
+    if (wrong >= 0 || blank) {
+      say(t("type the score of %(side)s as a whole number of points", { side: sides[wrong >= 0 ? wrong : 0] }), "bad");
+      return null;
+    }
+    return sides.map((s, k) => s + " " + (typed[k] || "0")).join(" ");
+  }
   function sheetPanel(game) {
     // A duplicate table's draft is its board's (each board's one hand is hand 1).
     const next = view.boards ? "b" + view.board : sheetSent === game.hands.length + 1 ? sheetSent + 1 : game.hands.length + 1;
@@ -845,7 +863,8 @@
       el("button", { type: "button", class: "primary", id: "add-sheet-hand", "data-hand": next, disabled: sheetSent !== null, onclick: () => {
         if (sheetSent !== null) { say(t("the hand before is still on its way: wait for its answer"), "bad"); return; }
         sheetDraft[next] = Object.fromEntries(sides.map((s) => [s, $("score-" + s).value]));
-        const parts = sides.map((s) => s + " " + ($("score-" + s).value || "0")).join(" ");
+        const parts = sheetParts(sides);
+        if (parts === null) return;
         sheetSent = next;
         render();
         send("hand " + next + "\nend " + parts).finally(() => { sheetSent = null; render(); });
@@ -863,7 +882,8 @@
         el("button", { type: "button", class: "primary", id: "add-sheet-board", "data-board": view.board, disabled: sheetSent !== null, onclick: () => {
           if (sheetSent !== null) { say(t("the hand before is still on its way: wait for its answer"), "bad"); return; }
           sheetDraft["b" + view.board] = Object.fromEntries(view.sides.map((s) => [s, $("score-" + s).value]));
-          const parts = view.sides.map((s) => s + " " + ($("score-" + s).value || "0")).join(" ");
+          const parts = sheetParts(view.sides);
+          if (parts === null) return;
           sheetSent = 1;
           render();
           send("hand 1\nend " + $("board-ended").value + " " + parts).finally(() => { sheetSent = null; render(); });
