@@ -592,3 +592,26 @@ def test_a_result_the_director_entered_is_what_the_confirmed_table_shows(tmp_pat
         _shot(page, f"director-result-confirmed-{lang}")
     finally:
         served.close()
+
+
+def test_a_result_entered_at_the_command_line_is_said_to_be_the_directors(tmp_path, browser):
+    """The director enters the table's result at the command line (`tournament result --score`,
+    which leaves the result's "via" empty): the phone's last row said "result in the event", as
+    though nobody had entered it; the command line is the director's, as the docs say."""
+    from tournament import enter_manual
+
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    served = _served(path)
+    try:
+        store = open_event(path)
+        try:
+            enter_manual(store, 1, {"NS": 120, "EW": 80})
+        finally:
+            store.close()
+        page = browser.new_page(viewport=PHONE)
+        page.goto(served.links["tables"][0]["url"] + "?lang=en")
+        row = page.wait_for_selector("#entered-result", timeout=WAIT_MS)
+        cells = [c.inner_text() for c in row.query_selector_all("th")]
+        assert cells == ["result entered by the director", "120", "80"], cells
+    finally:
+        served.close()

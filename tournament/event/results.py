@@ -292,17 +292,19 @@ def _check_table(record: Record, table: Table, mapped: dict[str, int], players: 
 
 
 def enter_record(store: EventStore, text: str | bytes, source: str = "<record>", round_no: int | None = None,
-                 replace: bool = False, within: bool = False) -> Entry:
+                 replace: bool = False, within: bool = False, from_phone: bool = False) -> Entry:
     """Validate a record with domrec and store it as the result of its table.
 
     ``within``: the caller holds the store's write transaction already (the venue enters a
-    table's game in the transaction of the confirmation that completes it)."""
+    table's game in the transaction of the confirmation that completes it).  ``from_phone``: the
+    record is the game of the table's own phone, confirmed there (any other result for a table
+    whose phone has a game in progress needs ``replace``: :func:`refuse_game_on_phone`)."""
     refuse_whole_game(store)
     record, report = judge(text, source)
     check_report(report)
     if record is None:  # cannot happen after a valid report; kept for a clear message
         raise UnusableRecord(f"{source}: the record cannot be read")
-    return _enter(store, record, report, record_text(text), source, round_no, replace, within)
+    return _enter(store, record, report, record_text(text), source, round_no, replace, within, from_phone)
 
 
 def judge(text: str | bytes, source: str) -> tuple[Record | None, Report]:
@@ -354,13 +356,13 @@ def enter_dgn(store: EventStore, text: str | bytes, source: str = "<dgn>", round
 
 
 def _enter(store: EventStore, record: Record, report: Report, stored_text: str, source: str,
-           round_no: int | None, replace: bool, within: bool = False) -> Entry:
+           round_no: int | None, replace: bool, within: bool = False, from_phone: bool = False) -> Entry:
     digest = record_hash(record)
     with contextlib.nullcontext() if within else store.write():
         table = _find_table(store, record, round_no, source, digest)
         scores = {side: int(n) for side, n in (report.scores or {}).items()}
         entry = _store(store, table, "record", True, scores, report.winner, stored_text, digest, replace,
-                       source, report, sheet_note(record))
+                       source, report, sheet_note(record), over_phone=from_phone)
         return attrs.evolve(entry, former=_former_said(store, record, table))
 
 
@@ -374,14 +376,18 @@ def _former_said(store: EventStore, record: Record, table: Table) -> tuple[str, 
 
 
 def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round_no: int | None = None,
-                 replace: bool = False, winner: str | None = None, note: str | None = None) -> Entry:
-    """A score typed in by the director: stored, and marked unverified."""
+                 replace: bool = False, winner: str | None = None, note: str | None = None,
+                 over_phone: bool = False) -> Entry:
+    """A score typed in by the director: stored, and marked unverified.  A table whose phone has a
+    game in progress is refused (:func:`refuse_game_on_phone`) unless ``replace`` (the command
+    line's ``--replace``) or ``over_phone`` (the director's page, a reason given) says to enter it
+    over that game."""
     refuse_whole_game(store)
     with store.write():
         _, table = _round_table(store, round_no, table_no)
         ordered, winner = _manual_scores(table, scores, winner, store.settings)
         return _store(store, table, "manual", False, ordered, winner, None, None, replace,
-                      f"table {table_no}", None, note)
+                      f"table {table_no}", None, note, over_phone=over_phone)
 
 
 def _round_table(store: EventStore, round_no: int | None, table_no: int) -> tuple[int, Table]:
@@ -646,10 +652,32 @@ def refuse_whole_game(store: EventStore) -> None:
         raise UnusableInput(BOARD_BY_BOARD)
 
 
+class GameOnPhone(ResultRefused):
+    """A result for a table whose phone has a game in progress (:func:`refuse_game_on_phone`): the
+    round and the table, so that the director's page can say what to do in its own words."""
+
+    def __init__(self, round_no: int, table_no: int) -> None:
+        super().__init__(f"round {round_no} table {table_no} has a game in progress on its table phone: let the "
+                         f"table finish it and confirm it there, or give --replace to enter this result over it "
+                         f"(its moves stay in the venue's log); nothing was stored")
+        self.round, self.table = round_no, table_no
+
+
+def refuse_game_on_phone(store: EventStore, table: Table) -> None:
+    """Within the write: refuse a first result for ``table`` while its phone has a game in progress
+    (a move or a confirmation accepted from it), as ``swap`` and ``move`` refuse to change its
+    seats: entered over it, the result would stand in for a game the table is still playing, and
+    its phone would be told its game was confirmed when nobody confirmed it."""
+    from tournament.store import desk as desk_sql
+
+    if desk_sql.venue_rows(store, [table.id])[table.id]:
+        raise GameOnPhone(table.round, table.number)
+
+
 def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: dict[str, int],
            winner: str | None, text: str | None, digest: str | None, replace: bool, source: str,
            report: Report | None, note: str | None = None, by: str | None = None,
-           reason: str | None = None) -> Entry:
+           reason: str | None = None, over_phone: bool = False) -> Entry:
     refuse_whole_game(store)  # a whole game's result has nothing to be compared with
     if store.settings.team_duplicate:  # a match is scored on its boards: a whole game's result counts for nothing
         raise ResultRefused(f"{source}: duplicate teams enter a result per board: --round {table.round} --table "
@@ -661,6 +689,8 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
         twin = store.result_with_hash(digest)
         if twin is not None and twin.table != table.id:
             raise ResultRefused(f"{source}: this very record is already stored for another table")
+    if existing is None and not (replace or over_phone):
+        refuse_game_on_phone(store, table)
     if existing is not None:
         same = (existing.record_hash == digest) if digest is not None else (
             existing.kind == kind and existing.scores == scores and existing.winner == winner)

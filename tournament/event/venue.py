@@ -155,7 +155,13 @@ PAIRING_REFUSALS = (
 SEED_REFUSAL = N_('"seed" is draw, rating or column:NAME (round 1 only; a ratings file is seeded from the command '
                 'line: tournament pair EVENT --seed ratings:FILE)')
 
+#: The director's page entering a first result at a table whose phone has a game in progress,
+#: without a reason (:meth:`Venue.director_result`; the command line's words name ``--replace``).
+GAME_ON_PHONE = N_("round %(n)s table %(n2)s has a game in progress on its table phone: let the table finish it "
+                   "and confirm it there, or give the reason for entering this result over it; nothing was stored")
+
 REFUSALS = (
+    GAME_ON_PHONE,
     N_("round %(n)s table %(n2)s has no game to show: its result is a forfeit"),
     N_("round %(n)s table %(n2)s has no game to show: its result is a score typed by hand"),
     N_("round %(n)s table %(n2)s plays no boards: its replay is its game's"),
@@ -1392,7 +1398,7 @@ class Venue:
         self.store.author = author
         try:
             entry = results.enter_record(self.store, text, f"round {table.round} table {table.number} (table page)",
-                                         table.round, within=True)
+                                         table.round, within=True, from_phone=True)
         finally:
             self.store.author = None
         venue_sql.set_entered_via(self.store, table.id, "table")
@@ -1545,10 +1551,14 @@ class Venue:
             table = self.table(round_no, table_no)
             try:
                 if self.store.result_for(table.id) is None:
+                    # Over a game in progress on the table's phone only with a reason, the page's
+                    # --replace: else refused in the page's words (results.refuse_game_on_phone).
                     self.store.author = "the director's page"
                     try:
                         entry = results.enter_manual(self.store, table_no, scores, round_no, winner=winner,
-                                                     note=reason or None)
+                                                     note=reason or None, over_phone=bool(reason and reason.strip()))
+                    except results.GameOnPhone as e:
+                        raise Unprocessable(GAME_ON_PHONE % {"n": e.round, "n2": e.table}) from None
                     finally:
                         self.store.author = None
                 else:

@@ -847,6 +847,24 @@
   // again with the numbers that were sent.
   const sheetDraft = {};
   let sheetSent = null;
+  // A hand's scores as its boxes give them ("NS 30 EW 0"), or null, said why, where nothing is to
+  // be sent (docs/venue.md, "Scores only").  A blank box is 0 once another box of the hand is typed
+  // (one side scores a Competitive hand; most players score nothing in a hand of Horse Race), but a
+  // form left blank is a tap by mistake, not a hand of 0 – 0: nothing is sent.  A typed 0 is a
+  // score (a blocked hand tied at 0 – 0 typed so is recorded).  A box holding what is not a whole
+  // number is refused, as the director's form refuses it, in the same words.  The server takes
+  // "end NS 0 EW 0" from any client: a hand of no points is legal DGN; a form left blank is this
+  // page's to catch.
+  function sheetParts(sides) {
+    const typed = sides.map((s) => { const box = $("score-" + s); return box.validity.badInput ? null : box.value.trim(); });
+    const wrong = sides.findIndex((s, k) => typed[k] === null || (typed[k] !== "" && !/^-?[0-9]+$/.test(typed[k])));
+    const blank = typed.every((v) => v === "");
+    if (wrong >= 0 || blank) {
+      say(t("type the score of %(side)s as a whole number of points", { side: sides[wrong >= 0 ? wrong : 0] }), "bad");
+      return null;
+    }
+    return sides.map((s, k) => s + " " + (typed[k] || "0")).join(" ");
+  }
   function sheetPanel(game) {
     // A duplicate table's draft is its board's (each board's one hand is hand 1).
     const next = view.boards ? "b" + view.board : sheetSent === game.hands.length + 1 ? sheetSent + 1 : game.hands.length + 1;
@@ -864,7 +882,8 @@
       el("button", { type: "button", class: "primary", id: "add-sheet-hand", "data-hand": next, disabled: sheetSent !== null, onclick: () => {
         if (sheetSent !== null) { say(t("the hand before is still on its way: wait for its answer"), "bad"); return; }
         sheetDraft[next] = Object.fromEntries(sides.map((s) => [s, $("score-" + s).value]));
-        const parts = sides.map((s) => s + " " + ($("score-" + s).value || "0")).join(" ");
+        const parts = sheetParts(sides);
+        if (parts === null) return;
         sheetSent = next;
         render();
         send("hand " + next + "\nend " + parts).finally(() => { sheetSent = null; render(); });
@@ -882,7 +901,8 @@
         el("button", { type: "button", class: "primary", id: "add-sheet-board", "data-board": view.board, disabled: sheetSent !== null, onclick: () => {
           if (sheetSent !== null) { say(t("the hand before is still on its way: wait for its answer"), "bad"); return; }
           sheetDraft["b" + view.board] = Object.fromEntries(view.sides.map((s) => [s, $("score-" + s).value]));
-          const parts = view.sides.map((s) => s + " " + ($("score-" + s).value || "0")).join(" ");
+          const parts = sheetParts(view.sides);
+          if (parts === null) return;
           sheetSent = 1;
           render();
           send("hand 1\nend " + $("board-ended").value + " " + parts).finally(() => { sheetSent = null; render(); });
@@ -896,6 +916,9 @@
   // what the moves recorded here give (a game stopped early, a forfeit, a score put right), its
   // last row is that result, said to be the director's, not the moves' totals (a 0 – 0 under
   // "Confirmed: the result is in the event" told the players their game counted for nothing).
+  // The director enters it from the director's page ("via": "director") or at the command line
+  // (no "via": `tournament result`, `amend`): both are the director's, and said so; only a result
+  // confirmed here ("via": "table") is the event's without being the director's.
   function handsTable(game, hands) {
     const sides = view.sides;
     const rows = hands.map((h) => el("tr", {}, el("td", {}, t("hand %(n)s", { n: h.number })),
@@ -903,7 +926,7 @@
     const held = view.status === "confirmed" && view.result && view.result.scores;
     const other = held && sides.some((s) => (view.result.scores[s] ?? 0) !== (game.totals[s] ?? 0));
     const last = other
-      ? el("tr", { id: "entered-result" }, el("th", {}, view.result.via === "director" ? t("result entered by the director") : t("result in the event")),
+      ? el("tr", { id: "entered-result" }, el("th", {}, view.result.via === "table" ? t("result in the event") : t("result entered by the director")),
            ...sides.map((s) => el("th", {}, view.result.scores[s] ?? 0)))
       : el("tr", {}, el("th", {}, t("total")), ...sides.map((s) => el("th", {}, game.totals[s] ?? 0)));
     return el("table", { class: "result" }, el("tr", {}, el("th", {}, ""), ...sides.map((s) => el("th", {}, s))), ...rows, last);
