@@ -88,8 +88,11 @@ def new(
     places = tuple(number(x, "a placement point") for x in placement.split(",")) if placement else None
     sit_out = ({k: number(v, f"sit-out {k}") for k, v in parse_pairs(sit_out_score, "a sit-out").items()}
                if sit_out_score else None)
-    keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak else None
-    team_keys = tuple(k.strip() for k in team_tiebreak.split(",") if k.strip()) if team_tiebreak else None
+    # (An empty --tiebreak "" or "," is given and names no key: make_settings refuses it naming the
+    # keys, not taken as the default ranking.)
+    keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak is not None else None
+    team_keys = (tuple(k.strip() for k in team_tiebreak.split(",") if k.strip()) if team_tiebreak is not None
+                 else None)
     settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
                              time_limit, forfeit_score, schedule=schedule, rounds=rounds_, lang=lang,
                              team_size=team_size, team_schedule=team_pairing, team_tiebreaks=team_keys, preset=preset,
