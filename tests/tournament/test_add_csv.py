@@ -159,3 +159,22 @@ def test_ctrl_c_after_the_write_of_a_command_without_a_note_says_the_write_was_m
     r = runner.invoke(app, ["withdraw", str(path), "Ana"])
     assert r.exit_code == 2
     assert r.stderr.startswith("error: interrupted after the write was made (it is in the event file)"), r.stderr
+
+
+def test_ctrl_c_while_the_browsing_snapshot_is_refreshed_says_the_players_were_added(tmp_path: Path, monkeypatch):
+    """The last write of a command, as it closes the event, refreshes the snapshot people browse:
+    Ctrl-C there takes back that refresh only; the players were added, and the interrupt says so."""
+    from tournament.store.event_store import EventStore
+
+    path = _event(tmp_path)
+
+    def interrupted(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(EventStore, "refresh_browsing", interrupted)
+    r = runner.invoke(app, ["add", str(path), "Ana", "Bo", "Cy"])
+    monkeypatch.undo()
+    assert r.exit_code == 2
+    assert r.stderr.startswith("error: interrupted after the write was made: the 3 players were added and listed; "
+                               "the snapshot people browse"), r.stderr
+    assert _players(path) == 3

@@ -156,17 +156,20 @@ def _interrupted(before: dict[str, int], note: Sequence[tuple[str, tuple[str, ..
     """What Ctrl-C stopped, in words that tell the truth about the event file: whether the
     command's writes were made (committed) or not (taken back, or never begun)."""
     made = sqlite_store.writes["committed"] - before["committed"]
-    undone = sqlite_store.writes["taken_back"] - before["taken_back"]
+    snapshot = sqlite_store.writes["snapshots_taken_back"] - before["snapshots_taken_back"]
+    undone = sqlite_store.writes["taken_back"] - before["taken_back"] - snapshot
     if not made:
         return "interrupted; the last write was not made", ()
     if undone:
         return (f"interrupted; {made} of the command's writes were made (they are in the event file), but the one "
                 f"under way was not", ())
+    stale = ("; the snapshot people browse (its standings table) was left as it was: the next write brings it up "
+             "to date") if snapshot else ""
     if note:
         done, unsaid = note[-1]
-        return f"interrupted after the write was made: {done}", unsaid
-    return ("interrupted after the write was made (it is in the event file); what the command had left to do "
-            "after it was not done", ())
+        return f"interrupted after the write was made: {done}{stale}", unsaid
+    return ("interrupted after the write was made (it is in the event file)" + (stale or "; what the command had "
+            "left to do after it was not done"), ())
 
 
 def guarded(fn: Callable) -> Callable:

@@ -180,6 +180,7 @@ def add(
         for at, line in enumerate(warnings):
             once_written(f"{entered} and listed, but not every look-alike warning was printed", warnings[at:])
             typer.echo(line, err=True)
+        once_written(f"{entered} and listed" + (", with their look-alike warnings" if warnings else ""))
 
 
 @guarded

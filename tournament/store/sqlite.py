@@ -29,7 +29,8 @@ _said_at: tuple[int, str] = (-1, "")
 #: Write transactions of this process that committed a change (:func:`transaction`), and those
 #: begun and taken back by an exception (a refusal, Ctrl-C): a command interrupted says by them whether its
 #: writes were made (:func:`tournament.cli.app.guarded`).  Counts only ever grow.
-writes: dict[str, int] = {"committed": 0, "taken_back": 0}
+#: ``snapshots_taken_back``: of those, the browsing snapshot's refresh as a command closes the event.
+writes: dict[str, int] = {"committed": 0, "taken_back": 0, "snapshots_taken_back": 0}
 
 
 def now() -> str:
