@@ -404,9 +404,13 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
     if any("\ud800" <= ch <= "\udfff" for ch in name):  # undecodable bytes on the command line
         raise SettingsError(f"the event's name must be UTF-8 text: {name!r}")
     check_event_name(name)
+    # Ranking keys given but none named (``--tiebreak ""`` or ``","``): refused below, naming the keys.
+    no_keys = tiebreaks is not None and not tuple(tiebreaks)
+    no_team_keys = team_tiebreaks is not None and not tuple(team_tiebreaks)
     chosen = None
     preset_forfeit = None  # the preset's target, where it gives the forfeit score (not the director)
-    team_choices = bool(team_size or team_schedule or team_tiebreaks or team_set)  # before a preset fills them in
+    # (before a preset fills them in)
+    team_choices = bool(team_size or team_schedule or team_tiebreaks or no_team_keys or team_set)
     if preset is not None:
         chosen = PRESETS.get(preset)
         if chosen is None:
@@ -429,6 +433,9 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
         team_schedule = team_schedule or "swiss"
         if team_schedule not in TEAM_SCHEDULES:
             raise SettingsError(f"a team event is paired {' or '.join(TEAM_SCHEDULES)}, not {team_schedule!r}")
+        if no_team_keys:
+            raise SettingsError(f"--team-tiebreak names no key; give one or more of {', '.join(TEAM_KEYS)}, in "
+                                f"order, separated by commas")
         team_tiebreaks = tuple(team_tiebreaks) if team_tiebreaks else DEFAULT_TEAM_TIEBREAKS
         for key in team_tiebreaks:
             if key not in TEAM_KEYS:
@@ -511,6 +518,9 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
         raise SettingsError("placement points apply to individual tables only")
     else:
         placement = ()
+    if no_keys:
+        raise SettingsError(f"--tiebreak names no key; give one or more of {', '.join(allowed)}, in order, "
+                            f"separated by commas")
     tiebreaks = tuple(tiebreaks) if tiebreaks else DEFAULT_TIEBREAKS[format]
     for key in tiebreaks:
         if key not in allowed:

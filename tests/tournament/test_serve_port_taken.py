@@ -82,3 +82,25 @@ def test_a_port_claimed_for_one_server_is_refused_to_a_second_started_beside_it(
         assert e.value.message.startswith(f"cannot listen on 127.0.0.1:{port}: ")
     finally:
         first.close()
+
+
+@pytest.mark.parametrize("host, why", [("999.1.1.1", "cannot be found"), ("192.0.2.1", "not an address of this machine")],
+                         ids=["unresolved", "not-this-machine"])
+def test_a_host_that_cannot_be_listened_on_is_named_not_the_port(host: str, why: str) -> None:
+    """``--host 999.1.1.1`` (no such address) or an address of another machine (TEST-NET-1): the
+    port was never the problem, so the hint names --host."""
+    from tournament.cli.venue import listening_or_refused
+    from tournament.errors import UnusableInput
+
+    with pytest.raises(UnusableInput) as e:
+        listening_or_refused(host, 0, "give another port with --port").close()
+    assert f"cannot listen on {host}:0: " in str(e.value) and why in str(e.value), str(e.value)
+    assert "--host" in str(e.value) and "--port" not in str(e.value)
+
+
+def test_serve_on_a_host_not_found_says_give_another_host(tmp_path: Path) -> None:
+    path = _event(tmp_path)
+    done = _run("serve", str(path), "--port", "18722", "--host", "999.1.1.1")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: cannot listen on 999.1.1.1:18722: "), done.stderr
+    assert "--host" in done.stderr and "--port" not in done.stderr and len(done.stderr.splitlines()) == 1

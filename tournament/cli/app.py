@@ -26,6 +26,7 @@ from domrec.games import parse_options
 
 from tournament.errors import TournamentError, UnusableInput
 from tournament.event.files import open_event
+from tournament.store import sqlite as sqlite_store
 from tournament.store.event_store import EventStore
 
 console.plain_help_types()
@@ -139,11 +140,46 @@ def fail(message: str, code: int, details: Sequence[str] = ()) -> None:
     raise typer.Exit(code)
 
 
+#: What the running command has done once its writes are made, and the lines it has still to
+#: print (:func:`once_written`): said if Ctrl-C stops it after them.
+_once_written: list[tuple[str, tuple[str, ...]]] = []
+
+
+def once_written(done: str, unsaid: Sequence[str] = ()) -> None:
+    """Tell what the command has done, its writes made, in case Ctrl-C stops it before it ends:
+    the interrupt then says so (``the 3000 players were added …``), with ``unsaid``, the lines it
+    had still to print (warnings), instead of a bare "interrupted"."""
+    _once_written[:] = [(done, tuple(unsaid))]
+
+
+def _interrupted(before: dict[str, int], note: Sequence[tuple[str, tuple[str, ...]]]) -> tuple[str, tuple[str, ...]]:
+    """What Ctrl-C stopped, in words that tell the truth about the event file: whether the
+    command's writes were made (committed) or not (taken back, or never begun)."""
+    made = sqlite_store.writes["committed"] - before["committed"]
+    snapshot = sqlite_store.writes["snapshots_taken_back"] - before["snapshots_taken_back"]
+    undone = sqlite_store.writes["taken_back"] - before["taken_back"] - snapshot
+    if not made:
+        return "interrupted; the last write was not made", ()
+    if undone:
+        return (f"interrupted; {made} of the command's writes were made (they are in the event file), but the one "
+                f"under way was not", ())
+    stale = ("; the snapshot people browse (its standings table) was left as it was: the next write brings it up "
+             "to date") if snapshot else ""
+    if note:
+        done, unsaid = note[-1]
+        return f"interrupted after the write was made: {done}{stale}", unsaid
+    return ("interrupted after the write was made (it is in the event file)" + (stale or "; what the command had "
+            "left to do after it was not done"), ())
+
+
 def guarded(fn: Callable) -> Callable:
     """Every command: a one-line error and the right exit code, never a traceback."""
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         streams = sys.stdout, sys.stderr
+        writes_before = dict(sqlite_store.writes)
+        outer_note = list(_once_written)
+        _once_written.clear()
         # Whatever a command prints from the event file (a name, a reason, a comment), its control
         # characters are escaped and its direction controls dropped, on both streams, whichever
         # line prints it (domrec.console.Printable); --json, --csv and -o - are data, exact in a
@@ -172,12 +208,14 @@ def guarded(fn: Callable) -> Callable:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(EXIT_OK)
         except KeyboardInterrupt:
-            fail("interrupted; the last write was not made", EXIT_UNUSABLE)
+            message, unsaid = _interrupted(writes_before, _once_written)
+            fail(message, EXIT_UNUSABLE, unsaid)
         except DomrecError as e:  # domrec refusing what it was given (a simulated game that would not end)
             fail(one_line(str(e)), EXIT_UNUSABLE)
         except Exception as e:  # a bug: say so in one line
             fail(f"internal error ({type(e).__name__}: {e}); please report it", EXIT_UNUSABLE)
         finally:
+            _once_written[:] = outer_note
             for stream in fitted:
                 stream.close_line()
             sys.stdout, sys.stderr = streams

@@ -10,8 +10,8 @@ import typer
 
 from domrec import console
 
-from tournament.cli.app import (MAX_COUNT, SEED_MAX, SEED_MIN, emit, guarded, number, open_for_command, parse_pairs,
-                                parse_rule_options)
+from tournament.cli.app import (MAX_COUNT, SEED_MAX, SEED_MIN, emit, guarded, number, once_written, open_for_command,
+                                parse_pairs, parse_rule_options)
 from tournament.errors import UnusableInput
 from tournament.event import players as pl
 from tournament.event.files import create_event
@@ -88,8 +88,11 @@ def new(
     places = tuple(number(x, "a placement point") for x in placement.split(",")) if placement else None
     sit_out = ({k: number(v, f"sit-out {k}") for k, v in parse_pairs(sit_out_score, "a sit-out").items()}
                if sit_out_score else None)
-    keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak else None
-    team_keys = tuple(k.strip() for k in team_tiebreak.split(",") if k.strip()) if team_tiebreak else None
+    # (An empty --tiebreak "" or "," is given and names no key: make_settings refuses it naming the
+    # keys, not taken as the default ranking.)
+    keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak is not None else None
+    team_keys = (tuple(k.strip() for k in team_tiebreak.split(",") if k.strip()) if team_tiebreak is not None
+                 else None)
     settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
                              time_limit, forfeit_score, schedule=schedule, rounds=rounds_, lang=lang,
                              team_size=team_size, team_schedule=team_pairing, team_tiebreaks=team_keys, preset=preset,
@@ -159,18 +162,25 @@ def add(
                 raise UnusableInput("--pair is for pairs events only")
             entries = names
             ids = list(player_id) if player_id else None
+        # The look-alike warnings are worked out within the write (Ctrl-C there: nothing written);
+        # an interrupt after it says the players were added, and prints the warnings not yet printed.
+        near: list[str] = []
         if pairs:
-            teams = pl.add_pairs(store, entries, ids, fields)
-            for t in teams:
-                typer.echo(f"added pair #{t.id} {t.name} (from round {t.entered})")
-            named = [p.name for p in store.players() if p.team in {t.id for t in teams}]
+            teams = pl.add_pairs(store, entries, ids, fields, near=near)
+            lines = [f"added pair #{t.id} {t.name} (from round {t.entered})" for t in teams]
+            entered = "the pair was added" if len(teams) == 1 else f"the {len(teams)} pairs were added"
         else:
-            added = pl.add_players(store, entries, ids, fields)
-            for p in added:
-                typer.echo(f"added #{p.id} {p.name} (from round {p.entered})")
-            named = [p.name for p in added]
-        for line in pl.near_identical(store, named):
-            typer.echo(f"warning: {line}", err=True)
+            added = pl.add_players(store, entries, ids, fields, near=near)
+            lines = [f"added #{p.id} {p.name} (from round {p.entered})" for p in added]
+            entered = "the player was added" if len(added) == 1 else f"the {len(added)} players were added"
+        warnings = [f"warning: {line}" for line in near]
+        once_written(f"{entered} (tournament players {event} lists them), but not all listed here", warnings)
+        for line in lines:
+            typer.echo(line)
+        for at, line in enumerate(warnings):
+            once_written(f"{entered} and listed, but not every look-alike warning was printed", warnings[at:])
+            typer.echo(line, err=True)
+        once_written(f"{entered} and listed" + (", with their look-alike warnings" if warnings else ""))
 
 
 @guarded

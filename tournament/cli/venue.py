@@ -4,6 +4,7 @@ director's page corrects it)."""
 
 from __future__ import annotations
 
+import errno
 import json
 import socket
 import sys
@@ -450,8 +451,20 @@ def listening_or_refused(host: str, port: int, advice: str) -> socket.socket:
         sock.listen(2048)  # uvicorn's own backlog
     except OSError as e:
         sock.close()
-        raise UnusableInput(f"cannot listen on {host}:{port}: {e.strerror or e} ({advice})") from None
+        raise UnusableInput(f"cannot listen on {host}:{port}: {e.strerror or e} ({_host_advice(e) or advice})") \
+            from None
     return sock
+
+
+def _host_advice(e: OSError) -> str | None:
+    """What to give instead when the host, not the port, is why a server cannot listen: a name
+    that does not resolve (``999.1.1.1``), or an address that is not this machine's."""
+    if isinstance(e, socket.gaierror):
+        return "the host cannot be found: give an address of this machine with --host, e.g. 0.0.0.0 for all of them"
+    if e.errno == errno.EADDRNOTAVAIL:
+        return ("the host is not an address of this machine: give one of its own with --host, e.g. 0.0.0.0 for "
+                "all of them")
+    return None
 
 
 def say_where_links_point(store: EventStore, base: str, given: bool) -> None:

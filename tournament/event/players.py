@@ -80,14 +80,20 @@ def near_identical(store: EventStore, names: Sequence[str]) -> list[str]:
     """A line for each of these names (entered or renamed just now) that another player's name
     differs from only by case once spaces are left out (``Li Na`` and ``Lina``, ``Ana`` and ``ana``):
     two names (case is seen), but near-identical read from a list, so the director is told, and
-    may add an initial (``tournament rename``).  Two such names entered together are told once."""
+    may add an initial (``tournament rename``).  Two such names entered together are told once.
+
+    Each player's two keys are worked out once, the players grouped by their near key (each group
+    in the players' order): a name's twin is the first of its group with another key, as it was
+    when every name was compared with every player (a million skeletons for a thousand names)."""
     out = []
-    players = store.players()
+    by_near: dict[str, list[tuple[str, Player]]] = {}
+    for p in store.players():
+        by_near.setdefault(near_key(p.name), []).append((name_key(p.name), p))
     told: set[str] = set()  # (the names told of so far: their twin is not told of again)
     for name in names:
         key, near = name_key(name), near_key(name)
-        twin = next((p for p in players if near_key(p.name) == near and name_key(p.name) != key), None)
-        if twin is not None and name_key(twin.name) not in told:
+        twin_key, twin = next(((k, p) for k, p in by_near.get(near, ()) if k != key), ("", None))
+        if twin is not None and twin_key not in told:
             told.add(key)
             out.append(f"{name!r} is near-identical to #{twin.id} {twin.name!r} (they differ only by capitals "
                        f"and spaces); to tell them apart, rename one (tournament rename)")
@@ -109,11 +115,13 @@ def _first_repeat(names: Sequence[str]) -> str | None:
 
 
 def add_players(store: EventStore, names: Sequence[str], ids: Sequence[str | None] | None = None,
-                fields: Sequence[dict[str, str]] | None = None) -> list[Player]:
+                fields: Sequence[dict[str, str]] | None = None, near: list[str] | None = None) -> list[Player]:
     """Enter individual players (one transaction: all of them, or none if one is refused).
     Entered after round N has been paired, they play from round N + 1 (a late entry).  ``ids``:
     each player's optional federation id (:func:`set_federation_ids`); ``fields``: each player's
-    other columns (club, …: :mod:`tournament.store.fields`)."""
+    other columns (club, …: :mod:`tournament.store.fields`); ``near``: given a list, the
+    :func:`near_identical` lines of the names entered are added to it, worked out within the
+    write, so that a command stopped before they are known has written nothing."""
     fids = [check_federation_id(x) for x in ids] if ids is not None else [None] * len(names)
     if len(fids) != len(names):
         raise PlayerInputError(f"{len(fids)} player ids for {len(names)} players")
@@ -133,6 +141,8 @@ def add_players(store: EventStore, names: Sequence[str], ids: Sequence[str | Non
             fields_sql.set_fields(store, pid, own)
         for pid, name in zip(numbers, names, strict=True):
             changes.record(store, changes.PLAYER_ADDED, data={"id": pid, "name": name, "from_round": entered})
+        if near is not None:
+            near.extend(near_identical(store, names))
     by_id = {p.id: p for p in store.players()}
     return [by_id[i] for i in numbers]
 
@@ -184,10 +194,11 @@ def _refuse_after_the_rounds(store: EventStore) -> None:
 
 def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]],
               ids: Sequence[tuple[str | None, str | None]] | None = None,
-              fields: Sequence[tuple[dict[str, str], dict[str, str]]] | None = None) -> list[Team]:
+              fields: Sequence[tuple[dict[str, str], dict[str, str]]] | None = None,
+              near: list[str] | None = None) -> list[Team]:
     """Enter fixed partnerships ``(player, partner, pair name or None)`` in one transaction;
     ``ids``: the two players' optional federation ids, a pair each; ``fields``: the two players'
-    other columns, a pair each."""
+    other columns, a pair each; ``near``: as :func:`add_players`'s, for the players entered."""
     fids = [(check_federation_id(a), check_federation_id(b)) for a, b in ids] if ids is not None else None
     if fids is not None and len(fids) != len(pairs):
         raise PlayerInputError(f"{len(fids)} player ids for {len(pairs)} pairs")
@@ -223,6 +234,8 @@ def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]],
             ids.append(tid)
             changes.record(store, changes.PAIR_ADDED, data={"id": tid, "name": team, "players": members,
                                                             "from_round": entered})
+        if near is not None:
+            near.extend(near_identical(store, every))
     by_id = {t.id: t for t in store.teams()}
     return [by_id[i] for i in ids]
 

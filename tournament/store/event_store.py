@@ -23,7 +23,7 @@ from tournament.settings import Settings
 from tournament.store.damage import Damage, find_damage
 from tournament.store.schema import (AUDIT_COLUMNS, AUDIT_SCHEMA_VERSION, SNAPSHOT_NAMES, create_audit_schema,
                                      create_stage_schema, quote, tables_view_sql, audit_view_sql)
-from tournament.store.sqlite import OnWait, now, transaction
+from tournament.store.sqlite import OnWait, now, transaction, writes as sqlite_writes
 from tournament.values import Player, Result, Round, SeatAssignment, Table, Team
 
 #: What people browse, computed above the store: the ``standings`` snapshot of an open event as its
@@ -182,8 +182,12 @@ class EventStore:
         command entering 200 results ranks the event once, not 200 times.  :meth:`close` calls it."""
         if not self._browsing_stale:
             return
-        with transaction(self.conn, within=self._group, on_wait=self.on_wait):
-            self.refresh_browsing()
+        try:
+            with transaction(self.conn, within=self._group, on_wait=self.on_wait):
+                self.refresh_browsing()
+        except BaseException:
+            sqlite_writes["snapshots_taken_back"] += 1  # (an interrupted command says which write it was)
+            raise
         self._browsing_stale = False
 
     def refresh_browsing_apart(self) -> None:

@@ -33,12 +33,18 @@ def create_store(path: str | Path, settings: Settings, browsing: Browsing | None
     ``standings`` snapshot (:attr:`EventStore.browsing`); ``first_change`` (kind, data), the change
     log's first row, is written with the rest of the new file (the event layer says what it is)."""
     path = Path(path)
+    _named(path)
     if path.exists() or path.is_symlink():
         raise EventFileError(f"{path} already exists; tournament new never overwrites a file")
     if not path.parent.is_dir():
         raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
     scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}.new")
     try:
+        try:  # made by the system first, so that a folder that cannot be written is said in its words
+            os.close(os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        except OSError as e:
+            raise EventFileError(f"cannot create {path}: {e.strerror} (cannot write in the folder "
+                                 f"{path.parent})") from None
         databases_opened()
         conn = sqlite3.connect(str(scratch), timeout=BUSY_TIMEOUT_S)
         try:
@@ -78,12 +84,23 @@ def create_store(path: str | Path, settings: Settings, browsing: Browsing | None
     return store
 
 
+def _named(path: Path) -> None:
+    """Refuses a new file's path that names a folder: an empty name (``tournament new ""`` is
+    the current folder, ``.``) or a folder's, before its being there is taken for a file."""
+    if not path.is_dir():
+        return
+    if path == Path("."):
+        raise EventFileError("the event file's name is missing: give one, e.g. club.db")
+    raise EventFileError(f"{path} is a folder: give the event file's name, e.g. {path / 'club.db'}")
+
+
 def building_path(path: str | Path) -> Path:
     """Where an event made in one go (``tournament simulate``) is built before it is published at
     ``path`` (:func:`publish`): a hidden file beside it, so an event stopped half-made (killed,
     the machine down) never lies at ``path`` looking like a whole one.  Refuses an existing ``path``
     before any work is done."""
     path = Path(path)
+    _named(path)
     if path.exists() or path.is_symlink():
         raise EventFileError(f"{path} already exists; tournament never overwrites a file")
     if not path.parent.is_dir():

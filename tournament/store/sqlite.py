@@ -26,6 +26,12 @@ OnWait = Callable[[float], None]
 
 _said_at: tuple[int, str] = (-1, "")
 
+#: Write transactions of this process that committed a change (:func:`transaction`), and those
+#: begun and taken back by an exception (a refusal, Ctrl-C): a command interrupted says by them whether its
+#: writes were made (:func:`tournament.cli.app.guarded`).  Counts only ever grow.
+#: ``snapshots_taken_back``: of those, the browsing snapshot's refresh as a command closes the event.
+writes: dict[str, int] = {"committed": 0, "taken_back": 0, "snapshots_taken_back": 0}
+
 
 def now() -> str:
     """The time in UTC to the second, as the file keeps it: made once a second (a venue writes it
@@ -154,14 +160,18 @@ def transaction(conn: sqlite3.Connection, within: bool = False, on_wait: OnWait 
     if conn.in_transaction:
         raise RuntimeError("nested write transaction")
     begin(conn, on_wait)
+    changes = conn.total_changes
     try:
         yield
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
+            writes["taken_back"] += 1
         raise
     else:
         conn.execute("COMMIT")
+        if conn.total_changes != changes:
+            writes["committed"] += 1
 
 
 class Checkpointer:
