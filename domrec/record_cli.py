@@ -111,7 +111,7 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
                         said_lines = [(number + k, text) for k, text in enumerate(rest, 1) if text.strip()]
                         last = said_lines[-1] if said_lines else last
                         break
-                    if rest is not None:  # (the whole text read refuses it too: where does it?)
+                    if rest is not None and _moves_line(line):  # (the whole text refuses it too: where?)
                         later = _later_fault(start, fed + rest, count + 1, number - rec.refused_back)
                 if rec.refused:
                     # (a lead refused by a deal line after it is refused at the lead's own line: the
@@ -177,6 +177,13 @@ def _gap(announced: list[int]) -> str:
         return f" (but not line {announced[0]}, which announced a hand that had not started: type it again)"
     return (f" (but not lines {', '.join(map(str, announced))}, which announced a hand that had not started: "
             f"type them again)")
+
+
+def _moves_line(line: str) -> bool:
+    """A line of moves: only such a line may leave a choice (a tile's end, a move's seat) that
+    the lines after it settle; a refused ``end`` claim or ``left`` line is wrong as it stands."""
+    word = next(iter(line.split()), "").lower()
+    return word not in _ANNOUNCING and word not in ("end", "left")
 
 
 def _rest(stdin: Any) -> list[str] | None:

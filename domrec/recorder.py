@@ -1360,6 +1360,8 @@ def first_problem(start: Record, lines: Sequence[str], first_line: int | None = 
     if not problems or problems[0].line is None:
         return None
     problem = problems[0]
+    if first_line is not None:  # (a whole text's fault is told only when it is the first in the text)
+        problem = min((p for p in problems if p.line is not None), key=lambda p: (p.line, p.column or 1))
     at = problem.line - 1 - found[1]
     if not 0 <= at < len(body):
         return None
