@@ -33,11 +33,21 @@ RULE = "the deal"
 class MissingLeft(DealError):
     """The deal cannot be worked out: the tiles some seats still held are not given."""
 
-    def __init__(self, hand_no: int, seats: Sequence[str]) -> None:
+    def __init__(self, hand_no: int, seats: Sequence[str], open_with: Mapping[str, int] | None = None) -> None:
         wanted = "; ".join(f"{s} …" for s in seats)
         who = seats[0] if len(seats) == 1 else ", ".join(seats[:-1]) + f" and {seats[-1]}"
-        super().__init__(f"hand {hand_no}: the deal is not written, so give the tiles {who} still held: "
-                         f"left {wanted}", RULE, "/deal")
+        if open_with is None:
+            said = f"the deal is not written, so give the tiles {who} still held: left {wanted}"
+        else:
+            # A left line was written, yet by the moves nobody went out and the hand is not over:
+            # what a pass left out looks like (every move after it goes to the wrong seat), far
+            # more often than a hand stopped early with a seat forgotten, so that comes first.
+            held = ", ".join(f"{s} {n}" for s, n in open_with.items())
+            said = (f"left leaves out {who}, but by the moves {'it' if len(seats) == 1 else 'each'} still holds "
+                    f"tiles ({held}) and the hand is not over (is a move missing, or given to the wrong seat? "
+                    f"without the deal, every pass must be written); a hand stopped before its end gives "
+                    f"the tiles of {who} too: left {wanted}")
+        super().__init__(f"hand {hand_no}: {said}", RULE, "/deal")
         self.seats = tuple(seats)
 
 
@@ -149,6 +159,8 @@ def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Seq
                 raise LeftContradiction(f"hand {hand_no}: {over} appears more often in the moves and left "
                                         f"tiles than the set holds", RULE, "/deal")
             dealt[seat] = [str(t) for t in _ordered(rest, played.get(seat, []))]
+        elif left and not getattr(state, "over", True):
+            raise MissingLeft(hand_no, missing, {seat: state.held_count(seat) for seat in missing})
         else:
             raise MissingLeft(hand_no, missing)
     hands = {seat: tuple(dealt[seat]) for seat in seats}

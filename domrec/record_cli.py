@@ -22,7 +22,7 @@ from typing import Any, Iterable
 from domrec import console, games, notation, output as outputs
 from domrec.errors import RECORD_CONTROLS, DomrecError, InputError, control_said, one_line, plain_direction
 from domrec.reader import MAX_DGN_GAME_BYTES, MAX_RECORD_BYTES, size_text
-from domrec.recorder import Recorder, RecorderError, new_game, read_whole, said_in_text
+from domrec.recorder import Recorder, RecorderError, first_problem, new_game, read_whole, said_in_text
 
 EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
@@ -88,9 +88,12 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         announced: list[int] = []
         was = _where(rec.game)
         hand_before = start
+        last = (number, "")  # the last line that says something (where the end of the text is refused)
         try:
             for line in _lines(first, stdin):
                 number += 1
+                if line.strip():
+                    last = (number, line)
                 before = rec.game.record()
                 if _where(rec.game) != was:  # (the game moved on: what was announced has started)
                     announced, was = [], _where(rec.game)
@@ -100,30 +103,53 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
                 if not rec.refused and line.split(" ", 1)[0].lower() in _ANNOUNCING:
                     announced.append(number)
                 fed.append(line)
-                if (rec.refused and not rec.unsaved and said_in_text(line, rec.game.seats)
-                        and _read_whole(rec, start, fed, stdin, number, refusals)):
-                    break
+                later = None
+                if rec.refused and not rec.unsaved and said_in_text(line, rec.game.seats):
+                    rest = _rest(stdin)
+                    if rest is not None and _read_whole(rec, start, fed, rest, number, refusals, count + 1):
+                        refusals.clear()  # (what the whole text's end refuses is said at its last line)
+                        said_lines = [(number + k, text) for k, text in enumerate(rest, 1) if text.strip()]
+                        last = said_lines[-1] if said_lines else last
+                        break
+                    if rest is not None and _moves_line(line):  # (the whole text refuses it too: where?)
+                        later = _later_fault(start, fed + rest, count + 1, number - rec.refused_back)
                 if rec.refused:
                     # (a lead refused by a deal line after it is refused at the lead's own line: the
                     # text is recorded up to the line before that one)
                     number -= rec.refused_back
                     where = f"line {number}, column {(rec.refused_at or 0) + _indent(fed[-1 - rec.refused_back]) + 1}"
+                    if later is not None:
+                        # The refused line only left a choice, which the lines after it would settle
+                        # but for a fault further on: that fault is told, where it is, in validate's
+                        # words (as the venue tells a post), and the recording stops at the choice.
+                        _err(f"line {later[0]}, column {later[1]}: {later[2]}")
+                        _err(f"the recording stops at line {number}, which leaves a choice that only the lines "
+                             f"after it settle, and they are refused at line {later[0]}: nothing from line "
+                             f"{number} on was recorded; {rec.path} holds the game up to line {number - 1}"
+                             f"{_gap([k for k in announced if k < number])}")
+                        rec.restore(before if not rec.refused_back else hand_before)
+                        _out(rec.game.report(str(rec.path)).summary())
+                        return EXIT_INVALID
                     for said in refusals:
                         _err(f"{where}: {said}")
                     rec.restore(before if not rec.refused_back else hand_before)
-                    announced = [k for k in announced if k < number]
-                    gap = "" if not announced else (
-                        f" (but not line {announced[0]}, which announced a hand that had not started: type it "
-                        f"again)" if len(announced) == 1 else
-                        f" (but not lines {', '.join(map(str, announced))}, which announced a hand that had not "
-                        f"started: type them again)")
+                    gap = _gap([k for k in announced if k < number])
                     _err(f"the recording stops at line {number}: nothing from it on was recorded; "
                          f"{rec.path} holds the game up to line {number - 1}{gap}")
                     _out(rec.game.report(str(rec.path)).summary())
                     return EXIT_INVALID
         except _Unreadable as e:  # what came before it is recorded and saved
             too_long = e
+    before = rec.refused
     rec.finish()
+    if rec.refused > before and first is not None:
+        # Refused at the end of the text (a hand over whose left line never came, a seat not
+        # followed by a move): said at the last word of the last line that says something, where
+        # the text ends (as validate places a missing left line).
+        words = last[1].rstrip()
+        where = f"line {last[0]}, column {len(words) - len(words.split()[-1]) + 1 if words else 1}"
+        for said in refusals:
+            _err(f"{where}: {said}")
     if too_long is not None:
         _err(f"error: {too_long}")
         return EXIT_UNUSABLE
@@ -134,7 +160,6 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
     for problem in report.problems:
         _out(f"  {problem.text()}")
     if rec.refused:
-        _err(f"{rec.refused} token{'s' if rec.refused != 1 else ''} refused")
         return EXIT_INVALID
     return EXIT_OK if report.valid else EXIT_INVALID
 
@@ -143,15 +168,51 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _read_whole(rec: Recorder, start: Any, fed: list[str], stdin: Any, number: int, refusals: list[str]) -> bool:
+def _gap(announced: list[int]) -> str:
+    """What the file lacks of the lines before the refused one: the lines that announced a hand
+    which had not started (they are not in the file: the scorer types them again)."""
+    if not announced:
+        return ""
+    if len(announced) == 1:
+        return f" (but not line {announced[0]}, which announced a hand that had not started: type it again)"
+    return (f" (but not lines {', '.join(map(str, announced))}, which announced a hand that had not started: "
+            f"type them again)")
+
+
+def _moves_line(line: str) -> bool:
+    """A line of moves: only such a line may leave a choice (a tile's end, a move's seat) that
+    the lines after it settle; a refused ``end`` claim or ``left`` line is wrong as it stands."""
+    word = next(iter(line.split()), "").lower()
+    return word not in _ANNOUNCING and word not in ("end", "left")
+
+
+def _rest(stdin: Any) -> list[str] | None:
+    """The rest of the piped text, or ``None`` when it cannot be read (:class:`_Unreadable`)."""
+    try:
+        return list(iter(lambda: _readline(stdin), ""))
+    except _Unreadable:
+        return None
+
+
+def _later_fault(start: Any, lines: list[str], first_line: int, refused: int) -> tuple[int, int, str] | None:
+    """Where and what ``domrec validate`` finds wrong first in the text read whole (``lines``, the
+    first of them the text's line ``first_line``), when that is after the ``refused`` line: a
+    line left a choice that the rest would settle, and the fault is further on (the venue's
+    session tells a post the same, :func:`domrec.recorder.first_problem`)."""
+    found = first_problem(start, lines, first_line)
+    if found is None or first_line + found[0] <= refused:
+        return None
+    return first_line + found[0], found[1], found[2]
+
+
+def _read_whole(rec: Recorder, start: Any, fed: list[str], rest: list[str], number: int, refusals: list[str],
+                first_line: int) -> bool:
     """A line refused as it came may only leave a choice that the rest of its hand decides (a
     tile that fits both ends, a seat left out): the whole text is then read as ``domrec
-    validate`` reads it, and recorded if that reading is valid.  True when it was."""
-    try:
-        rest = list(iter(lambda: _readline(stdin), ""))
-    except _Unreadable:
-        return False
-    whole = read_whole(start, fed + rest)
+    validate`` reads it, and recorded if that reading is valid.  True when it was.
+    ``first_line``: the number of ``fed[0]`` in the text, so that the reader's note names the
+    text's own lines."""
+    whole = read_whole(start, fed + rest, first_line)
     if whole is None:
         return False
     record, note = whole

@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 
 import attrs
 
-from domrec import notation
+from domrec import deals, notation
 from domrec import tiles as T
 from domrec.convert import text_of, write_text
 from domrec.errors import RECORD_CONTROLS, DomrecError, HiddenTiles, InputError, control_said, one_line
@@ -285,7 +285,7 @@ class Recorder:
         changed = self.game.record() != record
         if changed:  # (unchanged, the game stays as it is: a hand without its deal that is over,
             # waiting for its left line, is no record Game.from_record takes on its own)
-            self.game = Game.from_record(record)
+            self.game = _game_of(record)
         self._parts, self._leader, self._comment, self._left = {}, None, None, None
         self._choices, self._confirming, self._sheet_pending, self._seat = None, False, False, None
         self._given = None
@@ -526,8 +526,16 @@ class Recorder:
                 said = problem.message
                 self._refuse(f"{'' if said.startswith('hand ') else f'hand {g.hand_number}: '}{said} [{problem.rule}]")
                 return
+            over, problem = (True, None) if self.interactive or g.hand_over else _over_with(g, parsed["left"])
+            if problem is not None:
+                # The deal this line gives cannot be worked out (seats left out that still hold
+                # tiles): no end line after it could close the hand, so it is refused here, at
+                # this line, as at the terminal (which closes the hand at once), not at the end.
+                said = problem.message
+                self._refuse(f"{'' if said.startswith('hand ') else f'hand {g.hand_number}: '}{said} [{problem.rule}]")
+                return
             self._left = parsed["left"]
-            if self.interactive or g.hand_over or _over_with(g, parsed["left"]):
+            if over:
                 # The hand is checked and closed at once (an end line after it claims its result);
                 # a hand the moves have not ended, even with the deal the left line gives, waits
                 # for its end line.
@@ -1186,7 +1194,7 @@ def said_in_text(line: str, seats: Sequence[str]) -> bool:
     return not (words[0].lower() in _TAKE_BACKS and words[0] not in seats)
 
 
-def read_whole(start: Record, lines: Sequence[str]) -> tuple[Record, str | None] | None:
+def read_whole(start: Record, lines: Sequence[str], first_line: int | None = None) -> tuple[Record, str | None] | None:
     """The game ``start`` (its players, rules and hands so far) with ``lines`` after it, read as
     ``domrec validate`` reads a text: the record and the reader's note, or ``None`` when that
     reading finds the text wrong (or ``lines`` take something back, which a text cannot say).
@@ -1195,8 +1203,10 @@ def read_whole(start: Record, lines: Sequence[str]) -> tuple[Record, str | None]
     hand decides (a tile that fits two ends, the seat of a Horse Race chain's move): then the
     text so far is read whole, its choices worked out across the hand, so that what
     ``validate`` reads the recorder and the venue take (docs/recording.md, "A line that leaves
-    a choice")."""
-    got = _read(start, lines, end_to_come=False)
+    a choice").  ``first_line``: the number of ``lines[0]`` in the user's own text (a pipe's),
+    so that the places the reader's note names (``read as 6-4@6-5 at 8:13``) are the user's
+    lines, not those of the text read here (the game so far written out, then ``lines``)."""
+    got = _read(start, lines, end_to_come=False, first_line=first_line)
     return None if got is None else got[:2]
 
 
@@ -1211,14 +1221,16 @@ def read_so_far(start: Record, lines: Sequence[str]) -> tuple[Record, str | None
     return _read(start, lines, end_to_come=True)
 
 
-def _read(start: Record, lines: Sequence[str], end_to_come: bool) -> tuple[Record, str | None, int | None] | None:
-    body = []
-    for line in lines:
+def _read(start: Record, lines: Sequence[str], end_to_come: bool,
+          first_line: int | None = None) -> tuple[Record, str | None, int | None] | None:
+    body, kept = [], []
+    for k, line in enumerate(lines):
         words = line.split()
         if words and words[0].lower() in _TAKE_BACKS and words[0] not in start.seats:
             return None
         if said_in_text(line, start.seats):
             body.append(line)
+            kept.append(k)
     found = _read_for_now(start, body)
     game = found[0][0] if found is not None else None
     if game is None or game.record is None:
@@ -1229,7 +1241,24 @@ def _read(start: Record, lines: Sequence[str], end_to_come: bool) -> tuple[Recor
         return None if got is None else (got[0], got[1], len(record.hands))
     if not game.complete or (report.status != "valid" and not _left_to_come(report, record)):
         return None
-    return record, report.note, None
+    note = report.note
+    if note and first_line is not None:
+        note = _placed(note, found[1], kept, first_line)
+    return record, note, None
+
+
+def _placed(text: str, offset: int, kept: Sequence[int], first_line: int) -> str:
+    """``text`` with each place it names (``at 9:17``) in the text read by :func:`_read_for_now`
+    (``offset`` lines of the game so far, then the lines kept, at ``kept`` in the caller's
+    lines) told as the caller's own line, ``first_line`` being that of the caller's first line.
+    A line is read as it was written, so its column stands."""
+    def own(m: re.Match) -> str:
+        at = int(m.group(1)) - 1 - offset
+        if not 0 <= at < len(kept):
+            return m.group(0)
+        return f" at {first_line + kept[at]}:{m.group(2)}"
+
+    return _AT_PLACE_PARTS.sub(own, text)
 
 
 def _read_for_now(start: Record, body: Sequence[str]) -> tuple[list, int] | None:
@@ -1240,7 +1269,7 @@ def _read_for_now(start: Record, body: Sequence[str]) -> tuple[list, int] | None
     if not body:
         return None
     opening = notation.dumps(attrs.evolve(start, result=None))
-    text = opening + "\n" + "\n".join(body) + "\n"
+    text = opening + "\n" + "\n".join(line.rstrip("\n") for line in body) + "\n"  # (a pipe's lines end with theirs)
     from domrec.notation.readings import provisional
 
     mark = provisional.set(True)
@@ -1253,18 +1282,41 @@ def _read_for_now(start: Record, body: Sequence[str]) -> tuple[list, int] | None
     return (found, opening.count("\n") + 1) if len(found) == 1 else None
 
 
-def _over_with(g: Game, left: Any) -> bool:
+def _game_of(record: Record) -> Game:
+    """The game of ``record``, its last hand played on from its moves: a text read whole may end
+    with a hand over whose deal is not known, waiting for its ``left`` line, which the recorder
+    holds (it asks for that line) but :meth:`Game.from_record` refuses, as a record must not end
+    so."""
+    try:
+        return Game.from_record(record)
+    except Refused:
+        last = record.hands[-1] if record.hands else None
+        if last is None or (last.deal is not None and last.deal.hands) or last.result is not None or not last.moves:
+            raise
+    g = Game.from_record(attrs.evolve(record, hands=record.hands[:-1]))
+    g.start_hand(last.deal, last.leader, last.comment)
+    for move in last.moves:
+        g.push(move)
+    return g
+
+
+def _over_with(g: Game, left: Any) -> tuple[bool, Any]:
     """Whether the hand in play, its deal unknown, is over once ``left`` gives it (the deal
     worked out, its forced passes made): a blocked hand whose passes the table never typed (the
     engine without the deal cannot know nobody can play) is closed by its left line, as at the
-    terminal.  Tried on a copy of the game: nothing of it changes here."""
+    terminal.  Second, the problem when the deal cannot be worked out from ``left`` at all (a
+    seat left out that still holds tiles, the hand not over: a pass left out, usually), which
+    an end line after it would only meet later, away from the line at fault.  Tried on a copy
+    of the game: nothing of it changes here."""
     if g.deal_known or not g.in_hand:
-        return False
+        return False, None
     twin = g.fork()
     try:
-        return twin.end_hand(left, None) is not None
+        return twin.end_hand(left, None) is not None, None
+    except Refused as e:
+        return False, (e.problem if e.problem.rule == deals.RULE and e.problem.kind == "deal" else None)
     except DomrecError:
-        return False
+        return False, None
 
 
 def why_not_read(start: Record, lines: Sequence[str]) -> str | None:
@@ -1286,7 +1338,7 @@ def why_not_read(start: Record, lines: Sequence[str]) -> str | None:
     return _in_table_words(problem)
 
 
-def first_problem(start: Record, lines: Sequence[str]) -> tuple[int, int, str] | None:
+def first_problem(start: Record, lines: Sequence[str], first_line: int | None = None) -> tuple[int, int, str] | None:
     """Where and what ``domrec validate`` finds wrong first in the game ``start`` with ``lines``
     after it, read whole as :func:`read_so_far` reads it: the index in ``lines`` of the line it
     names, the column there (1-based), and its words with the rule, or ``None`` (the text reads;
@@ -1294,7 +1346,11 @@ def first_problem(start: Record, lines: Sequence[str]) -> tuple[int, int, str] |
 
     A text sent whole may have a line the recorder, reading line by line, cannot settle (a tile
     that fits two ends) while the whole reading settles it and finds the fault further on (a
-    hand's claimed scores): the table is told of that fault, where it is, as validate tells it."""
+    hand's claimed scores): the table is told of that fault, where it is, as validate tells it.
+
+    ``first_line``: the number of ``lines[0]`` in the user's own text (a pipe's, read whole): the
+    words are then validate's own (``hand 1, move 20, E: …``), the places they name told as that
+    text's lines, instead of a table's words without places."""
     kept = [i for i, line in enumerate(lines) if said_in_text(line, start.seats)]
     body = [lines[i] for i in kept]
     found = _read_for_now(start, body)
@@ -1304,10 +1360,15 @@ def first_problem(start: Record, lines: Sequence[str]) -> tuple[int, int, str] |
     if not problems or problems[0].line is None:
         return None
     problem = problems[0]
+    if first_line is not None:  # (a whole text's fault is told only when it is the first in the text)
+        problem = min((p for p in problems if p.line is not None), key=lambda p: (p.line, p.column or 1))
     at = problem.line - 1 - found[1]
     if not 0 <= at < len(body):
         return None
-    return kept[at], problem.column or 1, _in_table_words(problem)
+    if first_line is None:
+        return kept[at], problem.column or 1, _in_table_words(problem)
+    said = problem.text().removeprefix(f"{problem.line}:{problem.column}: ")
+    return kept[at], problem.column or 1, _placed(said, found[1], kept, first_line)
 
 
 def _in_table_words(problem: Any) -> str:
@@ -1322,6 +1383,7 @@ def _in_table_words(problem: Any) -> str:
 
 #: Where a problem's words name a place in a text (``5-4 at 7:25``).
 _AT_PLACE = re.compile(r" at [0-9]+:[0-9]+")
+_AT_PLACE_PARTS = re.compile(r" at ([0-9]+):([0-9]+)")
 
 
 def _end_to_come(report: Any, record: Record, body: Sequence[str]) -> bool:
