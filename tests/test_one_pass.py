@@ -358,6 +358,39 @@ def test_the_move_numbers_of_several_errors_in_a_line_of_the_worked_example() ->
                         "9:21: hand 1, move 15: '5y1' is not a move of competitive (see docs/notation.md)"], said
 
 
+def _docs_example(game: str) -> str:
+    """The worked example of ``game`` in docs/notation.md typed without its deal (Competitive's:
+    the sheet with no ends and no seats)."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "notation.md").read_text(encoding="utf-8")
+    found = [b for b in re.findall(r"```dgn\n(.*?)```", page, re.S)
+             if f'[Game "{game}"]' in b and "deal " not in b and "end out" not in b]
+    return found[-1]
+
+
+@pytest.mark.parametrize(("game", "word", "says"), [
+    ("competitive", "3-3", "the hand is already over: N went out [competitive: end of hand]"),
+    ("broadway", "4-4@9,9", "the hand is already over: every tile has been played [broadway: end of hand]"),
+    ("horse-race", "4-1", "the hand is already over: P1 dominoed [horse-race: hand end]"),
+    # (Castle Rock's refusals name the seat, which is not typed: the reader says it without one)
+    ("castle-rock", "4-4", "the hand is already over: nobody may make this move [castle-rock: hand end]"),
+    ("domino-roads", "3-3@NS1", "the hand is already over: E played the last tile of their stock, so no move "
+                                "may follow [domino-roads: hand end]"),
+])
+def test_a_move_typed_after_the_hand_is_over_gets_the_engines_words_and_rule_once(game: str, word: str,
+                                                                                   says: str) -> None:
+    # Without its seat, it was "whose move is this? the hand is over" with no rule, and its tile
+    # was then said again among the tiles checked after it ("… but left E also lists it").
+    lines = _docs_example(game).split("\n")
+    k = max(i for i, x in enumerate(lines) if x and not x.startswith(("[", "hand", "left", "end", "row")))
+    lines[k] += " " + word
+    report = read1("\n".join(lines)).report
+    assert [p.text() for p in report.problems] == [f"{k + 1}:{len(lines[k]) - len(word) + 1}: hand 1, move "
+                                                   f"{report.problems[0].move}: {says}"]
+    assert report.to_dict()["problems"][0]["rule"] == says[says.rindex("[") + 1:-1]
+
+
 def _canonical_lines(game: str, seed: int = 4) -> tuple[list[str], object]:
     record = next(sim.simulate(game, 1, seed, None, None, None, accidents=False))
     return notation.dumps(record).split("\n"), record
