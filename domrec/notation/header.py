@@ -191,7 +191,7 @@ def _numbers_in_tag(text: str, at: int, words: list[str]) -> list[tuple[str, int
     behind JSON escapes (``\\u0020``) gives fewer or none: those sides stay placed at the tag."""
     end = text.find("\n", at)
     line = text[:end if end >= 0 else len(text)]
-    head = _TAG_NAME.match(line, at)
+    head = _TAG_HEAD.match(line, at)
     cursor = head.end() if head is not None else at
     out = []
     for side, number in zip(words[::2], words[1::2]):
@@ -206,7 +206,7 @@ def _numbers_in_tag(text: str, at: int, words: list[str]) -> list[tuple[str, int
     return out
 
 
-_TAG_NAME = re.compile(r"[ \t]*\[[ \t]*[^\s\"\]]+")
+_TAG_HEAD = re.compile(r"[ \t]*\[[ \t]*[^\s\"\]]+")
 
 
 class _HeaderReader:
