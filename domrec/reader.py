@@ -708,7 +708,7 @@ def iter_sources(paths: list[str], stdin: Any = None, stdin_form: str | None = N
                     shown = display_name(p)
                     yield Source(shown, None, InputError(f"{shown}: cannot read: {why}"))
         elif exists:
-            yield from _file_sources(path)
+            yield from _file_sources(path, stdin_form)
         else:
             yield Source(label, None, InputError(f"{label}: no such file or folder"))
 
@@ -774,7 +774,12 @@ def _record_file(path: Path) -> bool:
         return True
 
 
-def _file_sources(path: Path) -> Iterator[Source]:
+def _file_sources(path: Path, form: str | None = None) -> Iterator[Source]:
+    """The records of one file, read by its suffix: ``.jsonl`` JSON Lines, ``.dgn`` DGN, ``.json``
+    one record.  A file of any other suffix (``game.txt``, as a phone or a mail program saves a
+    DGN text) says nothing by its name, so it is told apart as standard input is: DGN when its
+    first line with text starts like DGN (a tag that is not JSON, or a ``{comment}``), else one
+    JSON record; ``form`` (``--from``) says which, where the user said."""
     label = display_name(path)
     if database_in_use(path):  # never opened: see read_bytes
         yield Source(label, None, InputError(f"{label}: it is an SQLite database in use (an event file?), "
@@ -796,10 +801,28 @@ def _file_sources(path: Path) -> Iterator[Source]:
         return
     try:
         with path.open("rb") as stream:
-            source = _bounded(stream, label, b"")
+            head = b""
+            if path.suffix != ".json" and form != "json":
+                head = _head_to_text(stream)
+                if form == "dgn" or _looks_like_dgn(head.lstrip(b"\r\n\t\x0b\x0c ")):
+                    yield from dgn_sources(stream, label, head)
+                    return
+            source = _bounded(stream, label, head)
     except OSError as e:
         source = Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
     yield source
+
+
+def _head_to_text(stream: Any) -> bytes:
+    """A stream's blank lines and first line with text (all of it while within the limit of a
+    record, else more than the limit: the caller refuses it), read to tell DGN from JSON."""
+    head = b""
+    while len(head) <= MAX_RECORD_BYTES:
+        line = _read_line(stream)
+        head += line
+        if not line or line.strip():
+            break
+    return head
 
 
 class GameTooLongError(InputError):

@@ -394,6 +394,30 @@ def test_from_json_reads_standard_input_as_json_whatever_it_holds():
     assert run("validate", "--from", "json", "-", input=(VALID / "blocked.json").read_text()).exit_code == 0
 
 
+def test_a_file_of_another_suffix_is_told_apart_by_its_first_line_as_standard_input_is(tmp_path):
+    # game.txt holding DGN was read as JSON: "not valid JSON at line 1, column 2", exit 2
+    text = (SAMPLES / "valid" / "competitive" / "typed-domino.dgn").read_text(encoding="utf-8")
+    for name, body in [("game.txt", text), ("game", text), ("commented.txt", "{from the sheet}\n" + text),
+                       ("blank-first.txt", "\n\n" + text)]:
+        (tmp_path / name).write_text(body, encoding="utf-8")
+        r = run("validate", tmp_path / name)
+        assert r.exit_code == 0 and f"{name}: valid competitive" in r.output, r.output
+    (tmp_path / "two.txt").write_text(text + "\n" + text, encoding="utf-8")
+    r = run("validate", tmp_path / "two.txt")
+    assert r.exit_code == 0 and "two.txt:1: valid" in r.output, r.output
+    # a JSON record of any suffix is read as JSON, as before
+    (tmp_path / "record.txt").write_text((VALID / "blocked.json").read_text())
+    assert run("validate", tmp_path / "record.txt").exit_code == 0
+    # --from says what such a file holds; a .json file is JSON whatever --from says
+    told = run("validate", "--from", "json", tmp_path / "game.txt")
+    assert told.exit_code == 2 and "not valid JSON at line 1, column 2" in told.output, told.output
+    (tmp_path / "noted.txt").write_text("a note first\n" + text, encoding="utf-8")
+    assert "not valid JSON" in run("validate", tmp_path / "noted.txt").output
+    assert "1:1:" in run("validate", "--from", "dgn", tmp_path / "noted.txt").output
+    (tmp_path / "game.json").write_text(text, encoding="utf-8")
+    assert run("validate", "--from", "dgn", tmp_path / "game.json").exit_code == 2
+
+
 @pytest.mark.parametrize("jobs", ["1025", "x", "-1"])
 def test_a_jobs_value_out_of_range_is_refused_naming_the_range(jobs):
     r = run("validate", "-j", jobs, VALID / "blocked.json")

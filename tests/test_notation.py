@@ -1129,6 +1129,23 @@ def test_crlf_line_ends():
     assert_at(read1(bad.replace("\n", "\r\n")), "unusable", *where(bad, "4-2@@5-2"))
 
 
+
+def test_lines_ended_by_a_carriage_return_alone_as_an_old_mac_saved_them(tmp_path):
+    # was "1:1: a tag is not closed": the whole text one line
+    assert data(COMP.replace("\n", "\r").encode()) == data(COMP)
+    bad = BAD["syntax error"][0]
+    assert_at(read1(bad.replace("\n", "\r")), "unusable", *where(bad, "4-2@@5-2"))
+    found = list(notation.read_games((COMP + "\n" + COMP).replace("\n", "\r"), "a.dgn"))
+    assert [g.report.source for g in found] == ["a.dgn:1", f"a.dgn:{COMP.count(chr(10)) + 2}"]
+    assert all(g.report.status == "valid" for g in found)
+    # a lone one among CRLF line ends ends its line too, as an editor shows it
+    assert data(COMP.replace("\n", "\r\n").replace("\r\nhand 1", "\rhand 1").encode()) == data(COMP)
+    path = tmp_path / "mac.dgn"
+    path.write_bytes(COMP.replace("\n", "\r").encode())
+    r = runner.invoke(app, ["validate", str(path)])
+    assert r.exit_code == 0 and "mac.dgn: valid competitive" in r.output, r.output
+
+
 # --- the writer ---------------------------------------------------------------------------------
 
 

@@ -110,6 +110,22 @@ def _once(record) -> set[str]:  # noqa: ANN001
     return {t for t in tiles if tiles.count(t) == 1} | {f"{t[2]}-{t[0]}" for t in tiles if tiles.count(t) == 1}
 
 
+#: The worked example of docs/notation.md ("a sheet with no ends and no seats"): valid.
+SHEET = """\
+[Game "competitive"]
+[N "Ana"]
+[E "Bo"]
+[S "Cy"]
+[W "Di"]
+
+hand 1 lead N
+5-2 6-5 4-2 6-4 6-6 - 6-0 6-2 4-0
+2-0 1-0 1-1 6-1 5-4 5-1 2-1 6-3 -
+5-3 3-2 4-3 4-1 3-1 3-0 5-5
+left E 3-3; S 2-2
+"""
+
+
 def read1(text: str) -> notation.DgnGame:
     found = list(notation.read_games(text, "t.dgn"))
     assert len(found) == 1
@@ -316,6 +332,63 @@ def test_a_notation_error_names_its_hand_and_the_move_it_stands_for() -> None:
     assert on_hand_line and on_hand_line[0].hand == 3 and on_hand_line[0].move is None, \
         [p.text() for p in report.problems]
     assert report.to_dict()["problems"][0]["hand"] == 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_word_that_cannot_be_read_counts_as_a_move_for_the_next_error(game: str) -> None:
+    # Two garbled words side by side: the second is the move after the first, as the typist
+    # counts, not the first's number again (every unread word used to be left out of the count).
+    lines, record = typed_sheet(game)
+    seats = set(record.players and [p.seat for p in record.players])
+    k, i = next((k, i) for k in _move_lines(lines, 2) for i, w in enumerate(lines[k].split(" ")[:-1])
+                if i > 0 and not {w, lines[k].split(" ")[i + 1], lines[k].split(" ")[i - 1]} & seats)
+    words = lines[k].split(" ")
+    words[i], words[i + 1] = "9-x", "8-y"
+    lines[k] = " ".join(words)
+    problems = read1("\n".join(lines)).report.to_dict()["problems"]
+    first, second = (next(p for p in problems if p["message"].startswith(f"'{w}'")) for w in ("9-x", "8-y"))
+    assert (first["hand"], second["hand"]) == (2, 2)
+    assert second["move"] == first["move"] + 1, problems
+
+
+def test_the_move_numbers_of_several_errors_in_a_line_of_the_worked_example() -> None:
+    text = SHEET.replace("2-0 1-0 1-1 6-1 5-4 5-1", "2-0 1x0 1-1 6-1 5-4 5y1")
+    said = [p.text() for p in read1(text).report.problems]
+    assert said[:2] == ["9:5: hand 1, move 11: '1x0' is not a move of competitive (see docs/notation.md)",
+                        "9:21: hand 1, move 15: '5y1' is not a move of competitive (see docs/notation.md)"], said
+
+
+def _docs_example(game: str) -> str:
+    """The worked example of ``game`` in docs/notation.md typed without its deal (Competitive's:
+    the sheet with no ends and no seats)."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "notation.md").read_text(encoding="utf-8")
+    found = [b for b in re.findall(r"```dgn\n(.*?)```", page, re.S)
+             if f'[Game "{game}"]' in b and "deal " not in b and "end out" not in b]
+    return found[-1]
+
+
+@pytest.mark.parametrize(("game", "word", "says"), [
+    ("competitive", "3-3", "the hand is already over: N went out [competitive: end of hand]"),
+    ("broadway", "4-4@9,9", "the hand is already over: every tile has been played [broadway: end of hand]"),
+    ("horse-race", "4-1", "the hand is already over: P1 dominoed [horse-race: hand end]"),
+    # (Castle Rock's refusals name the seat, which is not typed: the reader says it without one)
+    ("castle-rock", "4-4", "the hand is already over: nobody may make this move [castle-rock: hand end]"),
+    ("domino-roads", "3-3@NS1", "the hand is already over: E played the last tile of their stock, so no move "
+                                "may follow [domino-roads: hand end]"),
+])
+def test_a_move_typed_after_the_hand_is_over_gets_the_engines_words_and_rule_once(game: str, word: str,
+                                                                                   says: str) -> None:
+    # Without its seat, it was "whose move is this? the hand is over" with no rule, and its tile
+    # was then said again among the tiles checked after it ("… but left E also lists it").
+    lines = _docs_example(game).split("\n")
+    k = max(i for i, x in enumerate(lines) if x and not x.startswith(("[", "hand", "left", "end", "row")))
+    lines[k] += " " + word
+    report = read1("\n".join(lines)).report
+    assert [p.text() for p in report.problems] == [f"{k + 1}:{len(lines[k]) - len(word) + 1}: hand 1, move "
+                                                   f"{report.problems[0].move}: {says}"]
+    assert report.to_dict()["problems"][0]["rule"] == says[says.rindex("[") + 1:-1]
 
 
 def _canonical_lines(game: str, seed: int = 4) -> tuple[list[str], object]:

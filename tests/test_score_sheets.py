@@ -171,13 +171,62 @@ def test_a_claimed_total_that_is_not_the_sum(name, tmp_path):
     (p,) = report.problems
     assert p.pointer == f"/result/scores/{side}" and (p.claimed, p.computed) == (real + 1, real)
     assert f"{side} is claimed to finish with {real + 1}, but has {real}" in p.message and p.rule == "game scoring"
-    # in DGN the problem is at the [Scores] tag
+    # in DGN the problem is at the side's number in the [Scores] tag (was the tag's first column),
+    # as an end line's wrong claim is at its number
     text = notation.dumps(reader.load_dict(doc))
     game = next(notation.read_games(text))
     q = game.report.problems[0]
-    assert (q.line, q.column) == where(text, "[Scores")
+    tag = text[text.index("[Scores"):]
+    line, col = where(text, "[Scores")
+    number_at = tag.index(f"{side} {real + 1}") + len(side) + 1
+    assert (q.line, q.column) == (line, col + number_at)
     path, r = cli_validate(tmp_path, doc)
     assert r.exit_code == 1 and f"/result/scores/{side}: {side} is claimed to finish" in r.stdout
+
+
+def test_a_wrong_total_in_the_scores_tag_is_placed_at_its_number():
+    # the tester's sheet: 7:1 before, the line's first column; the 130 is at column 20
+    text = SCORES_SHEET
+    (p,) = next(notation.read_games(text)).report.problems
+    assert p.text() == "7:20: EW is claimed to finish with 130, but has 103 [game scoring]"
+    # a value whose words hide behind a JSON escape: that side stays at the tag, the others are found
+    text = SCORES_SHEET.replace('"NS 204 EW 130"', '"NS 240 EW\\u0020130"')
+    said = [q.text() for q in next(notation.read_games(text)).report.problems]
+    assert said == ["7:13: NS is claimed to finish with 240, but has 204 [game scoring]",
+                    "7:1: EW is claimed to finish with 130, but has 103 [game scoring]"], said
+
+
+SCORES_SHEET = """\
+[Game "competitive"]
+[Event "Thursday league, paper score sheet"]
+[N "Ana"]
+[E "Bo"]
+[S "Cy"]
+[W "Di"]
+[Scores "NS 204 EW 130"]
+[Winner "NS"]
+
+hand 1 lead N
+end out NS 35 EW 0
+
+hand 2 lead W
+end blocked NS 0 EW 42
+
+hand 3 lead S
+end out NS 0 EW 61
+
+hand 4 lead E
+end out NS 57 EW 0
+
+hand 5 lead N
+end blocked NS 0 EW 0
+
+hand 6 lead N
+end out NS 88 EW 0
+
+hand 7 lead W
+end blocked NS 24 EW 0
+"""
 
 
 @pytest.mark.parametrize("name", GAMES)

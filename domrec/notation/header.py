@@ -21,7 +21,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from domrec import games
-from domrec.errors import InputError, NotJSONError, TooLargeError, shown
+from domrec.errors import InputError, NotJSONError, TooLargeError, pointer_token, shown
 from domrec.lookalikes import plain
 from domrec.notation.tokens import NotationError, _Text, look_alike
 from domrec.reader import JSON_NUMBERS, MAX_DEPTH, check_value
@@ -189,6 +189,30 @@ def _score_pairs(src: _Text, words: list[str], at: int, what: str) -> dict[str, 
     return out
 
 
+def _numbers_in_tag(text: str, at: int, words: list[str]) -> list[tuple[str, int]]:
+    """Each side of a ``[Scores "NS 204 EW 130"]`` tag starting at offset ``at``, with the offset of
+    its number as typed, found word by word along the tag's line.  A value that hides its words
+    behind JSON escapes (``\\u0020``) gives fewer or none: those sides stay placed at the tag."""
+    end = text.find("\n", at)
+    line = text[:end if end >= 0 else len(text)]
+    head = _TAG_HEAD.match(line, at)
+    cursor = head.end() if head is not None else at
+    out = []
+    for side, number in zip(words[::2], words[1::2]):
+        found = []
+        for word in (side, number):
+            m = re.compile(rf"(?<![^\s\"]){re.escape(word)}(?![^\s\"\]])").search(line, cursor)
+            if m is None:
+                return out
+            found.append(m.start())
+            cursor = m.end()
+        out.append((side, found[1]))
+    return out
+
+
+_TAG_HEAD = re.compile(r"[ \t]*\[[ \t]*[^\s\"\]]+")
+
+
 class _HeaderReader:
     """Reads the header's tags (a part of :class:`~domrec.notation.reading._Reader`, which
     sets the attributes below in its ``__init__``)."""
@@ -328,9 +352,13 @@ class _HeaderReader:
                 raise src.error(f"write a player's id as [Id \"SEAT=id\"], not {shown(str(text))!r}", at)
             ids.append((seat.strip(), ident.strip(), at))
         elif low == "scores":
-            self.result_claim["scores"] = _score_pairs(src, str(text).split(), at, "[Scores]")
+            words = str(text).split()
+            self.result_claim["scores"] = _score_pairs(src, words, at, "[Scores]")
             pos["/result/scores"] = at
             pos["/result"] = at
+            # A wrong total is pointed at its number (``EW 130``: the ``130``), as an end line's is.
+            for side, number_at in _numbers_in_tag(src.text, at, words):
+                pos[f"/result/scores/{pointer_token(side)}"] = number_at
         elif low == "winner":
             self.result_claim["winner"] = None if str(text).lower() == "draw" else text
             pos["/result/winner"] = at

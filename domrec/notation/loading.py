@@ -11,6 +11,7 @@ unusable and the others are still checked.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 import attrs
@@ -179,6 +180,8 @@ def read_games(data: bytes | str, source: str = "<dgn>", first_line: int = 1) ->
     the text starts on (a game the reader cut from an archive: :func:`domrec.reader.dgn_sources`)."""
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
+    if data.count(b"\r") != data.count(b"\r\n"):
+        data = lone_cr_as_lf(data)
     chunks = split_games(data)
     for chunk in chunks:
         label = source if len(chunks) == 1 else f"{source}:{chunk.first_line + first_line - 1}"
@@ -194,6 +197,17 @@ def read_games(data: bytes | str, source: str = "<dgn>", first_line: int = 1) ->
             yield DgnGame(None, _located(label, e, None), chunk.first_line)
             continue
         yield _read_chunk(text, chunk.first_line, label)
+
+
+def lone_cr_as_lf(data: bytes) -> bytes:
+    """A carriage return not followed by a line feed read as a line's end, as every editor shows
+    it: a text saved with an old Mac's line ends (CR alone) is read line by line, not as one line
+    whose first tag never closes.  One byte for one, so every offset, and so every column, stays
+    where it was, and the lines are those the editor shows.  (CRLF is left to :func:`decode`.)"""
+    return _LONE_CR.sub(b"\n", data)
+
+
+_LONE_CR = re.compile(rb"\r(?!\n)")
 
 
 def read_source(src: Any) -> Iterator[DgnGame]:

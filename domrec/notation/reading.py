@@ -392,7 +392,10 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
         if hand is not None:
             e.hand = hand.number
             if move:
-                e.move = len(hand.moves) + 1
+                # The word stood for a move as typed, though it is not in ``hand.moves``: counted,
+                # so the next error's move number is the typist's count too.
+                hand.unread_moves += 1
+                e.move = len(hand.moves) + hand.unread_moves
         self.errors.append(e)
         if hand is not None and cut and hand.cut is None:
             hand.cut = len(hand.moves)

@@ -274,9 +274,13 @@ class HandReading:
                 opts = [_option(s) for s in g.movers()]
                 if not opts:
                     self.leader_unknown = self.leader_unknown or (not g.hand_over and not g.moves)
+                    k = len(g.moves)
+                    over = self._over_refusal(j, mv) if g.hand_over else None
+                    if over is not None:  # the engine's own words and rule, as a JSON record gets them
+                        self._fail(j, over, mv, None)
+                        return
                     why = ("the hand is over" if g.hand_over else
                            "who leads is not known: write the leader's seat (N 6-6) or lead SEAT on the hand line")
-                    k = len(g.moves)
                     self._fail(j, Problem(f"{self.hp}/moves/{k}", f"whose move is this? {why}", "", "illegal",
                                           hand=hand.number, move=k + 1), mv, None)
                     return
@@ -509,6 +513,33 @@ class HandReading:
         self.seats_here.append(self.seat_at(j))
         self.typed.append(j)
 
+    def _over_refusal(self, j: int, mv: _MoveTok) -> Problem | None:
+        """Why typed move ``j``, written without its seat after the hand is over, is refused: the
+        engine's own refusal of it (``the hand is already over: N went out``, with its rule), as a
+        JSON record holding the move gets it, rather than a question about a seat nobody can
+        answer.  The move is tried, on a copy of the hand, as each seat's; the engine's words are
+        used where they are the same whoever made it (its seat was not typed, so words naming one
+        would be a guess).  Where they differ (Castle Rock's ``P1 cannot place 4-4: the hand is
+        over``), it says the hand is over and nobody may make the move, under the engine's rule.
+        ``None`` where some seat may still make it (the last placer's capture in Castle Rock, a
+        block's closing pass): then the seat is what is missing, and the reader asks for it."""
+        g = self.g
+        cp = g.checkpoint()
+        said: list[Problem] = []
+        for seat in g.seats:
+            try:
+                g.push(_built(seat, mv.data, self.complete), repair=False)
+            except _game_refused() as e:
+                said.append(e.problem)
+            g.restore(cp)
+        if len(said) < len(g.seats) or said[0].kind != "illegal":
+            return None
+        if len({(p.message, p.rule, p.pointer) for p in said}) == 1:
+            return attrs.evolve(said[0], seat=None)
+        k = len(g.moves)
+        return Problem(f"{self.hp}/moves/{k}", "the hand is already over: nobody may make this move", said[0].rule,
+                       "illegal", hand=self.hand.number, move=k + 1)
+
     def _ambiguous(self, refusal: Any, j: int, opt: Option) -> bool:
         """The engine refused a tile typed without ``@`` because it fits more than one open tile."""
         data = self.hand.moves[j]
@@ -661,12 +692,17 @@ def chosen_note(number: int, count: int, parted: list[str]) -> str:
 
 
 def tiles_checked(hand: _HandText, start: int, tile_set: list, text: str,
-                  where: Callable[[int], tuple[int, int]]) -> list[Problem]:
+                  where: Callable[[int], tuple[int, int]], refused: int | None = None) -> list[Problem]:
     """What a hand's moves from ``start`` on can be checked for when the rules' replay cannot
     reach them (an earlier move broke a rule): a tile not of the game's set, a tile laid more
     often than the set holds it, a tile laid that the hand's ``left`` line also lists.  The
     set is the engine's (:meth:`Game.tile_set`); nothing here is a rule of play, only what a
-    set of tiles is.  So a secretary fixes a sheet in one go."""
+    set of tiles is.  So a secretary fixes a sheet in one go.
+
+    ``refused``: the typed move whose broken rule stopped the replay.  The rules did not let
+    it be laid and its problem is listed already, so its tile is not counted as laid: a second
+    problem at the same word (``left E also lists it``, after ``the hand is already over``) is
+    the same mistake said again, not another one to fix."""
     from collections import Counter
 
     from domrec import tiles as T
@@ -692,7 +728,7 @@ def tiles_checked(hand: _HandText, start: int, tile_set: list, text: str,
     hp = f"/hands/{hand.number - 1}"
     for j, d in enumerate(hand.moves):
         played = next((d[k] for k in _LAID if k in d), None)
-        if not isinstance(played, str):
+        if not isinstance(played, str) or j == refused:
             continue
         try:
             t = T.tile(played)

@@ -274,7 +274,7 @@ def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], 
         else:
             after.append(f"reading stopped in hand {n}")
         if start is not None:
-            problems.extend(tiles_checked(hand, start, tiles(), text, where))
+            problems.extend(tiles_checked(hand, start, tiles(), text, where, stop[1] if stop is not None else None))
         leader = hand.leader
         if leader is None and g.in_hand and g.moves:
             leader = g.moves[0].seat  # the seat the engine let lead (the first move's)

@@ -181,6 +181,9 @@ class _HandText:
     #: not the whole line, so the hand is not closed with it (not checked against it).
     left_unread: bool = False
     end_unread: bool = False
+    #: Words among the moves that could not be read: each stood for a move as typed, so a
+    #: later notation error's move number counts them (``moves`` holds only the words read).
+    unread_moves: int = 0
 
     def seat_spot(self, j: int) -> Any:
         """Where move ``j``'s seat was typed (an offset or a (line start, word) spot), or ``None``."""
