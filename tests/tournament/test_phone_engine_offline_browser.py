@@ -167,6 +167,37 @@ def test_the_engine_keeps_its_log_from_the_pages_own_writes_without_reading_it_a
     assert _bodies(path) == steps[:9]
 
 
+def test_the_engines_first_read_of_the_log_is_tried_again_until_it_comes(tmp_path, browser):
+    """A first read of the table's log that fails (a server too busy to answer as the page opened)
+    was not tried again: nothing else reads the log while the table does not move, so the engine
+    held none, and every play made offline was kept unchecked.  It is tried again until it comes."""
+    path, steps, served = _competitive(tmp_path)
+    try:
+        page = _local_page(browser)
+        with_clock(page.context)  # (as the test above: the page's timers on Playwright's clock)
+        failed: list[str] = []
+
+        def first_fails(route) -> None:
+            if not failed:
+                failed.append(route.request.url)
+                route.abort()
+            else:
+                route.continue_()
+
+        page.route("**/*log=only*", first_fails)
+        page.goto(served.links["tables"][0]["url"])
+        page.wait_for_function("() => document.body.dataset.rev", timeout=WAIT_MS)
+        _engine_ready(page)
+        # (the table does not move meanwhile: nothing but the engine itself may read the log again)
+        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
+                               timeout=WAIT_MS)
+        assert failed  # (the first read was refused, and the engine read the log all the same)
+        _type(page, steps[0])  # and the table goes on
+        page.wait_for_function("() => document.body.dataset.engineRev === '1'", timeout=WAIT_MS)
+    finally:
+        served.close()
+
+
 def test_a_page_opened_again_offline_checks_its_plays_with_the_log_kept_on_the_phone(tmp_path, browser):
     """The phone's engine kept the table's log in memory alone: a page opened again with the
     laptop out of reach drew the table it had kept, but its engine had nothing to check against,

@@ -68,7 +68,14 @@
     set("ready");
     resolveReady(engine);
     keepFiles();
-    refresh().catch(() => {});  // the table's log, while the server answers
+    // The table's log, while the server answers.  A first read that fails (a server too busy to
+    // answer within its 4 seconds as the page opened, a Wi-Fi gone for a moment) is tried again,
+    // 1, 2, 4 … 30 seconds apart, until the server's log is held: nothing else reads it while the
+    // table does not move (below), and until then every play made offline is kept unchecked.
+    const firstRead = (pause) => refresh().then((restored) => restored, () => true).then((again) => {
+      if (again) setTimeout(() => firstRead(Math.min(pause * 2, 30000)), pause);
+    });
+    firstRead(1000);
     // Kept up to date as the page draws the table (table.js writes data-rev): the new rows only,
     // without the table's state (?log=only), once the table has been still for a moment.
     let soon = null;
