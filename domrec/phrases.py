@@ -333,6 +333,21 @@ PHRASES: tuple[str, ...] = (
     N_("left %(seat)s lists %(n)s tiles, but by the moves %(seat2)s still holds %(n2)s (is a move missing, "
        "or given to the wrong seat? without the deal, every pass must be written)"),
     N_("the deal is not written, so give the tiles %(seats)s still held: left %(list)s"),
+    N_("left leaves out %(seats)s, but by the moves it still holds tiles (%(held)s) and the hand is not over "
+       "(is a move missing, or given to the wrong seat? without the deal, every pass must be written); a hand "
+       "stopped before its end gives the tiles of %(seats2)s too: left %(list)s"),
+    N_("left leaves out %(seats)s, but by the moves each still holds tiles (%(held)s) and the hand is not over "
+       "(is a move missing, or given to the wrong seat? without the deal, every pass must be written); a hand "
+       "stopped before its end gives the tiles of %(seats2)s too: left %(list)s"),
+    N_("the hand is already over: nobody may make this move"),
+    # A word typed with a look-alike character (domrec.lookalikes.said): the script's name as Unicode
+    # gives it ("Cyrillic", "full-width").
+    N_("'%(char)s' (%(script)s) looks like %(plain)s but is another letter: type %(text)s"),
+    N_("'%(char)s' (%(script)s) looks like %(plain)s but is another digit: type %(text)s"),
+    N_("'%(char)s' (%(script)s) looks like %(plain)s but is another character: type %(text)s"),
+    N_("'%(text)s': its '%(char)s' (%(script)s) looks like %(plain)s but is another letter: type %(text2)s"),
+    N_("'%(text)s': its '%(char)s' (%(script)s) looks like %(plain)s but is another digit: type %(text2)s"),
+    N_("'%(text)s': its '%(char)s' (%(script)s) looks like %(plain)s but is another character: type %(text2)s"),
     N_("a redeal is recorded with the abandoned deal's hands, which cannot be given while this hand's deal "
        "is not known"),
     N_("a hand whose deal is not known gives no player's tiles: give the whole deal, or none"),

@@ -234,3 +234,26 @@ def test_a_broadway_wrong_score_names_the_matched_halves_in_spanish():
             full = f"6-1 matches {only}{text}: {k} segments, 1 point (2 segments earn 1, 3 earn 5, 4 or more 10)"
             assert phrases.listed(full), full
             assert " of " not in phrases.translate(full, "es"), full
+
+
+@pytest.mark.parametrize("typed, english", [
+    ("hand 1 lead N\n5-2 6-5 4-2 6-4@4-2 6-6@6-4 6-0@6-6 6-2 4-0\n2-0 1-0 1-1 6-1 5-4 5-1 2-1 6-3 -\n"
+     "5-3 3-2 4-3 4-1 3-1 3-0 5-5\nleft E 3-3; S 2-2\n", "is a move missing"),
+    ("hand 1 lead N\n5-2 6-5 4-2 6-4@4-2 6-6@6-4 - 6-0@6-6 6-2 4-0\n2-0 1-0 1-1 6-1 5-4 5-1 2-1 6-3 -\n"
+     "5-3 3-2 4-3 4-1 3-1 3-0 5-5\nleft Е 3-3; S 2-2\n", "looks like E"),
+    ("hand 1 lead N\n5-2 6-5 4-2 6-4@4-2 6-6@6-4 - 6-0@6-6 6-2 4-0\n2-0 1-0 1-1 6-1 5-4 5-1 2-1 6-3 -\n"
+     "5-3 3-2 4-3 4-1 3-1 3-0 ５-５\nleft E 3-3; S 2-2\n", "looks like 5"),
+])
+def test_the_readers_newer_refusals_are_listed_in_spanish(typed: str, english: str) -> None:
+    """A left line that leaves out seats still holding tiles, and a word typed with a look-alike
+    character: each refusal is listed, so a Spanish page shows it in Spanish."""
+    from domrec import notation
+
+    header = '[Game "competitive"]\n[N "Ana"]\n[E "Bo"]\n[S "Cy"]\n[W "Di"]\n\n'
+    game, = notation.read_games(header + typed, "sheet.dgn")
+    said = [p.message for p in game.report.problems]
+    found = [m for m in said if english in m]
+    assert found, said
+    text = found[0].split(": ", 1)[1] if found[0].startswith("hand ") else found[0]
+    assert phrases.listed(text), text
+    assert english not in phrases.translate(text, "es"), text
