@@ -101,18 +101,23 @@ def _players(path: Path) -> int:
         return len(store.players())
 
 
-def test_ctrl_c_after_the_players_are_written_says_they_were_added(tmp_path: Path, monkeypatch):
-    """Ctrl-C while the players added are being listed (the write made): the interrupt says they
-    were added, and prints the look-alike warnings not yet printed."""
-    path = _event(tmp_path)
+def _ctrl_c_at(monkeypatch, said: str) -> None:
+    """Ctrl-C pressed as the command says a line starting with ``said`` (its write made by then)."""
     echo = typer.echo
 
     def interrupted(message=None, *args, **kwargs):
-        if str(message).startswith("added #"):
+        if str(message).startswith(said):
             raise KeyboardInterrupt
         return echo(message, *args, **kwargs)
 
     monkeypatch.setattr(typer, "echo", interrupted)
+
+
+def test_ctrl_c_after_the_players_are_written_says_they_were_added(tmp_path: Path, monkeypatch):
+    """Ctrl-C while the players added are being listed (the write made): the interrupt says they
+    were added, and prints the look-alike warnings not yet printed."""
+    path = _event(tmp_path)
+    _ctrl_c_at(monkeypatch, "added #")
     r = runner.invoke(app, ["add", str(path), "Li Na", "Bo", "Lina"])
     assert r.exit_code == 2
     assert _players(path) == 3
@@ -148,14 +153,7 @@ def test_ctrl_c_after_the_write_of_a_command_without_a_note_says_the_write_was_m
     create_event(path, make_settings("W", "competitive", "pairs" if pairs else "rotating")).close()
     args = ["Ana", "Bo"] if pairs else ["Ana"]
     assert runner.invoke(app, ["add", str(path), *args]).exit_code == 0
-    echo = typer.echo
-
-    def interrupted(message=None, *a, **k):
-        if str(message).startswith("withdrew"):
-            raise KeyboardInterrupt
-        return echo(message, *a, **k)
-
-    monkeypatch.setattr(typer, "echo", interrupted)
+    _ctrl_c_at(monkeypatch, "withdrew")
     r = runner.invoke(app, ["withdraw", str(path), "Ana"])
     assert r.exit_code == 2
     assert r.stderr.startswith("error: interrupted after the write was made (it is in the event file)"), r.stderr

@@ -31,10 +31,11 @@ from tournament.web import relay
 from tournament.web.hub import EventCache, Hub
 from tournament.web.upstream import outgoing
 
+from tests.tournament.test_hub_refusals import _one_json_line
+
 starlette_testclient = pytest.importorskip("starlette.testclient")
 
 BROWSER = {"accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
-SECURITY = {"x-content-type-options": "nosniff", "x-frame-options": "DENY", "referrer-policy": "no-referrer"}
 LEAGUE = "Liga Norte"
 
 
@@ -82,13 +83,7 @@ def hub(events: dict[str, Any]) -> Iterator[tuple[Any, dict[str, str]]]:
 def _line(r: Any, status: int) -> str:
     """The one JSON line of a refusal, its sentence."""
     assert r.status_code == status, (r.status_code, r.text)
-    assert r.headers["content-type"] == "application/json", (r.headers, r.text)
-    assert "\n" not in r.text.strip()
-    for name, value in SECURITY.items():
-        assert r.headers[name] == value, name
-    said = r.json()
-    assert list(said) == ["error"], said
-    return said["error"]
+    return _one_json_line(r)
 
 
 def _both(client: Any, path: str, status: int, page: bool) -> tuple[str, str]:
