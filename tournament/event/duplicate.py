@@ -207,6 +207,17 @@ def table_boards(store: EventStore, round_no: int | None = None) -> list[TableBo
                         tuple(r["boards"])) for r in sql.board_tables(store, round_no)]
 
 
+def boards_of(store: EventStore, table: Table) -> tuple[int, ...]:
+    """The boards a duplicate table plays, in order: its movement's (duplicate pairs), or its
+    round's, the same at every table (duplicate teams: :mod:`tournament.event.duplicate_teams`)."""
+    if store.settings.team_duplicate:
+        from tournament.event import duplicate_teams
+
+        return duplicate_teams.round_boards(store, table.round)
+    mine = next((t for t in table_boards(store, table.round) if t.table_id == table.id), None)
+    return mine.boards if mine is not None else ()
+
+
 def _table(store: EventStore, round_no: int, table_no: int, board_no: int) -> tuple[Table, TableBoards]:
     table = store.table(round_no, table_no)
     found = next((t for t in table_boards(store, round_no) if t.table == table_no), None)
@@ -258,19 +269,22 @@ def _seated(store: EventStore, round_no: int, table_no: int, board_no: int) -> T
 
 def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
                 replace: bool = False, by: str | None = None, find: TableFinder | None = None,
-                within: bool = False, ended: str | None = None) -> BoardEntry:
+                within: bool = False, ended: str | None = None, from_phone: bool = False) -> BoardEntry:
     """A typed result of a board at a table: the points NS and EW won, checked as a typed score is
     (both sides, whole numbers within the limit, below zero only where the game allows it, and no
     more than one hand of the game can score: the board is one hand).
     ``find``: how the table is found (duplicate teams give theirs; the caller has checked the event).
     ``within``: inside a write already open (the venue's confirmation of a board's typed score);
-    ``ended``: how the hand ended, where it was said (``out``, ``blocked``)."""
+    ``ended``: how the hand ended, where it was said (``out``, ``blocked``).  ``from_phone``: the
+    board's hand as the table's own phone confirmed it; any other first result of a board the
+    table's phone is playing needs ``replace`` (:func:`tournament.event.results.refuse_game_on_phone`)."""
     if find is None:
         check_duplicate(store, "a board's result")
     with contextlib.nullcontext() if within else store.write():
         table = (find or _seated)(store, round_no, table_no, board_no)
         ordered, _ = res._manual_scores(table, scores, None, store.settings, hand=True)
-        return _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, replace, by)
+        return _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, replace, by,
+                    over_phone=from_phone)
 
 
 def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
@@ -329,14 +343,15 @@ def check_hand_score(store: EventStore, table: Table, board_no: int, scores: dic
 
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
                  table_no: int | None, board_no: int | None, replace: bool = False,
-                 by: str | None = None, within: bool = False, find: TableFinder | None = None) -> BoardEntry:
+                 by: str | None = None, within: bool = False, find: TableFinder | None = None,
+                 from_phone: bool = False) -> BoardEntry:
     """A board's result from the record of its hand (judged by domrec first: ``report``): a valid
     record of one played hand whose deal is the board's (any other deal is refused, naming the
     first tile that differs: :func:`tournament.pairing.boards.check_hand`).  The round, table and
     board are the ones given, else the record's ``event.round``, ``event.table`` and
     ``event.board``.  A record naming the event's players must name the table's, in their seats.
-    ``within``: inside a write already open (the venue's confirmation).  ``find``: as for
-    :func:`enter_score`."""
+    ``within``: inside a write already open (the venue's confirmation).  ``find``, ``from_phone``: as
+    for :func:`enter_score`."""
     if find is None:
         check_duplicate(store, "a board's result")
     if record is None or report.status != "valid":
@@ -368,7 +383,7 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
         table = (find or _seated)(store, round_no, table_no, board_no)
         _check_players(store, record, table, report.source)
         return _put(store, table, board_no, scores["NS"], scores["EW"], hand.result.end, True,
-                    text_of([record], "json"), digest, replace, by)
+                    text_of([record], "json"), digest, replace, by, over_phone=from_phone)
 
 
 def _check_players(store: EventStore, record: Record, table: Table, source: str) -> None:
@@ -384,15 +399,20 @@ def _check_players(store: EventStore, record: Record, table: Table, source: str)
 
 
 def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended: str | None, verified: bool,
-         record: str | None, digest: str | None, replace: bool, by: str | None, trail: bool = True) -> BoardEntry:
+         record: str | None, digest: str | None, replace: bool, by: str | None, trail: bool = True,
+         over_phone: bool = False) -> BoardEntry:
     """Within a write: a table's result on a board, stored (or the same one again, unchanged).
     A result it replaces is kept whole (``board_result_audit``) and, unless the caller puts its
     own line there (``trail``: false; a correction says why), told in the audit trail
     (``board_replaced``), so that ``history`` and the export's audit show it as they show a
-    game's result replaced."""
+    game's result replaced.  A first result of the board the table's phone is playing is refused
+    unless ``replace`` or ``over_phone`` (the phone's own confirmation of it) says to enter it
+    (:func:`tournament.event.results.refuse_game_on_phone`, board by board)."""
     from tournament.store import desk as desk_sql
 
     old = sql.result(store, table.id, board_no)
+    if old is None and not (replace or over_phone):
+        res.refuse_game_on_phone(store, table, board_no, boards_of(store, table))
     status = STORED
     if old is not None:
         same = (old["ns_points"], old["ew_points"], bool(old["verified"]), old["record_hash"]) == \

@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import attrs
 
@@ -654,24 +654,41 @@ def refuse_whole_game(store: EventStore) -> None:
 
 class GameOnPhone(ResultRefused):
     """A result for a table whose phone has a game in progress (:func:`refuse_game_on_phone`): the
-    round and the table, so that the director's page can say what to do in its own words."""
+    round and the table (and, at a duplicate table, the board the phone is playing), so that the
+    director's page can say what to do in its own words."""
 
-    def __init__(self, round_no: int, table_no: int) -> None:
-        super().__init__(f"round {round_no} table {table_no} has a game in progress on its table phone: let the "
+    def __init__(self, round_no: int, table_no: int, board: int | None = None) -> None:
+        what = "a game" if board is None else f"board {board}"
+        super().__init__(f"round {round_no} table {table_no} has {what} in progress on its table phone: let the "
                          f"table finish it and confirm it there, or give --replace to enter this result over it "
                          f"(its moves stay in the venue's log); nothing was stored")
-        self.round, self.table = round_no, table_no
+        self.round, self.table, self.board = round_no, table_no, board
 
 
-def refuse_game_on_phone(store: EventStore, table: Table) -> None:
+def refuse_game_on_phone(store: EventStore, table: Table, board: int | None = None,
+                         boards: Sequence[int] = ()) -> None:
     """Within the write: refuse a first result for ``table`` while its phone has a game in progress
     (a move or a confirmation accepted from it), as ``swap`` and ``move`` refuse to change its
     seats: entered over it, the result would stand in for a game the table is still playing, and
-    its phone would be told its game was confirmed when nobody confirmed it."""
-    from tournament.store import desk as desk_sql
+    its phone would be told its game was confirmed when nobody confirmed it.
 
-    if desk_sql.venue_rows(store, [table.id])[table.id]:
-        raise GameOnPhone(table.round, table.number)
+    ``board``: a duplicate table's first result on that board (``boards``: the table's boards of
+    the round, in the order its phone plays them), refused only while the phone's game is on that
+    board: a move or a confirmation taken since the phone's last board was confirmed there, and
+    ``board`` the first of ``boards`` neither confirmed at the phone nor with a result in the event
+    (the board the phone is playing: :func:`tournament.event.table_log.board_index`)."""
+    from tournament.store import boards as board_sql, desk as desk_sql
+
+    if board is None:
+        if desk_sql.venue_rows(store, [table.id])[table.id]:
+            raise GameOnPhone(table.round, table.number)
+        return
+    played, since = desk_sql.venue_board_rows(store, table.id)
+    if not since:
+        return
+    playing = next((b for b in boards if b not in played and board_sql.result(store, table.id, b) is None), None)
+    if playing == board:
+        raise GameOnPhone(table.round, table.number, board)
 
 
 def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: dict[str, int],

@@ -905,10 +905,7 @@ class Venue:
     def _boards_of(self, table: Table) -> tuple[int, ...]:
         """The boards a duplicate table plays, in order: its movement's (duplicate pairs), or its
         round's, the same at every table (duplicate teams: :mod:`tournament.event.duplicate_teams`)."""
-        if self.store.settings.team_duplicate:
-            return duplicate_teams.round_boards(self.store, table.round)
-        mine = next((t for t in duplicate.table_boards(self.store, table.round) if t.table_id == table.id), None)
-        return mine.boards if mine is not None else ()
+        return duplicate.boards_of(self.store, table)
 
     def _state(self, table: Table, live: Live, said: list[str], result: Any = False) -> dict[str, Any]:
         """The table's state (:func:`tournament.event.table_log.state`); ``result``: its result as the
@@ -1379,10 +1376,11 @@ class Venue:
             if hand is not None and hand.score_sheet and hand.result is not None:  # scores only: the typed score
                 entry = duplicate.enter_score(self.store, table.round, table.number, number,
                                               {s: int((report.scores or {}).get(s, 0)) for s in table.sides()},
-                                              by=author, within=True, ended=hand.result.end, find=find)
+                                              by=author, within=True, ended=hand.result.end, find=find,
+                                              from_phone=True)
             else:
                 entry = duplicate.enter_record(self.store, record, report, table.round, table.number, number,
-                                               by=author, within=True, find=find)
+                                               by=author, within=True, find=find, from_phone=True)
         except TournamentError as e:
             raise Unprocessable(e.message) from None
         venue_sql.set_entered_via(self.store, table.id, "table")

@@ -21,6 +21,7 @@ of its first desk change (:func:`upgrade_for_desk`); until then it stays the fil
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any, Sequence
 
@@ -131,6 +132,25 @@ def venue_rows(store: EventStore, table_ids: Sequence[int], every: bool = False)
     counts = dict(store.conn.execute(f"SELECT table_id, COUNT(*) FROM venue_log WHERE table_id IN ({marks}) "
                                      f"{which}GROUP BY table_id", list(table_ids)).fetchall())
     return {t: int(counts.get(t, 0)) for t in table_ids}
+
+
+def venue_board_rows(store: EventStore, table_id: int) -> tuple[list[int], int]:
+    """A duplicate table's phone: the boards confirmed there, in order, and how many moves and
+    confirmations it has had accepted since the last of them (0: none, or no venue): with any,
+    the board it is playing has a game in progress (:func:`venue_rows`, board by board)."""
+    if not store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'venue_log'").fetchone():
+        return [], 0
+    played: list[int] = []
+    since = 0
+    for kind, body in store.conn.execute("SELECT kind, body FROM venue_log WHERE table_id = ? AND kind IN "
+                                         "('dgn', 'confirm', 'board') ORDER BY rev", [table_id]):
+        if kind == "board":
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                played.append(int(json.loads(body)["board"]))
+            since = 0
+        else:
+            since += 1
+    return played, since
 
 
 def delete_round(store: EventStore, round_no: int) -> None:
