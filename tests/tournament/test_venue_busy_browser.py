@@ -1,0 +1,208 @@
+"""A write answered *busy* (503 with ``Retry-After``: another program holding the event file past
+the venue's wait, docs/venue.md "The event file held by another program for longer") in a real
+browser: the table's page and the director's page take it as busy, never as a refusal, and send
+the same write again with its same id once the Retry-After has passed; the server stores it once.
+
+No lock is taken here: the page's first request of the write is answered 503 by the browser's
+route (the server never sees it), the ones after it go through.  What the page showed meanwhile is
+recorded in the page itself (a MutationObserver), so that nothing depends on the test looking at
+the right moment; waits are on the page's own marks (``data-outbox``, ``data-rev``, an answer),
+never on time.  Slow, and skipped with the reason where Chromium or Playwright is missing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tournament import open_event
+
+pytestmark = pytest.mark.slow
+
+from tests.browser import playwright_or_skip
+
+playwright_api = playwright_or_skip(server=True)
+
+from tests.tournament.test_venue_browser import (PHONE, WAIT_MS, _event, _game, _log, _play_through,  # noqa: E402
+                                                 _rev, _served, _steps, _type, _wait_rev)
+from tests.tournament.test_venue_outbox_browser import _bodies, _opened, _outbox  # noqa: E402
+
+HELD = "another program is holding the event file: nothing was stored; this is sent again shortly"
+BUSY_BANNER = "the server is busy: 1 move waiting to be sent again shortly"
+
+#: What the page shows, recorded at each change of it: <body>'s marks, the outbox's banner, the
+#: message lines (the table's, the director's beside the open table).
+RECORD = """() => {
+  window.__seen = [];
+  const text = (id) => { const e = document.getElementById(id); return e ? [e.textContent, e.className] : null; };
+  const snap = () => {
+    const d = document.body.dataset;
+    window.__seen.push({link: d.link, outbox: d.outbox, unanswered: d.unanswered, rev: d.rev, tries: d.tries,
+                        banner: text('outbox'), message: text('message'), detail: text('detail-message')});
+  };
+  snap();
+  new MutationObserver(snap).observe(document.body, {attributes: true, childList: true, subtree: true,
+                                                     characterData: true});
+}"""
+
+
+def _record(page) -> None:
+    page.evaluate(RECORD)
+
+
+def _seen(page) -> list[dict]:
+    return page.evaluate("() => window.__seen")
+
+
+def _busy_once(page, pattern: str) -> list[dict]:
+    """The first request matching ``pattern`` answered 503 ``Retry-After: 1`` (as the venue answers a
+    write while another program holds the event file), the rest sent to the server.  The list holds
+    each request's body, in order, as the page sent it."""
+    sent: list[dict] = []
+
+    def answer(route):
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        sent.append(route.request.post_data_json)
+        if len(sent) == 1:
+            route.fulfill(status=503, headers={"Retry-After": "1", "Content-Type": "application/json"},
+                          body=json.dumps({"error": HELD}))
+        else:
+            route.continue_()
+
+    page.route(pattern, answer)
+    return sent
+
+
+def _is_response(path_end: str, status: int):
+    return lambda r: r.url.split("?")[0].endswith(path_end) and r.request.method == "POST" and r.status == status
+
+
+def test_a_line_answered_busy_waits_in_the_outbox_and_is_sent_again_with_its_id(tmp_path, browser):
+    """The line is not refused nor dropped: it goes into the outbox (the banner says the server is
+    busy, ``data-link="busy"``), is sent again with its same id after the Retry-After, stored once,
+    and the table is drawn at the revision after it; play goes on."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    steps = _steps(_game(path, seed=3))
+    served = _served(path)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        page = _opened(context, served.links["tables"][0]["url"])  # (without the engine: kept unchecked)
+        _type(page, steps[0])
+        at = _rev(page)
+        _record(page)
+        sent = _busy_once(page, "**/dgn*")
+        page.fill("#typed-text", steps[1])
+        with page.expect_response(_is_response("/dgn", 200), timeout=WAIT_MS) as again:
+            page.click("#typed-form button[type=submit]")
+        assert again.value.request.post_data_json["cid"] == sent[0]["cid"]
+        _outbox(page, 0)
+        page.wait_for_function("() => document.getElementById('outbox').textContent === 'all sent'", timeout=WAIT_MS)
+        page.wait_for_function(f"() => Number(document.body.dataset.rev) === {at + 1} && document.body.dataset.link === 'ok'",
+                               timeout=WAIT_MS)
+        seen = _seen(page)
+        assert len(sent) == 2, sent
+        assert sent[0]["cid"] == sent[1]["cid"] and sent[0]["text"] == sent[1]["text"] == steps[1]
+        assert sent[0]["rev"] == sent[1]["rev"] == at
+        busy = [s for s in seen if s["link"] == "busy"]
+        assert busy and all(s["outbox"] == "1" for s in busy), seen
+        assert any(s["banner"] and s["banner"][0] == BUSY_BANNER for s in busy), seen
+        # Never said as a refusal: neither the server's line in red nor "try again".
+        assert not any(s["message"] and s["message"][1] == "bad" for s in seen), seen
+        assert page.input_value("#typed-text") == ""  # (kept, not left in the box to type again)
+        _type(page, steps[2])  # and play goes on, online
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:3]  # the line answered busy stored once, in its place
+
+
+def test_a_confirmation_answered_busy_is_sent_again_with_its_id_and_taken_once(tmp_path, browser):
+    """A confirmation is never kept in the outbox: answered 503 it is said to wait
+    (``data-unanswered="/confirm"``, the banner busy) and ``deliver`` sends it again with its id
+    after the Retry-After; the server takes it once and the table is drawn after it."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    record = _game(path, seed=5)
+    served = _served(path)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        page = _opened(context, served.links["tables"][0]["url"])
+        before = _rev(page)
+        page.click("#mode-play")
+        _wait_rev(page, before)
+        _play_through(page, record, {}, tapped=0)  # (every hand typed whole)
+        page.wait_for_selector('#panel button[data-side="NS"]:not([disabled])', timeout=WAIT_MS)
+        over = _rev(page)
+        _record(page)
+        sent = _busy_once(page, "**/confirm*")
+        with page.expect_response(_is_response("/confirm", 200), timeout=WAIT_MS) as again:
+            page.click('#panel button[data-side="NS"]')
+        assert again.value.request.post_data_json["cid"] == sent[0]["cid"]
+        page.wait_for_function(f"() => Number(document.body.dataset.rev) === {over + 1} "
+                               "&& document.body.dataset.unanswered === undefined", timeout=WAIT_MS)
+        seen = _seen(page)
+        assert len(sent) == 2 and sent[0] == sent[1], sent  # the same write: its id, its side, its revision
+        assert sent[0]["side"] == "NS" and sent[0]["rev"] == over
+        assert any(s["unanswered"] == "/confirm" and s["link"] == "busy" for s in seen), seen
+        assert not any(s["message"] and s["message"][1] == "bad" for s in seen), seen
+        assert page.evaluate("() => document.body.dataset.tries") == "2"
+        page.unroute("**/confirm*")
+        button = page.locator('#panel button[data-side="EW"]')
+        button.wait_for(timeout=WAIT_MS)
+        with page.expect_response(_is_response("/confirm", 200), timeout=WAIT_MS):
+            button.click()
+        page.wait_for_selector("text=Confirmed", timeout=WAIT_MS)
+    finally:
+        served.close()
+    rows = _log(path)
+    assert [kind for kind, _ in rows].count("confirm") == 2 and len(rows) == over + 2  # NS once, EW once
+    store = open_event(path)
+    try:
+        result = store.result_for(store.tables(1)[0].id)
+        assert result is not None and result.verified
+    finally:
+        store.close()
+
+
+def test_a_directors_result_answered_busy_is_said_and_sent_again_with_its_id(tmp_path, browser):
+    """The director's page shows the server's line beside the open table (not as a refusal), and
+    sends the result again with its same id once the Retry-After has passed; entered once."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    served = _served(path)
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(served.links["director"])
+        row = '#tables tbody tr[data-table="1"]'
+        page.wait_for_selector(f'{row}[data-status="not started"]', timeout=WAIT_MS)
+        page.click(f"{row} button", timeout=WAIT_MS)
+        page.wait_for_selector('#detail-title:text-matches("table 1")', timeout=WAIT_MS)
+        page.fill("#dir-score-NS", "150")
+        page.fill("#dir-score-EW", "90")
+        page.fill("#result-reason", "played on paper: the sheet was handed in")
+        _record(page)
+        sent = _busy_once(page, "**/tables/1/1/result")
+        with page.expect_response(_is_response("/result", 200), timeout=WAIT_MS) as again:
+            page.click("#result-form button[type=submit]")
+        assert again.value.request.post_data_json["cid"] == sent[0]["cid"]
+        page.wait_for_selector("#detail-message.good", timeout=WAIT_MS)
+        assert "NS 150" in page.inner_text("#detail-message")
+        page.wait_for_selector(f'{row}[data-status="confirmed"]', timeout=WAIT_MS)
+        seen = _seen(page)
+        assert len(sent) == 2 and sent[0] == sent[1], sent  # the same write, its same id
+        said = [s for s in seen if s["detail"] and s["detail"][0] == HELD]
+        assert said and all(s["detail"][1] != "bad" for s in said), seen  # said, not as a refusal
+        assert any(s["detail"][0] == HELD and s["unanswered"] for s in said), seen
+        assert not any(s["detail"] and s["detail"][1] == "bad" for s in seen), seen
+        assert page.evaluate("() => [document.body.dataset.unanswered, document.body.dataset.tries]") == [None, "2"]
+    finally:
+        served.close()
+    store = open_event(path)
+    try:
+        table = store.tables(1)[0]
+        result = store.result_for(table.id)
+        assert result.scores == {"NS": 150, "EW": 90} and result.kind == "manual"
+        kept = store.conn.execute("SELECT cid FROM venue_writes WHERE table_id = ?", [table.id]).fetchall()
+        assert kept == [(sent[0]["cid"],)]  # the result taken once, by its id
+    finally:
+        store.close()
