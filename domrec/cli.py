@@ -104,8 +104,7 @@ def validate(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Also give each problem of a typed (DGN) "
                                                                "record the JSON Pointer into the record read."),
     from_: Optional[str] = typer.Option(None, "--from", help="What standard input, or a file not named "
-                                                            "*.json, *.jsonl or *.dgn, holds: json or dgn "
-                                                            "(default: told apart by its first line)."),
+                                                            "*.json, *.jsonl or *.dgn, holds: json or dgn."),
     jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Worker processes: a number, or 0 or auto for "
                                                                   "every core (default: every core for a large "
                                                                   "input, one otherwise)."),

@@ -78,7 +78,7 @@ def test_a_tables_moves_wake_no_public_reader_and_a_result_does(tmp_path):
                 await asyncio.sleep(0)
             assert not heard_public.done() and feed.revision == revision
 
-            venue.director_result(1, 1, {"NS": 150, "EW": 90}, None)  # a result: the standings change
+            venue.director_result(1, 1, {"NS": 150, "EW": 90}, "the table stopped")  # a result: the standings change
             feed.poke()
             assert _data(await asyncio.wait_for(heard_public, PATIENCE)) == latest_public_seq(venue.store) > revision
         finally:
@@ -118,7 +118,7 @@ def test_a_live_pages_fetch_is_answered_from_the_page_made_for_the_change_the_st
             assert pages.kept_for_live(feed, "tables", 0, "en") is None  # follows the latest change: not made
 
             heard = asyncio.ensure_future(anext(stream))
-            venue.director_result(1, 1, {"NS": 150, "EW": 90}, None)  # a result: the standings change
+            venue.director_result(1, 1, {"NS": 150, "EW": 90}, "the table stopped")  # a result: the standings change
             assert pages.kept_for_live(feed, "standings", 0, "en") is made  # the watcher has not looked yet
             feed.poke()
             now = _data(await asyncio.wait_for(heard, PATIENCE))
@@ -458,7 +458,7 @@ def test_the_streams_written_by_their_connections_hear_what_they_follow(tmp_path
             await _until(lambda: len(tables.numbers()) == 2, "the tables' stream to hear the status")
             assert tables.numbers()[-1] == latest_seq(venue.store) and len(public.numbers()) == 1
 
-            venue.director_result(1, 1, {"NS": 150, "EW": 90}, None)  # a result: both hear it
+            venue.director_result(1, 1, {"NS": 150, "EW": 90}, "the table stopped")  # a result: both hear it
             feed.poke()
             await _until(lambda: len(public.numbers()) == 2 and len(tables.numbers()) == 3, "the result heard")
             assert public.numbers()[-1] == latest_public_seq(venue.store) and tables.numbers()[-1] == latest_seq(venue.store)
