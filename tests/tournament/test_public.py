@@ -513,7 +513,7 @@ def test_the_crosstable_marks_a_sides_forfeit_as_a_players(tmp_path):
     assert sorted(c["outcome"] for c in cells) == ["L", "L", "W", "W"]
     site = pages.Site(served=True, recorded=frozenset())
     es = pages.page_html(data, site, "crosstable", lang="es")
-    assert es.count("por incomparecencia") == 4 and "no presentado" not in es and "ganada (W)" in es
+    assert es.count("por incomparecencia") == 4 and "no presentado" not in es and "ganada (G)" in es
 
 
 def test_the_crosstable_says_what_a_table_number_in_a_cell_means(tmp_path):
@@ -530,7 +530,7 @@ def test_the_crosstable_says_what_a_table_number_in_a_cell_means(tmp_path):
     site = pages.Site(served=True, recorded=frozenset())
     try:
         playing = pages.page_html(pub.public_data(store), site, "crosstable", lang="es")
-        assert "Una partida aún en juego muestra su mesa: T3." in playing
+        assert "Una partida aún en juego muestra su mesa: M3." in playing
         enter_manual(store, 1, {"NS": 150, "EW": 90})
         enter_manual(store, 2, {"NS": 50, "EW": 151})
         done = pages.page_html(pub.public_data(store), site, "crosstable", lang="en")

@@ -31,10 +31,16 @@ from tournament.values import Table
 FEED_VERSION = 1
 
 
-#: The feed's refusals that the hub says to a follower (:mod:`tournament.web.hub`), as patterns
-#: (:mod:`domrec.phrases`): the hub words them in the follower's language.  (The venue's feed
-#: answers its programs in English.)
+#: The feed's refusals, as patterns (:mod:`domrec.phrases`): the venue's hall and the hub
+#: (:mod:`tournament.web.hub`) say them in the client's language (its data stays in English).
 REFUSALS = (
+    N_("round %(n)s has not been paired (no round has been paired yet)"),
+    N_("round %(n)s table %(n2)s is still in play: its game is shown once its result is in"),
+    N_("round %(n)s table %(n2)s has no recorded game: its result is a forfeit"),
+    N_("round %(n)s table %(n2)s has no recorded game: its result is a score entered by hand"),
+    N_("round %(n)s table %(n2)s has no recorded game"),
+    N_("since %(n)s is past this event's last change (%(n2)s): the event file is not the one followed (restored "
+       "from a copy, or another event); read the event again and follow from its latest_seq"),
     N_("round must be a whole number, 0 or more (not %(text)s)"),
     N_("table must be a whole number, 0 or more (not %(text)s)"),
     N_("since must be a whole number, 0 or more (not %(text)s)"),

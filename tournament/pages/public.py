@@ -286,7 +286,7 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
     env.filters.update(label=words.label, header=words.header, get_link=lambda unit, links: links.get(unit),
                        place_row=lambda p: [p["place"], p["name"]],
                        pick=lambda row, keys: [row.get(k) for k in keys],
-                       team_key=lambda k: TEAM_KEY_COLUMNS.get(k, k), when=words.when,
+                       team_key=lambda k: TEAM_KEY_COLUMNS.get(k, k), when=words.when, outcome=words.outcome,
                        game=lambda g: game_name(g, lang), places_first=places_first)
     return env
 
@@ -307,7 +307,7 @@ def crosstable_em(cross: dict[str, Any], words: Words) -> float:
             if "tables" in c:  # a team's match in play: its tables and its games so far
                 return [f"{words._('T')}{'-'.join(map(str, c['tables']))} {c['for']}–{c['against']}"]
             return [f"{words._('T')}{c.get('table')}"]
-        first = f"{c['outcome']} {c.get('for', '')}" + (f"–{c['against']}" if "against" in c else "")
+        first = f"{words.outcome(c['outcome'])} {c.get('for', '')}" + (f"–{c['against']}" if "against" in c else "")
         if c.get("forfeit"):
             first += " " + words._("by forfeit")
         return [first, " ".join(map(str, c.get("opponents", [c.get("opponent", "")])))]

@@ -54,6 +54,12 @@ SHORT_HEADERS = {
     "efectividad": N_("short header: efectividad"), "Buchholz": N_("short header: Buchholz"),
 }
 
+#: A crosstable's letter of a game's or match's outcome (the data's ``W``, ``D``, ``L``), as the
+#: language writes it (the Spanish G, E, P of its G-E-P).  The msgids are never shown in English:
+#: each is the catalog's key of one letter.
+OUTCOME_LETTERS = {"W": N_("outcome letter: W (won)"), "D": N_("outcome letter: D (drawn)"),
+                   "L": N_("outcome letter: L (lost)")}
+
 #: The games' names as a page shows them (the event stores the game's id, ``competitive``).
 GAME_NAMES = {"competitive": N_("competitive"), "horse-race": N_("Horse Race"), "broadway": N_("Broadway"),
               "castle-rock": N_("Castle Rock"), "domino-roads": N_("Domino Roads")}
@@ -98,6 +104,15 @@ class Words:
         if brief == short or len(brief) >= len(full):
             return escape(full)
         return Markup('<abbr title="{}">{}</abbr>').format(full, brief)
+
+    def outcome(self, letter: Any) -> str:
+        """A crosstable's outcome letter (``W``, ``D``, ``L``) in the language; any other (a place
+        at the table, ``2``) as it is."""
+        key = OUTCOME_LETTERS.get(str(letter))
+        if key is None or self.lang == "en":
+            return str(letter)
+        said = self._(key)
+        return str(letter) if said == key else said
 
     def format_name(self, fmt: str) -> str:
         """An event's format as the page names it ("rotating partners")."""

@@ -169,6 +169,19 @@ WEB_REFUSALS = (
     N_("no such board: %(text)s"),
     N_("no such pair: %(text)s"),
     N_("no such %(what)s: %(text)s"),
+    # The public pages' own (tournament.event.public, tournament.pages.public: NotPublic), which the
+    # hub says too.
+    N_("round %(n)s table %(n2)s has no result yet: its game is shown once it is in"),
+    N_("round %(n)s table %(n2)s was entered as a score, without its moves: there is no game to replay"),
+    N_("no player number %(n)s in this event"),
+    N_("no team number %(n)s in this event"),
+    N_("this is not a duplicate event: it has no boards"),
+    N_("duplicate teams are scored by the team: there are no pairs' cards"),
+    N_("there is no board %(n)s"),
+    N_("there is no pair %(n)s"),
+    N_("this is not a duplicate-teams event: its matches are its tables' games"),
+    N_("round %(n)s has no match at table %(n2)s"),
+    N_("format is json or dgn (not %(text)s)"),
     N_("the server could not do this (request %(word)s); the director can find the detail in the server's log"),
     N_("the request body holds half of a character (a lone \\ud800 to \\udfff escape): send whole characters"),
     # The director's pages: the score sheets before any round, a replay asked for an odd board.
@@ -176,8 +189,9 @@ WEB_REFUSALS = (
     N_("?board= takes the number of a board the table plays"),
     STOPPED,
 )
-#: Every sentence of the API that a page shows, as patterns: the engines', the venue's, the server's.
-PHRASES = phrases.PHRASES + REFUSALS + keys.PHRASES + WEB_REFUSALS
+#: Every sentence of the API that a page shows, as patterns: the engines', the venue's, the server's,
+#: the feed's.
+PHRASES = phrases.PHRASES + REFUSALS + keys.PHRASES + WEB_REFUSALS + feed.REFUSALS
 
 
 class JSONResponse(_JSONResponse):
@@ -1153,9 +1167,11 @@ class HallSite(Site):
         return JSONResponse(data, headers=headers)
 
     def _feed_refusal(self, request: Request, status: int, message: str) -> Response:
+        """A feed's refusal: one JSON line in the client's language (the feed's data stays in English)."""
         request_id = request.scope.get("state", {}).get("request_id", "")
-        return JSONResponse({"error": message, "request_id": request_id}, status_code=status,
-                            headers=_feed_headers(None))
+        lang = self._language(request)[0]
+        return JSONResponse({"error": self._said(message, lang), "request_id": request_id}, status_code=status,
+                            headers={**_feed_headers(None), "vary": "Accept-Language, Cookie"})
 
     async def feed_event(self, request: Request) -> Response:
         return await self._feed(request, feed.event)

@@ -120,10 +120,10 @@ REFUSALS = (
 @functools.cache
 def phrases_of_the_hub() -> tuple[str, ...]:
     """Every sentence the hub may say to a client, as patterns: the venue's (its pages' and web
-    refusals, the engines'), the feed's and the league's that the hub says, and its own."""
+    refusals, the engines', the feed's), the league's that the hub says, and its own."""
     from tournament.web.app import PHRASES as VENUE
 
-    return VENUE + feed.REFUSALS + league.REFUSALS + REFUSALS
+    return VENUE + league.REFUSALS + REFUSALS
 
 
 class Unreadable(NotPublic):
