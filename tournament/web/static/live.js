@@ -6,6 +6,13 @@
 // seconds instead.  A phone that slept catches up the moment it is looked at again, or is back
 // online.  Nothing here runs from a file (file://): a page written by `tournament report` is read
 // as it was written.
+// One stream for all the tabs of a hall in one browser: over HTTP/1.1 a browser opens at most six
+// connections to a host, and six tabs each holding a stream left none for a seventh page (it never
+// loaded) nor for the open pages' fetches.  So the tabs that follow the same stream elect one of
+// them with a lock (Web Locks, held for the tab's life) to hold it, and it passes each message on
+// to the others (BroadcastChannel); when that tab closes, the lock goes to another, which opens the
+// stream.  A browser without either (or a page not in a secure context, where there are no locks)
+// holds a stream of its own, as before.
 "use strict";
 (function () {
   const main = document.getElementById("main");
@@ -15,6 +22,11 @@
   // Over how long the hall's phones spread their fetches after a change (the server says: longer in
   // a larger hall, so the tables' moves never wait behind the whole hall's fetches).
   let spread = 400;
+  const live = main.dataset.live || "/live";  // on a federation's hub, the event's own stream
+  const stream = main.dataset.follow === "tables" ? live + "?follow=tables" : live;
+  // Shared: not yet holding the lock, this tab hears the stream from the tab that holds it.
+  let shared = !!(window.EventSource && window.BroadcastChannel && navigator.locks), holding = false, last = null;
+  const channel = shared ? new BroadcastChannel("domrec-live " + stream) : null;
 
   async function refresh() {
     if (busy) { again = true; return; }
@@ -51,21 +63,50 @@
     if (!on && poller) { clearInterval(poller); poller = null; }
   }
 
-  function listen() {
-    if (!window.EventSource) { poll(true); return; }
-    if (source && source.readyState !== EventSource.CLOSED) return;
-    const live = main.dataset.live || "/live";  // on a federation's hub, the event's own stream
-    source = new EventSource(main.dataset.follow === "tables" ? live + "?follow=tables" : live);
-    source.addEventListener("seq", (e) => {
-      heard = Math.max(heard, Number(e.data));
+  // A message of the stream, from this tab's own stream or passed on by the tab that holds it.
+  function hear(kind, data) {
+    if (kind === "seq") {
+      last = data;
+      heard = Math.max(heard, Number(data));
       // A moment's random wait: the hall's phones do not all ask in the same instant.
-      if (Number(e.data) !== seq && !document.hidden) setTimeout(refresh, Math.random() * spread);
-    });
-    source.addEventListener("spread", (e) => { spread = Math.min(5000, Number(e.data) || 400); });
-    source.addEventListener("open", () => poll(false));
+      if (Number(data) !== seq && !document.hidden) setTimeout(refresh, Math.random() * spread);
+    } else if (kind === "spread") spread = Math.min(5000, Number(data) || 400);
+    else if (kind === "open") poll(false);
     // The browser reconnects by itself after a dropped stream; until it does, and for good when it
     // gives up (the server said 503), the page asks every few seconds.
-    source.addEventListener("error", () => poll(true));
+    else if (kind === "error") poll(true);
+  }
+
+  function listen() {
+    if (!window.EventSource) { poll(true); return; }
+    if (shared && !holding) return;  // another tab holds the stream and passes it on
+    if (source && source.readyState !== EventSource.CLOSED) return;
+    source = new EventSource(stream);
+    for (const kind of ["seq", "spread", "open", "error"]) {
+      source.addEventListener(kind, (e) => {
+        hear(kind, e.data);
+        if (holding) channel.postMessage({ kind: kind, data: e.data });
+      });
+    }
+  }
+
+  if (shared) {
+    channel.onmessage = (e) => {
+      const m = e.data || {};
+      if (m.kind !== "hello") { if (!holding) hear(m.kind, m.data); return; }
+      // A tab just opened: what the stream said last, as the stream says it to a new listener.
+      if (!holding || !source) return;
+      if (last !== null) channel.postMessage({ kind: "seq", data: last });
+      channel.postMessage({ kind: "spread", data: String(spread) });
+      channel.postMessage({ kind: source.readyState === EventSource.OPEN ? "open" : "error" });
+    };
+    channel.postMessage({ kind: "hello" });
+    // The lock is held until the tab closes (the promise never settles): then the next tab's turn.
+    navigator.locks.request("domrec-live " + stream, () => {
+      holding = true;
+      listen();
+      return new Promise(() => {});
+    }).catch(() => { shared = false; channel.close(); listen(); });  // no lock to be had: a stream of its own
   }
 
   function wake() {
