@@ -71,6 +71,35 @@ var domrecPictures = (function () {
     return oneLine(chars.length <= limit ? text : chars.slice(0, limit).join("") + "\u2026");
   }
 
+  /* svg.py's text_width and fit_text: a text's width guessed character by character (hundredths
+     of the font size), and a text shortened with an ellipsis to fit ``room`` px. */
+  var NARROW = "ijlI.,:;'|! ", BROAD = "MWmw@%\u2026";
+  var WIDE = [[0x1100, 0x115F], [0x2600, 0x27BF], [0x2E80, 0xA4CF], [0xAC00, 0xD7A3], [0xF900, 0xFAFF],
+              [0xFE30, 0xFE4F], [0xFF00, 0xFF60], [0xFFE0, 0xFFE6], [0x1F000, 0x1FAFF], [0x20000, 0x3FFFD]];
+  function em(c) {
+    if (NARROW.indexOf(c) >= 0) { return 33; }
+    if (BROAD.indexOf(c) >= 0) { return 100; }
+    if (c >= "A" && c <= "Z") { return 80; }
+    var code = c.codePointAt(0);
+    return WIDE.some(function (r) { return r[0] <= code && code <= r[1]; }) ? 100 : 64;
+  }
+  function textWidth(text, size) {
+    return Array.from(text).reduce(function (sum, c) { return sum + em(c); }, 0) * size / 100;
+  }
+  function fitText(text, room, size) {
+    var chars = Array.from(text);
+    if (chars.reduce(function (sum, c) { return sum + em(c); }, 0) * size <= room * 100) {
+      return clip(text, chars.length);
+    }
+    var total = 100, kept = 0;
+    for (var i = 0; i < chars.length; i++) {
+      total += em(chars[i]);
+      if (total * size > room * 100) { break; }
+      kept += 1;
+    }
+    return clip(text, kept);
+  }
+
   /* An element with its attributes in order ([name, value] pairs; null values left out). */
   function element(tag, attrs) {
     var node = document.createElementNS(NS, tag);
@@ -121,6 +150,6 @@ var domrecPictures = (function () {
   }
 
   return {NS: NS, FONT: FONT, fixed: fixed, num: num, floorDiv: floorDiv, len: len, oneLine: oneLine,
-          clip: clip, element: element, sub: sub, text: text, title: title, fit: fit, legible: legible,
+          clip: clip, textWidth: textWidth, fitText: fitText, element: element, sub: sub, text: text, title: title, fit: fit, legible: legible,
           forRoom: forRoom, games: Object.create(null)};
 })();
