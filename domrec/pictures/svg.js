@@ -73,31 +73,18 @@ var domrecPictures = (function () {
 
   /* svg.py's text_width and fit_text: a text's width guessed character by character (hundredths
      of the font size), and a text shortened with an ellipsis to fit ``room`` px. */
-  var NARROW = "ijlI.,:;'|! ", BROAD = "MWmw@%\u2026";
-  var WIDE = [[0x1100, 0x115F], [0x2600, 0x27BF], [0x2E80, 0xA4CF], [0xAC00, 0xD7A3], [0xF900, 0xFAFF],
-              [0xFE30, 0xFE4F], [0xFF00, 0xFF60], [0xFFE0, 0xFFE6], [0x1F000, 0x1FAFF], [0x20000, 0x3FFFD]];
+  var WIDE = [9728, 10175, 11904, 55203, 63744, 65376, 126976, 262141];  /* svg._WIDE: first, last */
   function em(c) {
-    if (NARROW.indexOf(c) >= 0) { return 33; }
-    if (BROAD.indexOf(c) >= 0) { return 100; }
-    if (c >= "A" && c <= "Z") { return 80; }
-    var code = c.codePointAt(0);
-    return WIDE.some(function (r) { return r[0] <= code && code <= r[1]; }) ? 100 : 64;
+    for (var n = c.codePointAt(0), i = 0; i < 8; i += 2) { if (WIDE[i] <= n && n <= WIDE[i + 1]) { return 100; } }
+    return "ijlI.,:;'|! ".indexOf(c) >= 0 ? 33 : "MWmw@%\u2026".indexOf(c) >= 0 ? 100 : c >= "A" && c <= "Z" ? 80 : 64;
   }
-  function textWidth(text, size) {
-    return Array.from(text).reduce(function (sum, c) { return sum + em(c); }, 0) * size / 100;
-  }
+  function ems(cs) { return cs.reduce(function (w, c) { return w + em(c); }, 0); }
+  function textWidth(text, size) { return ems(Array.from(text)) * size / 100; }
   function fitText(text, room, size) {
-    var chars = Array.from(text);
-    if (chars.reduce(function (sum, c) { return sum + em(c); }, 0) * size <= room * 100) {
-      return clip(text, chars.length);
-    }
-    var total = 100, kept = 0;
-    for (var i = 0; i < chars.length; i++) {
-      total += em(chars[i]);
-      if (total * size > room * 100) { break; }
-      kept += 1;
-    }
-    return clip(text, kept);
+    var cs = Array.from(text), w = 100, k = 0;
+    if (ems(cs) * size <= room * 100) { return clip(text, cs.length); }
+    while ((w += em(cs[k])) * size <= room * 100) { k++; }
+    return clip(text, k);
   }
 
   /* An element with its attributes in order ([name, value] pairs; null values left out). */

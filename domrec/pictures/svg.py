@@ -27,8 +27,9 @@ FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif"
 #: punctuation, the widest letters and the ellipsis, capitals, East Asian wide characters and emoji
 #: as wide as the font size, and every other character.  (svg.js guesses alike, character by character.)
 _NARROW, _BROAD = frozenset("ijlI.,:;'|! "), frozenset("MWmw@%\u2026")
-_WIDE = ((0x1100, 0x115F), (0x2600, 0x27BF), (0x2E80, 0xA4CF), (0xAC00, 0xD7A3), (0xF900, 0xFAFF), (0xFE30, 0xFE4F),
-         (0xFF00, 0xFF60), (0xFFE0, 0xFFE6), (0x1F000, 0x1FAFF), (0x20000, 0x3FFFD))
+#: (symbols and emoji, CJK and Hangul, CJK compatibility to the fullwidth forms, emoji and the CJK
+#: extensions: wider ranges than Unicode's East Asian wide, every character in them taken as wide)
+_WIDE = ((0x2600, 0x27BF), (0x2E80, 0xD7A3), (0xF900, 0xFF60), (0x1F000, 0x3FFFD))
 
 
 def _em(c: str) -> int:
