@@ -58,9 +58,8 @@
     var label = (toMove ? "\u25b6 " : "") + seat + " · " + count + " tile" + (count === 1 ? "" : "s");
     D.text(group, 0, big, label, [["font-size", big], ["fill", TEXT], ["font-weight", toMove ? "bold" : "normal"],
                                   ["class", "seat-label"]]);
-    var fits = Math.max(6, D.floorDiv(width, 7.2));
-    D.text(group, 0, big + small + 4, name ? D.clip(name, fits) : "", [["font-size", small], ["fill", "#444"],
-                                                                       ["class", "name"]]);
+    var shownName = name ? D.fitText(name, width, small) : "";
+    D.text(group, 0, big + small + 4, shownName, [["font-size", small], ["fill", "#444"], ["class", "name"]]);
     var top = big + small + 11, step = size + GAP;
     var perRow = Math.max(1, D.floorDiv(width + GAP, step));
     tiles.forEach(function (t, i) {
@@ -73,7 +72,7 @@
     }
     var rows = count ? Math.max(1, Math.ceil(count / perRow)) : 0;
     var used = count ? Math.min(count, perRow) * step - GAP : 0;
-    return [group, Math.min(width, Math.max(used, 7.2 * D.len(label))), top + rows * (2 * size + GAP)];
+    return [group, Math.min(width, Math.max(used, 7.2 * D.len(label), D.textWidth(shownName, small))), top + rows * (2 * size + GAP)];
   }
 
   function place(parent, child, x, y, scale) {

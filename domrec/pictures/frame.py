@@ -19,7 +19,6 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
-from domrec.errors import clip
 from domrec.pictures import Board, fit, legible, svg
 from domrec.pictures.tiles import draw_back, draw_tile, numeral_half
 
@@ -57,8 +56,8 @@ def _rack(seat: str, name: str, tiles: tuple, hidden: int, width: float,
     big, small = legible(13, shown), legible(12, shown)
     svg.text(group, 0, big, label, font_size=big, fill=TEXT, font_weight="bold" if to_move else "normal",
              class_="seat-label")
-    fits = max(6, int(width // 7.2))
-    svg.text(group, 0, big + small + 4, clip(name, fits) if name else "", font_size=small, fill="#444", class_="name")
+    shown_name = svg.fit_text(name, width, small) if name else ""
+    svg.text(group, 0, big + small + 4, shown_name, font_size=small, fill="#444", class_="name")
     top = big + small + 11
     step = size + GAP
     per_row = max(1, int((width + GAP) // step))
@@ -70,7 +69,7 @@ def _rack(seat: str, name: str, tiles: tuple, hidden: int, width: float,
         draw_back(group, col * step, top + row * (2 * size + GAP), size, label=f"{seat}: a tile not shown")
     rows = max(1, -(-count // per_row)) if count else 0
     used = min(count, per_row) * step - GAP if count else 0
-    return group, min(width, max(used, 7.2 * len(label))), top + rows * (2 * size + GAP)
+    return group, min(width, max(used, 7.2 * len(label), svg.text_width(shown_name, small))), top + rows * (2 * size + GAP)
 
 
 def _place(parent: ET.Element, child: ET.Element, x: float, y: float, scale: float = 1.0) -> None:

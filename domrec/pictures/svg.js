@@ -71,6 +71,22 @@ var domrecPictures = (function () {
     return oneLine(chars.length <= limit ? text : chars.slice(0, limit).join("") + "\u2026");
   }
 
+  /* svg.py's text_width and fit_text: a text's width guessed character by character (hundredths
+     of the font size), and a text shortened with an ellipsis to fit ``room`` px. */
+  var WIDE = [9728, 10175, 11904, 55203, 63744, 65376, 126976, 262141];  /* svg._WIDE: first, last */
+  function em(c) {
+    for (var n = c.codePointAt(0), i = 0; i < 8; i += 2) { if (WIDE[i] <= n && n <= WIDE[i + 1]) { return 100; } }
+    return "ijlI.,:;'|! ".indexOf(c) >= 0 ? 33 : "MWmw@%\u2026".indexOf(c) >= 0 ? 100 : c >= "A" && c <= "Z" ? 80 : 64;
+  }
+  function ems(cs) { return cs.reduce(function (w, c) { return w + em(c); }, 0); }
+  function textWidth(text, size) { return ems(Array.from(text)) * size / 100; }
+  function fitText(text, room, size) {
+    var cs = Array.from(text), w = 100, k = 0;
+    if (ems(cs) * size <= room * 100) { return clip(text, cs.length); }
+    while ((w += em(cs[k])) * size <= room * 100) { k++; }
+    return clip(text, k);
+  }
+
   /* An element with its attributes in order ([name, value] pairs; null values left out). */
   function element(tag, attrs) {
     var node = document.createElementNS(NS, tag);
@@ -121,6 +137,6 @@ var domrecPictures = (function () {
   }
 
   return {NS: NS, FONT: FONT, fixed: fixed, num: num, floorDiv: floorDiv, len: len, oneLine: oneLine,
-          clip: clip, element: element, sub: sub, text: text, title: title, fit: fit, legible: legible,
+          clip: clip, textWidth: textWidth, fitText: fitText, element: element, sub: sub, text: text, title: title, fit: fit, legible: legible,
           forRoom: forRoom, games: Object.create(null)};
 })();

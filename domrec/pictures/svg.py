@@ -14,12 +14,54 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from domrec.errors import one_line
+from domrec.errors import clip, one_line
 
 NS = "http://www.w3.org/2000/svg"
 
 #: The font every picture uses: the reader's own sans-serif (nothing is fetched).
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif"
+
+
+#: A text's width is not measured by SVG: each character's width is guessed, in hundredths of the
+#: font size, a little wider than the usual sans-serif's (DejaVu Sans, Arial): narrow letters and
+#: punctuation, the widest letters and the ellipsis, capitals, East Asian wide characters and emoji
+#: as wide as the font size, and every other character.  (svg.js guesses alike, character by character.)
+_NARROW, _BROAD = frozenset("ijlI.,:;'|! "), frozenset("MWmw@%\u2026")
+#: (symbols and emoji, CJK and Hangul, CJK compatibility to the fullwidth forms, emoji and the CJK
+#: extensions: wider ranges than Unicode's East Asian wide, every character in them taken as wide)
+_WIDE = ((0x2600, 0x27BF), (0x2E80, 0xD7A3), (0xF900, 0xFF60), (0x1F000, 0x3FFFD))
+
+
+def _em(c: str) -> int:
+    """One character's guessed width, in hundredths of the font size."""
+    if c in _NARROW:
+        return 33
+    if c in _BROAD:
+        return 100
+    if "A" <= c <= "Z":
+        return 80
+    code = ord(c)
+    return 100 if any(a <= code <= b for a, b in _WIDE) else 64
+
+
+def text_width(text: str, size: float) -> float:
+    """The guessed width of ``text`` set at ``size`` px (see :func:`_em`)."""
+    return sum(_em(c) for c in text) * size / 100
+
+
+def fit_text(text: str, room: float, size: float) -> str:
+    """``text`` on one line shortened with an ellipsis (:func:`~domrec.errors.clip`) so that, set at
+    ``size`` px, it is no wider than ``room`` px as guessed (:func:`text_width`)."""
+    chars = list(text)
+    if sum(_em(c) for c in chars) * size <= room * 100:
+        return clip(text, len(chars))
+    total, kept = 100, 0  # (the ellipsis)
+    for c in chars:
+        total += _em(c)
+        if total * size > room * 100:
+            break
+        kept += 1
+    return clip(text, kept)
 
 
 #: Python spellings of attribute names already turned into SVG's (a picture asks for the same

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+import attrs
 import pytest
 
 from domrec import simulate as sim
-from domrec.pictures import MIN_TEXT, fit, frame
+from domrec.pictures import MIN_TEXT, fit, frame, svg
 from domrec.pictures.positions import replay
 
 from tests.conftest import SAMPLES
@@ -98,3 +99,49 @@ def test_broadways_axes_legend_is_a_note_and_the_coordinates_show_at_min_text():
     assert "Coordinates: x along the bottom, y up the left." in [t.text for t in drawn.iter() if t.get("class") == "note"]
     coordinates = [float(t.get("font-size")) for t in drawn.iter() if t.get("class") in ("x", "y")]
     assert coordinates and min(coordinates) >= MIN_TEXT
+
+
+LONG_NAME = "Maximiliano" + "X" * 189
+#: The widths of the long name's characters in DejaVu Sans (the widest of the usual sans-serifs, and
+#: Chromium's on Linux), in ems; any other character guessed as the pictures guess it.
+DEJAVU = {"M": .863, "a": .613, "x": .592, "i": .278, "m": .974, "l": .278, "n": .634, "o": .612, "X": .685,
+          "\u2026": 1.0}
+
+
+def _placed_texts(root: ET.Element, x: float = 0.0, scale: float = 1.0):
+    """Each text under ``root`` as (its left edge, its right edge, its words), in the picture's px."""
+    found = re.search(r"translate\(([-0-9.]+),([-0-9.]+)\)", root.get("transform", ""))
+    if found:
+        x += float(found[1]) * scale
+    grown = re.search(r"scale\(([0-9.]+)\)", root.get("transform", ""))
+    scale *= float(grown[1]) if grown else 1.0
+    if root.tag.endswith("text") and (root.text or "").strip():
+        size = float(root.get("font-size")) * scale
+        width = sum(DEJAVU[c] * size if c in DEJAVU else svg.text_width(c, size) for c in root.text)
+        left = x + float(root.get("x", 0)) * scale
+        anchor = root.get("text-anchor", "start")
+        left -= width / 2 if anchor == "middle" else width if anchor == "end" else 0
+        yield left, left + width, root.text
+    for child in root:
+        yield from _placed_texts(child, x, scale)
+
+
+@pytest.mark.parametrize("game, players", [("competitive", None), ("broadway", None), ("horse-race", 3),
+                                           ("castle-rock", None), ("domino-roads", None)])
+def test_a_200_character_name_is_shortened_with_an_ellipsis_within_the_picture(game, players):
+    """Every player named by a 200-character name without a space: each rack's name (Horse Race's and
+    Castle Rock's under the board, Broadway's south, every seat's) is shortened with "…" to fit, and
+    every text of the picture (explain --svg; the replay page's on a desktop) lies within its width."""
+    record = next(iter(sim.simulate(game, 1, 11, players=players)))
+    record = attrs.evolve(record, players=tuple(attrs.evolve(p, name=LONG_NAME) for p in record.players))
+    hands, _ = replay(record, f"long {game}")
+    positions = [p for hand in hands for p in hand.positions][:8]
+    for box in (None, 952):
+        for position in positions:
+            drawn = frame.draw(position) if box is None else frame.draw(position, box)
+            width = float(drawn.get("width"))
+            names = [t.text for t in drawn.iter() if t.get("class") == "name"]
+            assert len(names) == len(record.players) and all(n.endswith("\u2026") for n in names), names
+            for left, right, words in _placed_texts(drawn):
+                assert 0 <= left and right <= width, (game, box, position.move, round(left), round(right), width,
+                                                      words[:30])

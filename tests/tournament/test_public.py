@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament import add_players, create_event, make_settings, open_event, pair_next_round, withdraw
 from tournament.event import public as pub
 from tournament.event.changes import latest_public_seq, latest_seq
 from tournament.event.results import enter_manual
@@ -537,3 +537,31 @@ def test_the_crosstable_says_what_a_table_number_in_a_cell_means(tmp_path):
         assert "still being played" not in done
     finally:
         store.close()
+
+
+def test_a_search_finds_a_withdrawn_player_and_says_they_withdrew_in_english_and_spanish(tmp_path):
+    """A player who withdrew is not seated in the round shown, but has their page: a search by
+    their number or their name finds them, with the round they withdrew from (the catalog's words
+    for it, as their page says), not "Nobody by that name or number"."""
+    path = tmp_path / "gone.db"
+    simulate_event(path, "competitive", "rotating", 8, 2, seed=3)
+    store = open_event(path)
+    gone = withdraw(store, "#8")
+    pair_next_round(store)
+    store.close()
+    server = _server(path)
+    try:
+        client = _client(server)
+        assert client.get("/players/8").status_code == 200
+        for query in ("#8", "8", gone.name):
+            page = client.get("/", params={"q": query}).text
+            assert "Nobody by that name or number" not in page, query
+            assert re.findall(r'class="who" href="/players/(\d+)">', page) == ["8"], query
+            assert "Withdrawn from round 3." in page, query
+        page = client.get("/", params={"q": "#8", "lang": "es"}).text
+        assert "Nadie con ese nombre o número" not in page and "Retirado desde la ronda 3." in page
+        assert re.findall(r'class="who" href="/players/(\d+)">', page) == ["8"]
+        everybody = client.get("/").text  # the round's seating itself lists who plays it
+        assert 'href="/players/8"' not in everybody
+    finally:
+        server.close()

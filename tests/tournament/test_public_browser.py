@@ -212,3 +212,25 @@ def test_the_standings_print_without_the_pages_menu(tmp_path, browser):
             assert page.locator(hidden).count() == 0 or not page.locator(hidden).first.is_visible(), hidden
         assert page.locator("table.std").is_visible()
         page.close()
+
+
+def test_a_long_name_without_spaces_wraps_on_the_players_pages_of_a_phone(tmp_path, browser):
+    """A 200-character name without a space (its heading, the names linked in its table's and its
+    games' lines) wraps on a 390 px phone, as on the other pages: the page never scrolls sideways."""
+    long = "Maximiliano" + "X" * 189
+    path = tmp_path / "long.db"
+    store = create_event(path, make_settings("Long names", "competitive", "rotating", seed=4))
+    add_players(store, [long, "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
+    pair_next_round(store)
+    mates = next(t.players for t in store.tables(1) if 1 in t.players)
+    store.close()
+    assert len(mates) == 4 and 1 in mates
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9, hall=True) as served:
+        page = browser.new_page(viewport=PHONE)
+        for n in mates:
+            page.goto(served.hall_url + f"/players/{n}")
+            assert long in page.content()
+            width = page.evaluate("document.documentElement.scrollWidth")
+            _shot(page, f"long-name-player-{n}")
+            assert width <= PHONE["width"], (n, width)
+        page.close()

@@ -744,6 +744,18 @@ def values(data: dict[str, Any], site: Site, page: str, lang: str = i18n.DEFAULT
 # --- the pages ----------------------------------------------------------------------------------------
 
 
+def _withdrawn_rows(data: dict[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows of find your table for the players who withdrew and are not seated in the round
+    shown: a search finds them too (their page is there), each with the round they withdrew from."""
+    seated = {row["id"] for row in rows}
+    units = pub._pair_numbers(data)
+    gone = [p for p in data["players"] if p.get("withdrawn_from") and p["id"] not in seated]
+    return sorted(({"name": p["name"], "key": pub._plain(p["name"]), "id": p["id"], "table": None, "seat": None,
+                    "partners": [], "opponents": [], "match": None, "result": None,
+                    "no": units.get(p["id"], p["id"]), "withdrawn": p["withdrawn_from"]} for p in gone),
+                  key=lambda row: (row["key"], row["name"]))
+
+
 def page_values(data: dict[str, Any], site: Site, page: str, *args: Any, query: str = "",
                 lang: str = i18n.DEFAULT) -> dict[str, Any]:
     """The values of one public page (``page`` of :data:`PAGES`, or ``player`` with a number);
@@ -752,7 +764,7 @@ def page_values(data: dict[str, Any], site: Site, page: str, *args: Any, query: 
     if page == "index":
         current = pub.current_round(rounds) if rounds else None
         rows = pub.find_your_table(current, pub._pair_numbers(data)) if current else []
-        found = pub.search(rows, query) if query else rows
+        found = pub.search(rows + _withdrawn_rows(data, rows), query) if query else rows
         letters = _letters(found)
         return values(data, site, page, lang, current=current, rows=found, query=query, total=len(rows),
                       letters=letters if not query else [],
