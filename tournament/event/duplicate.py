@@ -207,13 +207,18 @@ def table_boards(store: EventStore, round_no: int | None = None) -> list[TableBo
                         tuple(r["boards"])) for r in sql.board_tables(store, round_no)]
 
 
+def round_boards(store: EventStore, round_no: int) -> tuple[int, ...]:
+    """The boards every table of round ``round_no`` of a duplicate-teams event plays, in order
+    (``boards_per_round`` a round, numbered on from the round before: :mod:`tournament.event.duplicate_teams`)."""
+    k = store.settings.boards_per_round
+    return tuple(range((round_no - 1) * k + 1, round_no * k + 1))
+
+
 def boards_of(store: EventStore, table: Table) -> tuple[int, ...]:
     """The boards a duplicate table plays, in order: its movement's (duplicate pairs), or its
-    round's, the same at every table (duplicate teams: :mod:`tournament.event.duplicate_teams`)."""
+    round's, the same at every table (duplicate teams: :func:`round_boards`)."""
     if store.settings.team_duplicate:
-        from tournament.event import duplicate_teams
-
-        return duplicate_teams.round_boards(store, table.round)
+        return round_boards(store, table.round)
     mine = next((t for t in table_boards(store, table.round) if t.table_id == table.id), None)
     return mine.boards if mine is not None else ()
 

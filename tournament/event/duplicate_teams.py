@@ -47,10 +47,9 @@ def check(store: EventStore, what: str) -> None:
                                 f"--duplicate); this event is {store.settings.format_name}")
 
 
-def round_boards(store: EventStore, round_no: int) -> tuple[int, ...]:
-    """The boards every table of round ``round_no`` plays, in order."""
-    k = store.settings.boards_per_round
-    return tuple(range((round_no - 1) * k + 1, round_no * k + 1))
+#: The boards every table of a round plays, in order (kept with the duplicate tables' boards, which
+#: a board's result over a phone's game asks for: :func:`tournament.event.duplicate.boards_of`).
+round_boards = dup.round_boards
 
 
 def check_boards_for(store: EventStore, round_no: int) -> None:
