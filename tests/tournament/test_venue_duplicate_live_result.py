@@ -19,11 +19,12 @@ from typer.testing import CliRunner
 from domrec.convert import text_of
 
 from tests.tournament.test_duplicate_event import new_event
-from tests.tournament.test_venue_duplicate import _auth, _play_board, _seated, served
+from tests.tournament.test_venue_duplicate import PHRASES, _auth, _play_board, _seated, served
 from tournament import open_event
 from tournament.cli import app
-from tournament.event import duplicate, duplicate_teams, results
+from tournament.event import duplicate, duplicate_teams, phone, results
 from tournament.pairing import boards as B
+from tournament.store import boards as sql_boards, venue as venue_sql
 
 pytest.importorskip("starlette.testclient")
 
@@ -176,3 +177,101 @@ def test_duplicate_teams_refuse_a_board_in_progress_on_the_phone(teams) -> None:
                                            replace=True).status == duplicate.STORED
     finally:
         store.close()
+
+
+# --- a board entered over the phone's play: the phone goes on with its next board ----------------
+#
+# Before, the result was stored but the phone was left stuck: its next board was offered (the one
+# entered is not played again) while its live game still held the entered board's unfinished hand,
+# so every "hand 1" was refused, "board B is one hand: it is confirmed before the next board starts".
+
+
+def _board_rows(server, table_no: int = 1) -> list[tuple[str, dict]]:
+    store = server.venue.store
+    table = server.call(store.table, 1, table_no)
+    return [(kind, json.loads(body)) for _, kind, body, _ in server.call(venue_sql.log, store, table.id)
+            if kind == "board"]
+
+
+def _goes_on_after(event: Path, server, client, url: str, token: str, before: dict, first: int,
+                   second: int) -> None:
+    """What a phone whose ``first`` board was entered over its play (``before``: its state then)
+    finds, and does: a write it sends at the old revision is refused with the table now; the table
+    now offers ``second``, with no hand of ``first`` left in play (its moves stay in the log); its
+    engine offline says the same; ``second`` is played and confirmed; nothing doubled."""
+    r = client.post(f"{url}/dgn", headers=_auth(token),
+                    json={"rev": before["rev"], "text": before["game"]["legal"][0]["text"]})
+    assert r.status_code == 409, r.text
+    state = r.json()["state"]
+    assert (state["board"], state["boards_played"], state["status"]) == (second, 1, "playing")
+    assert state["game"]["hands"] == [] and state["rev"] == before["rev"] + 1
+    assert state["entered"] == {"board": first, "at": state["last_at"]}
+    log = client.get(f"{url}?log=1", headers=_auth(token)).json()["log"]
+    offline = phone.answer(log, {"path": "state"}, sentences=PHRASES)["body"]
+    assert (offline["board"], offline["boards_played"], offline["entered"]) == (second, 1, state["entered"])
+    assert [r[1] for r in log["rows"]] == ["dgn"] * before["rev"] + ["board"]  # the first board's play: kept
+    assert _board_rows(server) == [("board", {"board": first, "entered": "director"})]
+    state = _play_board(client, url, token, state, random.Random(7))
+    assert f"board {second}: NS" in state["said"][-1], state["said"]
+    assert state["status"] == "confirmed" and state["board"] is None and state["boards_played"] == 2
+    assert state["entered"] is None
+    rows = {b["board"]: (b["NS"], b["EW"]) for b in state["result"]["boards"]}
+    assert rows[first] == (50, 0) and set(rows) == {first, second}
+    store = open_event(event)  # (a connection of its own: what the file holds)
+    try:
+        table = store.table(1, 1)
+        assert sorted(r["board"] for r in sql_boards.results(store) if r["table_id"] == table.id) == sorted([first, second])
+        assert duplicate.entered(store, table.id, first)["ns_points"] == 50
+        assert duplicate.entered(store, table.id, second)["verified"]
+    finally:
+        store.close()
+    assert _board_rows(server) == [("board", {"board": first, "entered": "director"}),
+                                   ("board", {"board": second, "side": "EW"})]
+
+
+def test_a_board_entered_over_the_phone_by_the_command_line_lets_the_table_go_on(venue) -> None:
+    """``tournament result --board B --replace`` beside the running server (a connection of its own)."""
+    event, server, client = venue
+    url, token = _table_one(server, client)
+    first, second = next(t for t in _seated(server, 1) if t["table"] == 1)["boards"]
+    before = _start(client, url, token, client.get(url, headers=_auth(token)).json())
+    r = _cli("result", event, "--round", 1, "--table", 1, "--board", first, "--score", "NS=50,EW=0", "--replace")
+    assert r.exit_code == 0 and "— stored" in r.output, r.output
+    _goes_on_after(event, server, client, url, token, before, first, second)
+
+
+def test_a_board_entered_over_the_phone_through_the_running_venue_lets_the_table_go_on(venue) -> None:
+    """The same entry made on the venue's own connection (its thread, as its own writes run)."""
+    event, server, client = venue
+    url, token = _table_one(server, client)
+    first, second = next(t for t in _seated(server, 1) if t["table"] == 1)["boards"]
+    before = _start(client, url, token, client.get(url, headers=_auth(token)).json(), moves=2)
+    entry = server.call(lambda: duplicate.enter_score(server.venue.store, 1, 1, first, {"NS": 50, "EW": 0},
+                                                      replace=True))
+    assert entry.status == duplicate.STORED
+    _goes_on_after(event, server, client, url, token, before, first, second)
+
+
+def test_duplicate_teams_go_on_after_a_board_entered_over_the_phone(teams) -> None:
+    event, server, client = teams
+    url, token = _table_one(server, client)
+    state = client.get(url, headers=_auth(token)).json()
+    first, second = state["boards"]
+    before = _start(client, url, token, state)
+    r = _cli("result", event, "--round", 1, "--table", 1, "--board", first, "--score", "NS=50,EW=0", "--replace")
+    assert r.exit_code == 0 and "— stored" in r.output, r.output
+    _goes_on_after(event, server, client, url, token, before, first, second)
+
+
+def test_a_board_entered_apart_from_the_phones_play_leaves_its_log_alone(venue) -> None:
+    """Only a board entered over the phone's play closes it there: a board still to come, or one
+    entered before the phone began, writes nothing in the table's log."""
+    event, server, client = venue
+    url, token = _table_one(server, client)
+    first, second = next(t for t in _seated(server, 1) if t["table"] == 1)["boards"]
+    r = _cli("result", event, "--round", 1, "--table", 1, "--board", first, "--score", "NS=50,EW=0")
+    assert r.exit_code == 0, r.output
+    state = client.get(url, headers=_auth(token)).json()
+    assert (state["board"], state["boards_played"], state["entered"]) == (second, 1, None)
+    _start(client, url, token, state)
+    assert _board_rows(server) == []

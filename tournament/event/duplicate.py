@@ -412,12 +412,23 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
     (``board_replaced``), so that ``history`` and the export's audit show it as they show a
     game's result replaced.  A first result of the board the table's phone is playing is refused
     unless ``replace`` or ``over_phone`` (the phone's own confirmation of it) says to enter it
-    (:func:`tournament.event.results.refuse_game_on_phone`, board by board)."""
-    from tournament.store import desk as desk_sql
+    (:func:`tournament.event.results.refuse_game_on_phone`, board by board).
+
+    Entered over the phone's play (``replace``), the board is closed in the table's venue log in
+    this same write (:func:`tournament.store.venue.close_board`), as the phone's confirmation
+    closes it: the phone's game starts afresh on its next board, its moves of this one kept in the
+    log.  Without it the phone was stuck: it offered its next board (this one has its result) while
+    its game still held this board's hand, and a board is one hand.  A row, not a rule read off the
+    results: the table's revision moves, so the server (whichever process wrote it), every phone
+    and a phone's engine offline see it as they see any write, and a hand is never taken from a
+    board that is still being played (nor is one left in play for a board now entered)."""
+    from tournament.store import desk as desk_sql, venue as venue_sql
 
     old = sql.result(store, table.id, board_no)
-    if old is None and not (replace or over_phone):
-        res.refuse_game_on_phone(store, table, board_no, boards_of(store, table))
+    over_play = old is None and not over_phone and \
+        res.board_on_phone(store, table, boards_of(store, table)) == board_no
+    if over_play and not replace:
+        raise res.GameOnPhone(table.round, table.number, board_no)
     status = STORED
     if old is not None:
         same = (old["ns_points"], old["ew_points"], bool(old["verified"]), old["record_hash"]) == \
@@ -430,6 +441,8 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
         status = REPLACED
     who = by or store.author or default_author()
     sql.put_result(store, table.id, board_no, ns, ew, ended, verified, record, digest, now(), who)
+    if over_play:
+        venue_sql.close_board(store, table.id, board_no, now())
     if status == REPLACED and trail:
         desk_sql.log(store, "board_replaced", table.round,
                      {"table": table.number, "board": board_no, "was": {"NS": old["ns_points"], "EW": old["ew_points"]},

@@ -677,18 +677,27 @@ def refuse_game_on_phone(store: EventStore, table: Table, board: int | None = No
     board: a move or a confirmation taken since the phone's last board was confirmed there, and
     ``board`` the first of ``boards`` neither confirmed at the phone nor with a result in the event
     (the board the phone is playing: :func:`tournament.event.table_log.board_index`)."""
-    from tournament.store import boards as board_sql, desk as desk_sql
+    from tournament.store import desk as desk_sql
 
     if board is None:
         if desk_sql.venue_rows(store, [table.id])[table.id]:
             raise GameOnPhone(table.round, table.number)
         return
+    if board_on_phone(store, table, boards) == board:
+        raise GameOnPhone(table.round, table.number, board)
+
+
+def board_on_phone(store: EventStore, table: Table, boards: Sequence[int]) -> int | None:
+    """Within the write: the board a duplicate table's phone has a game in progress on (a move or a
+    confirmation taken since its last board was closed there), else None: the first of ``boards``
+    (the table's boards of the round, in the order its phone plays them) neither closed at the
+    phone nor with a result in the event (:func:`tournament.event.table_log.board_index`)."""
+    from tournament.store import boards as board_sql, desk as desk_sql
+
     played, since = desk_sql.venue_board_rows(store, table.id)
     if not since:
-        return
-    playing = next((b for b in boards if b not in played and board_sql.result(store, table.id, b) is None), None)
-    if playing == board:
-        raise GameOnPhone(table.round, table.number, board)
+        return None
+    return next((b for b in boards if b not in played and board_sql.result(store, table.id, b) is None), None)
 
 
 def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: dict[str, int],

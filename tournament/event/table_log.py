@@ -93,8 +93,9 @@ class Live:
     set_aside: list[int] = attrs.Factory(list)  # revisions of the log that no longer read (see replay)
     logged: str | None = None  # the status the change log last gave the table, once read (see _log_status)
     corrected: dict | None = None  # the director's last correction, while no move was recorded after it
-    board: int = 0  # a duplicate table: how many of its round's boards are played and confirmed here
-    played: list[int] = attrs.Factory(list)  # a duplicate table: the boards confirmed here, in order
+    board: int = 0  # a duplicate table: how many of its round's boards are closed here (see ``played``)
+    played: list[int] = attrs.Factory(list)  # a duplicate table: the boards closed here, in order (see apply)
+    entered: dict | None = None  # a duplicate table: the board last entered over its play, while nothing followed
 
 
 def replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
@@ -171,14 +172,21 @@ def apply(live: Live, kind: str, body: str, at: str) -> None:
     if kind in ("dgn", "correct"):
         live.confirmed = {}  # the game changed: confirmations were for the game as it was
         live.corrected = _correction_note(body, at) if kind == "correct" else None
+        live.entered = None
     elif kind == "mode":
         live.mode = body
     elif kind == "confirm":
         live.confirmed[body] = at
     elif kind == "board":  # the game's session is started afresh by whoever keeps it (replay, the venue)
+        # A board closed: confirmed by both sides here, or its result entered over the play here
+        # (``"entered"``: :func:`tournament.store.venue.close_board`), which the page tells.
         live.board += 1
-        with contextlib.suppress(ValueError, KeyError, TypeError):
-            live.played.append(int(json.loads(body)["board"]))
+        live.entered = None
+        with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
+            data = json.loads(body)
+            live.played.append(int(data["board"]))
+            if data.get("entered"):
+                live.entered = {"board": int(data["board"]), "at": at}
         live.confirmed = {}
         live.corrected = None
     elif kind == "call":
@@ -302,6 +310,7 @@ def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
         at = board_index(facts, live)
         answer["board"] = numbers[at] if at < len(numbers) else None
         answer["boards_played"] = boards_done(facts, live)
+        answer["entered"] = live.entered
     return answer
 
 

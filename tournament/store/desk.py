@@ -135,8 +135,9 @@ def venue_rows(store: EventStore, table_ids: Sequence[int], every: bool = False)
 
 
 def venue_board_rows(store: EventStore, table_id: int) -> tuple[list[int], int]:
-    """A duplicate table's phone: the boards confirmed there, in order, and how many moves and
-    confirmations it has had accepted since the last of them (0: none, or no venue): with any,
+    """A duplicate table's phone: the boards closed there (confirmed, or entered over its play), in
+    order, and how many moves and confirmations it has had accepted since the last of them (0:
+    none, or no venue): with any,
     the board it is playing has a game in progress (:func:`venue_rows`, board by board)."""
     if not store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'venue_log'").fetchone():
         return [], 0

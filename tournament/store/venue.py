@@ -16,7 +16,10 @@ transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament li
   (table, rev) is the table's revision, so a write is stored once or not at all, never
   twice.  ``kind`` is ``dgn`` (DGN lines the table recorded, ``undo`` among them), ``mode``
   (play by play or scores only), ``confirm`` (a side or seat confirmed the result), ``call``
-  and ``clear`` (the director called and the call cleared).  Nothing is ever updated or
+  and ``clear`` (the director called and the call cleared), ``correct`` (the director's
+  correction of the game) and, at a duplicate table, ``board`` (a board closed: confirmed by
+  the table, ``{"board", "side"}``, or its result entered over the phone's play of it,
+  ``{"board", "entered": "director"}``).  Nothing is ever updated or
   deleted: a table's state is its log replayed.
 * ``venue_pins``: each player's 4-digit PIN for confirming with ``serve --pins``.
 * ``venue_pin_tries``: each table's wrong PINs (``wrong``) and, after too many, until when its
@@ -45,6 +48,7 @@ transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament li
 
 from __future__ import annotations
 
+import json
 import secrets
 
 from tournament.store.event_store import EventStore
@@ -187,6 +191,15 @@ def append(store: EventStore, table_id: int, rev: int, kind: str, body: str, at:
     """Within a write: the table's write number ``rev`` (its primary key refuses a second one)."""
     store.conn.execute("INSERT INTO venue_log(table_id, rev, kind, body, at) VALUES (?, ?, ?, ?, ?)",
                        [table_id, rev, kind, body, at])
+
+
+def close_board(store: EventStore, table_id: int, board: int, at: str) -> None:
+    """Within a write: a duplicate table's board closed in its log because its result was entered
+    over the phone's play of it (``tournament result --board B --replace``): a ``board`` row, as
+    the phone's second confirmation writes, at the table's next revision, saying so (``entered``)
+    in place of the side that confirmed (see :func:`tournament.event.duplicate._put`)."""
+    append(store, table_id, revision(store, table_id) + 1, "board",
+           json.dumps({"board": board, "entered": "director"}), at)
 
 
 def last_writes(store: EventStore) -> dict[int, tuple[int, str]]:

@@ -220,7 +220,13 @@ OPENAPI: dict[str, Any] = {
                                                          "order it plays them."},
                                "boards_played": {"type": "integer",
                                                  "description": "A duplicate table only: its boards confirmed "
-                                                                "so far (each one's result in the event)."}}},
+                                                                "so far (each one's result in the event)."},
+                               "entered": {"type": ["object", "null"],
+                                           "description": "A duplicate table only: while the table's last "
+                                                          "change is a board's result entered by the director "
+                                                          "over its play of that board: {board, at} (the "
+                                                          "table goes on with its next board; null once "
+                                                          "anything is recorded after it)."}}},
             **_FEED_SCHEMAS,
         },
     },

@@ -176,6 +176,8 @@
     if (!data || !data.state || data.state.status === "confirmed") return (data && data.error) || "";
     if (data.state.corrected && data.state.corrected.hand)
       return t("the director corrected hand %(n)s meanwhile: nothing was changed; here is the table now", { n: data.state.corrected.hand });
+    if (data.state.entered && data.state.entered.board)
+      return t("the director entered board %(n)s's result meanwhile: nothing was changed; here is the table, on its next board", { n: data.state.entered.board });
     const ours = byThisPage(path, body, data.state.rev);
     if (ours === "twice") return listed ? t("the same tap came twice: it was taken once, not twice")
       : t("the same tap came twice: it was taken once, not twice; here is the table now");
@@ -289,6 +291,10 @@
           // message line told of the game before, so it now says what happened.
           if (method === "GET" && view && data.corrected && JSON.stringify(data.corrected) !== JSON.stringify(view.corrected))
             say(t("The director corrected hand %(n)s: the game is recorded again.", { n: data.corrected.hand }), "good");
+          // A board's result entered by the director over this table's play of it: the table goes
+          // on with its next board (the hand played here stays in the venue's log).
+          if (method === "GET" && view && data.entered && JSON.stringify(data.entered) !== JSON.stringify(view.entered))
+            say(t("The director entered board %(n)s's result: the table goes on with its next board.", { n: data.entered.board }), "good");
           view = data;
         }
         if (method !== "GET") {
