@@ -205,3 +205,30 @@ def test_the_director_corrects_two_boards_in_turn_each_its_own(tmp_path: Path, b
            for b in (1, 2)}
     store.close()
     assert got == {1: (30, 0), 2: (0, 16)}
+
+
+def test_a_board_entered_over_the_page_and_the_table_goes_on(tmp_path: Path, browser) -> None:
+    """Board 1 begun on the page, then entered by the director beside the server (``--replace``):
+    the page moves on to board 2 by itself, says why, and *Start board 2* starts its deal (before,
+    the page offered board 2 and refused to start it: board 1's hand was still in play)."""
+    path = tmp_path / "dup.db"
+    new_event(path, 6, "mitchell")
+    run("boards", path, "--boards", 6, "--seed", 38)
+    run("pair", path)
+    served = _served(path)
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(served.links["tables"][0]["url"])
+        page.click('#start-hand[data-board="1"]', timeout=WAIT_MS)
+        page.wait_for_selector("#panel .tiles button[data-tile]", timeout=WAIT_MS)
+        _tap_a_legal_move(page)
+        run("result", path, "--round", 1, "--table", 1, "--board", 1, "--score", "NS=50,EW=0", "--replace")
+        page.wait_for_selector('#board-now[data-board="2"]', timeout=WAIT_MS)
+        page.wait_for_function("() => document.querySelector('#message').textContent === "
+                               "\"The director entered board 1's result: the table goes on with its next board.\"",
+                               timeout=WAIT_MS)
+        page.click('#start-hand[data-board="2"]', timeout=WAIT_MS)
+        page.wait_for_selector("#panel .tiles button[data-tile]", timeout=WAIT_MS)
+        _shot(page, "duplicate-board-entered-over-play")
+    finally:
+        served.close()
