@@ -172,3 +172,48 @@ def test_a_bye_of_more_than_one_says_so_in_spanish(tmp_path: Path) -> None:
     en = pages.page_html(data, Site(served=True), "games", lang="en")
     assert "Descansan: " in es and "Descansa: " not in es
     assert "Byes: " in en
+
+
+# --- a stored record damaged since, a page not there ------------------------------------------------
+
+
+def test_a_stored_record_that_cannot_be_read_is_refused_in_the_clients_language(tmp_path: Path) -> None:
+    """A confirmed game whose stored record was damaged since (``tournament check`` reports it): its
+    DGN on the feed and its replay page said it in English on a Spanish page."""
+    from tournament.web.hall import HallServer
+
+    path = tmp_path / "club.db"
+    simulate_event(path, "competitive", "rotating", 8, 1, seed=5)
+    with open_event(path) as store:
+        result = store.result_for(store.tables(1)[0].id)
+        assert result is not None and result.kind == "record"
+        with store.conn:
+            store.conn.execute("UPDATE results SET record = ? WHERE id = ?", ['{"game": "nonsense"}', result.id])
+    server = HallServer(path, "http://testserver", rate=1e9, burst=10 ** 9)
+    try:
+        hall = starlette_testclient.TestClient(server.asgi)
+        english = hall.get("/api/v1/games/1/1?format=dgn").json()["error"]
+        spanish = hall.get("/api/v1/games/1/1?format=dgn", headers=ES).json()["error"]
+        assert english.startswith("round 1 table 1: the stored record cannot be read (")
+        assert english.endswith("); the director's `tournament check` says more")
+        assert spanish.startswith("ronda 1, mesa 1: no se puede leer el registro guardado (")
+        assert spanish.endswith("); el `tournament check` del director dice más"), spanish
+        r = hall.get("/games/1/1", headers=ES)
+        assert r.status_code == 422 and '<html lang="es">' in r.text
+        assert "no se puede leer el registro de esta partida: " in r.text and "cannot be read" not in r.text
+    finally:
+        server.close()
+
+
+def test_a_page_the_hall_has_not_is_refused_in_the_clients_language() -> None:
+    """The public pages' "no page 'x'" (tournament.pages.public) is listed with its Spanish, on the
+    hall and on the hub."""
+    from domrec import phrases
+
+    from tournament import i18n
+    from tournament.web.app import Site
+    from tournament.web.hub import phrases_of_the_hub
+
+    assert Site._said("no page 'scores'", "es") == "no hay ninguna página 'scores'"
+    assert Site._said("no page 'scores'", "en") == "no page 'scores'"
+    assert phrases.translate("no page 'scores'", "es", phrases_of_the_hub(), i18n.FOLDERS) == "no hay ninguna página 'scores'"

@@ -189,3 +189,14 @@ def test_the_screens_share_the_rows_evenly_and_none_is_left_nearly_empty(tmp_pat
     # the fewest screens: the long name's one more; find your table is in the names' order, so it is the last
     assert len(find) == len(plain) + 1 and find[-1][2] and find[-1][3] > 10, find
     assert len(plain) > 2 and max(n for *_, n in plain) - min(n for *_, n in plain) <= 1, plain
+
+
+def test_a_range_of_names_too_long_for_the_heading_is_shown_by_the_words_that_tell_them_apart():
+    heading = "Ronda 3: busque su mesa"
+    assert pages._range_ends("Ana", "Wenceslao", heading) == ("Ana", "Wenceslao")
+    long_a, long_b = "Guillermina Altagracia Peña-Santamaría", "Wenceslao Domínguez Wolfenstein Montenegro"
+    assert pages._range_ends(long_a, long_b, heading) == ("Guillermina", "Wenceslao")
+    assert pages._range_ends(long_a + " de la Santísima Trinidad", long_a + " y Montenegro de la Vega",
+                             heading) == (long_a + " de", long_a + " y")
+    assert pages._range_ends("Maximiliano", "Maximiliano Alejandro de la Santísima Trinidad Fernández-Villaverde",
+                             heading) == ("Maximiliano", "Maximiliano Alejandro")

@@ -177,3 +177,47 @@ def test_200_players_one_name_longer_than_the_screen_wraps_on_its_own_screen(tmp
                     page.screenshot(path=str(Path(keep) / f"projector-200-screen{k}-{width}x{height}.png"))
     finally:
         page.close()
+
+
+#: Each screen in turn made the one shown: its headings (the standings' columns, the range of names)
+#: that would cut their text.
+CUT_ON_EACH_SCREEN = """() => { const ss = [...document.querySelectorAll('.screen')], out = [];
+  for (const s of ss) {
+    ss.forEach(o => { o.classList.toggle('on', o === s); o.style.animation = 'none';
+                      o.style.visibility = o === s ? 'visible' : 'hidden'; });
+    out.push(...[...s.querySelectorAll('th, h2 .range')].filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent));
+  }
+  return out; }"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1920x1080", "1280x720"])
+def test_the_spanish_placement_heading_and_the_range_of_names_are_never_cut(tmp_path, browser, size):
+    """A Horse Race played each for himself, in Spanish: the placement points' heading ("pts. pto.")
+    was cut to "pts…" beside "pts.", and "find your table"'s range of names to "Guillermina
+    Altagracia Peña-Santamaría – W…" where a long name began it."""
+    from tournament import open_event, pair_next_round
+    from tournament.event.simulate import simulate_event
+
+    from .test_projector_fit import LONG
+
+    width, height = size
+    path = tmp_path / "horses.db"
+    simulate_event(path, "horse-race", "individual", 12, 2, seed=3, table_size=4)
+    with open_event(path) as store:
+        ids = [row[0] for row in store.conn.execute("SELECT id FROM players ORDER BY name").fetchall()]
+        with store.conn:
+            for number, name in zip(ids, [LONG[6], LONG[0], LONG[4], LONG[1], LONG[8]]):
+                store.conn.execute("UPDATE players SET name = ? WHERE id = ?", [name, number])
+        pair_next_round(store)
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(served.base_url + "/projector?lang=es")
+        page.wait_for_selector(".screen.on", timeout=WAIT_MS)
+        assert "pts. pto." in page.evaluate("() => [...document.querySelectorAll('.screen th')].map(e => e.textContent)")
+        assert page.locator(".screen h2 .range").count() >= 1
+        assert page.evaluate(CUT_ON_EACH_SCREEN) == []
+        keep = os.environ.get("DOMREC_SCREENSHOTS")
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(keep) / f"projector-horses-es-{width}x{height}.png"))
+        page.close()

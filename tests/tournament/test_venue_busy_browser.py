@@ -39,7 +39,8 @@ RECORD = """() => {
   const snap = () => {
     const d = document.body.dataset;
     window.__seen.push({link: d.link, outbox: d.outbox, unanswered: d.unanswered, rev: d.rev, tries: d.tries,
-                        banner: text('outbox'), message: text('message'), detail: text('detail-message')});
+                        banner: text('outbox'), message: text('message'), detail: text('detail-message'),
+                        pending: text('confirm-pending')});
   };
   snap();
   new MutationObserver(snap).observe(document.body, {attributes: true, childList: true, subtree: true,
@@ -206,3 +207,141 @@ def test_a_directors_result_answered_busy_is_said_and_sent_again_with_its_id(tmp
         assert kept == [(sent[0]["cid"],)]  # the result taken once, by its id
     finally:
         store.close()
+
+
+# --- what a write waiting is said to wait for: the server's last answer to it ------------------------
+
+NOT_ANSWERING = "The server is not answering: this is sent as soon as it answers. Keep this page open; there is no need to tap again."
+BUSY = {
+    "en": "The server is busy (another program is holding the event file): this confirmation is sent again shortly. "
+          "Keep this page open; there is no need to tap again.",
+    "es": "El servidor está ocupado (otro programa tiene ocupado el archivo del torneo): esta confirmación se envía de "
+          "nuevo en breve. Deje esta página abierta; no hace falta volver a tocar.",
+}
+SILENT = {
+    "en": "The server is not answering: this confirmation is sent as soon as it answers. Keep this page open; there is "
+          "no need to tap again.",
+    "es": "El servidor no responde: esta confirmación se envía en cuanto responda. Deje esta página abierta; no hace "
+          "falta volver a tocar.",
+}
+
+
+def _answered(page, pattern: str, plan: list[str]) -> list[dict]:
+    """The POSTs matching ``pattern`` answered as ``plan`` says, one each in order: ``"busy"`` (503
+    ``Retry-After: 1``, as the venue answers a write while another program holds the event file),
+    ``"lost"`` (no answer: the connection fails); the ones after it go to the server."""
+    sent: list[dict] = []
+
+    def answer(route):
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        sent.append(route.request.post_data_json)
+        how = plan[len(sent) - 1] if len(sent) <= len(plan) else "server"
+        if how == "busy":
+            route.fulfill(status=503, headers={"Retry-After": "1", "Content-Type": "application/json"},
+                          body=json.dumps({"error": HELD}))
+        elif how == "lost":
+            route.abort("connectionrefused")
+        else:
+            route.continue_()
+
+    page.route(pattern, answer)
+    return sent
+
+
+def _said_in_turn(seen: list[dict], key: str) -> list[str]:
+    """The texts ``key`` showed, each change once, in order (nothing shown: left out)."""
+    out: list[str] = []
+    for s in seen:
+        text = s[key][0] if s[key] else ""
+        if text and (not out or out[-1] != text):
+            out.append(text)
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_confirmation_answered_busy_says_the_server_is_busy_and_then_what_its_next_try_found(tmp_path, browser, lang):
+    """The server answered 503 busy: the confirmation's note says the server is busy (the event file
+    held), not that it is not answering; the next try finding no answer says "not answering"; the
+    answer at last takes the note away.  In the page's language."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    record = _game(path, seed=5)
+    served = _served(path)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        page = _opened(context, served.links["tables"][0]["url"] + f"?lang={lang}")
+        before = _rev(page)
+        page.click("#mode-play")
+        _wait_rev(page, before)
+        _play_through(page, record, {}, tapped=0)
+        page.wait_for_selector('#panel button[data-side="NS"]:not([disabled])', timeout=WAIT_MS)
+        over = _rev(page)
+        _record(page)
+        sent = _answered(page, "**/confirm*", ["busy", "lost"])
+        with page.expect_response(_is_response("/confirm", 200), timeout=WAIT_MS):
+            page.click('#panel button[data-side="NS"]')
+        page.wait_for_function(f"() => Number(document.body.dataset.rev) === {over + 1} "
+                               "&& document.body.dataset.unanswered === undefined", timeout=WAIT_MS)
+        seen = _seen(page)
+        assert len(sent) == 3 and sent[0] == sent[1] == sent[2], sent
+        assert _said_in_turn(seen, "pending") == [BUSY[lang], SILENT[lang]], seen
+        assert page.locator("#confirm-pending").count() == 0
+    finally:
+        served.close()
+
+
+def _director_with_table_open(browser, served):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(served.links["director"])
+    row = '#tables tbody tr[data-table="1"]'
+    page.wait_for_selector(f'{row}[data-status="not started"]', timeout=WAIT_MS)
+    page.click(f"{row} button", timeout=WAIT_MS)
+    page.wait_for_selector('#detail-title:text-matches("table 1")', timeout=WAIT_MS)
+    return page
+
+
+@pytest.mark.parametrize("plan, said", [(["busy", "lost"], [HELD, NOT_ANSWERING]),
+                                        (["lost", "busy"], [NOT_ANSWERING, HELD])], ids=["busy-then-lost", "lost-then-busy"])
+def test_the_directors_page_says_what_the_last_try_of_a_write_found(tmp_path, browser, plan, said):
+    """A result answered busy, then finding no answer (or the other way round): the line beside
+    the form says each in turn, the latest, never the one before it held; the answer ends it."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    served = _served(path)
+    try:
+        page = _director_with_table_open(browser, served)
+        page.fill("#dir-score-NS", "150")
+        page.fill("#dir-score-EW", "90")
+        page.fill("#result-reason", "played on paper: the sheet was handed in")
+        _record(page)
+        sent = _answered(page, "**/tables/1/1/result", plan)
+        with page.expect_response(_is_response("/result", 200), timeout=WAIT_MS):
+            page.click("#result-form button[type=submit]")
+        page.wait_for_selector("#detail-message.good", timeout=WAIT_MS)
+        seen = _seen(page)
+        assert len(sent) == 3 and sent[0] == sent[1] == sent[2], sent
+        waited = [text for text in _said_in_turn(seen, "detail") if text in (HELD, NOT_ANSWERING)]
+        assert waited == said, _said_in_turn(seen, "detail")
+        assert "NS 150" in page.inner_text("#detail-message")
+    finally:
+        served.close()
+
+
+def test_a_directors_write_answered_at_last_clears_what_was_said_of_its_waiting(tmp_path, browser):
+    """A new key answered busy, then given: the line that said the server was busy goes (the new
+    link is shown below it); it does not stay, as if the key still waited."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    served = _served(path)
+    try:
+        page = _director_with_table_open(browser, served)
+        _record(page)
+        sent = _answered(page, "**/tables/1/1/key", ["busy"])
+        page.click("#new-key")
+        with page.expect_response(_is_response("/key", 200), timeout=WAIT_MS):
+            page.click("#new-key-yes")
+        page.wait_for_selector("#key-done:not([hidden])", timeout=WAIT_MS)
+        assert len(sent) == 2 and sent[0] == sent[1], sent
+        assert HELD in _said_in_turn(_seen(page), "detail")
+        assert page.inner_text("#detail-message") == ""
+    finally:
+        served.close()

@@ -39,6 +39,10 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s has no recorded game: its result is a forfeit"),
     N_("round %(n)s table %(n2)s has no recorded game: its result is a score entered by hand"),
     N_("round %(n)s table %(n2)s has no recorded game"),
+    # A stored record damaged since it was entered, or one DGN cannot write (game_dgn).
+    N_("round %(n)s table %(n2)s: the stored record cannot be read (%(problem)s); the director's `tournament check` "
+       "says more"),
+    N_("round %(n)s table %(n2)s: this record cannot be written as DGN (%(problem)s); ask for it as JSON"),
     N_("since %(n)s is past this event's last change (%(n2)s): the event file is not the one followed (restored "
        "from a copy, or another event); read the event again and follow from its latest_seq"),
     N_("round must be a whole number, 0 or more (not %(text)s)"),

@@ -920,13 +920,19 @@ def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT, size: str 
     if view is not None:
         # A team's columns have longer names (games won, efectividad): one table across the screen.
         at = view["columns"].index("name")
-        numbers = (len(view["columns"]) - 1) * (6.6 if teams is not None else 3.1)
+        # Each number's column as wide as its heading needs, 3.1 em at least (the Spanish "pts. pto."
+        # was cut to "pts…" in 3.1 em): the heading's type is at most the row's (max(32, 0.72 of it)).
+        widths = {} if teams is not None else {
+            c: round(max(3.1, text_em(str(words.header(c).striptags())) * HEADING_EM + 0.6), 2)
+            for c in view["columns"] if c != "name"}
+        numbers = (len(view["columns"]) - 1) * 6.6 if teams is not None else sum(widths.values())
         for k, e, fit in _paged([text_em(str(r[at])) for r in view["rows"]], numbers,
                                 1 if teams is not None else STANDINGS_COLUMNS, STANDINGS_ROWS, scale * 34 / 36, 1):
             chunk = view["rows"][k:e]
             screens.append({"kind": "standings", "view": view, "columns": _columns_of(chunk, fit.rows), "fit": fit,
                             "through": table["through_round"], "provisional": table["provisional"],
-                            "team": teams is not None, "final": finished})
+                            "team": teams is not None, "final": finished,
+                            "widths": {c: w for c, w in widths.items() if w > 3.1}})
     return _numbered(screens)
 
 
@@ -956,11 +962,29 @@ def _find_screens(rows: list[dict[str, Any]], heading: str, words: Words, scale:
         paged, dense = _paged([text_em(r["name"]) for r in rows], fixed, FIND_COLUMNS_DENSE, FIND_ROWS, scale, 1), True
     for k, e, fit in paged:
         chunk = rows[k:e]
+        first, last = _range_ends(chunk[0]["name"], chunk[-1]["name"], f"{heading}: {words._('find your table')}")
         screens.append({"kind": "find", "heading": heading, "columns": _columns_of(chunk, fit.rows), "fit": fit,
-                        "first": chunk[0]["name"], "last": chunk[-1]["name"], "partners": not dense, "dense": dense,
+                        "first": first, "last": last, "partners": not dense, "dense": dense,
                         "boards_em": round(boards_em + 0.3, 2) if boards_em else 0,
                         "table_em": round(table_em, 2) if table_em > 3.2 else 0})
     return screens
+
+
+#: How wide a standings heading's bold text is for :func:`text_em` (which errs wide by a fifth or more).
+HEADING_EM = 0.9
+
+
+def _range_ends(first: str, last: str, heading: str) -> tuple[str, str]:
+    """The names a "find your table" screen runs from and to, as its heading shows them: whole
+    where they fit beside the heading (its 42 units, the range's 34, the page's number), else each
+    cut after the first word that tells them apart ("Guillermina – Wenceslao", "Player 0006 –
+    Player 0012"): a guide in whole words, not a long name shortened with "…" mid-word."""
+    room = STAGE_WIDTH - text_em(heading) * 42 - text_em("99/99") * 34 - 2 * 0.6 * 42
+    if text_em(f"{first} – {last}") * 34 <= room:
+        return first, last
+    a, b = first.split(), last.split()
+    n = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return " ".join(a[:n + 1]), " ".join(b[:n + 1])
 
 
 def _numbered(screens: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -181,6 +181,9 @@ WEB_REFUSALS = (
     N_("there is no pair %(n)s"),
     N_("this is not a duplicate-teams event: its matches are its tables' games"),
     N_("round %(n)s has no match at table %(n2)s"),
+    N_("no page %(text)s"),
+    # A replay asked of a stored record damaged since (the hub says it too).
+    N_("this game's record cannot be read: %(problem)s"),
     N_("format is json or dgn (not %(text)s)"),
     N_("the server could not do this (request %(word)s); the director can find the detail in the server's log"),
     N_("the request body holds half of a character (a lone \\ud800 to \\udfff escape): send whole characters"),

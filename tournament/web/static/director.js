@@ -57,11 +57,16 @@
   // what it answered the first (a call cleared, a correction, a result entered or taken back,
   // wrong PINs cleared, a new key: the same link; the next round paired: the same round).
   // <body data-unanswered="…/result"> while a write waits said; data-tries, how many times it went.
-  let writes = Promise.resolve(), waitingWrite = false;
+  // What is said of a write waiting is what its last try found, said again when that changes: no
+  // answer ("not answering"), or the server's answer that it cannot take it now (503: its own line,
+  // "another program is holding the event file…"); any other answer ends it, and the line said
+  // so is cleared (the answer's own words follow it).
+  let writes = Promise.resolve(), waitingWrite = false, waitingSaid = "";
   const tapped = new Map();  // each write not yet answered, by what it sends: a tap again is the same write
   let wakeUp = null;  // ends the pause between two tries of a write (the browser back "online")
   window.addEventListener("online", () => { if (wakeUp) wakeUp(); });
   const WAITS = () => t("The server is not answering: this is sent as soon as it answers. Keep this page open; there is no need to tap again.");
+  const BUSY = () => t("The server is busy (another program is holding the event file): this is sent again shortly. Keep this page open; there is no need to tap again.");
   function answered(r, data, speak) {
     if (r.status === 403) { lockOut(); return null; }
     if (!r.ok) {
@@ -82,7 +87,7 @@
       link.heard();
       return answered(r, await readBody(r), speak);
     }
-    if (waitingWrite) { speak(WAITS(), ""); return null; }  // (no second write behind one the server has not answered)
+    if (waitingWrite) { speak(waitingSaid || WAITS(), ""); return null; }  // (no second write behind one the server has not answered)
     // The same write tapped again before its answer (a double tap, within the moment and a half
     // before the page says it waits) is that write, not a second one with an id of its own: a
     // second "new key" would kill the link just shown, a second "pair" would pair another round.
@@ -98,13 +103,15 @@
   async function write(method, url, body, speak) {
     if (locked) return null;
     body = Object.assign({}, body, { cid: window.venue.newCid() });  // (one id a tap, however often it is sent)
-    const tell = () => {  // (said once: at SLOW_MS, or at once when a try failed)
-      if (waitingWrite) return;
+    const waits = (text) => {  // (said at SLOW_MS, or at once when a try failed or was answered busy; again when it changes)
+      if (waitingWrite && waitingSaid === text) return;
       waitingWrite = true;
+      waitingSaid = text;
       document.body.dataset.unanswered = url;
-      speak(WAITS(), "");
+      speak(text, "");
     };
-    const slowly = setTimeout(tell, SLOW_MS);
+    const tell = () => waits(WAITS());
+    const slowly = setTimeout(() => { if (!waitingWrite) tell(); }, SLOW_MS);  // (unless a busy answer was said meanwhile)
     try {
       for (let pause = 1000, tries = 1; ; pause = Math.min(pause * 2, LOST_MS), tries += 1) {
         link.asking();
@@ -126,19 +133,20 @@
         if (r.status === 503) {
           const data = await readBody(r);
           const after = Number(r.headers.get("Retry-After"));
-          waitingWrite = true;
-          document.body.dataset.unanswered = url;
-          speak(data.error || WAITS(), "");
+          waits(data.error || BUSY());
           const wait = Math.max(pause, after > 0 ? Math.min(after, 300) * 1000 : 0);
           await new Promise((resume) => { const timer = setTimeout(resume, wait); wakeUp = () => { clearTimeout(timer); resume(); }; });
           wakeUp = null;
           continue;
         }
-        return answered(r, await readBody(r), speak);
+        const data = await readBody(r);
+        if (waitingWrite) speak("", "");  // (what was said of its waiting is over: the answer's words follow)
+        return answered(r, data, speak);
       }
     } finally {
       clearTimeout(slowly);
       waitingWrite = false;
+      waitingSaid = "";
       delete document.body.dataset.unanswered;
     }
   }

@@ -275,7 +275,8 @@
       if (response.ok && method === "POST") tookOurs(path, body, data, !persist);
       if (busy && persist) {
         redraw = false;
-        answer = Object.assign(answer, { unanswered: true });
+        // (what the server said: the event file held, with its Retry-After; else its own line)
+        answer = Object.assign(answer, { unanswered: true, busy: response.headers.get("Retry-After") ? "held" : data.error || "held" });
       } else if (busy && queueable) {
         redraw = false;
         answer = await queue(path, body);
@@ -311,6 +312,7 @@
       else refused(data.error || t("refused (%(status)s)", { status: response.status }));
     } catch (e) {
       if (stop && stop.aborted) { abandoned = true; return answer; }  // (a write came: the refresh is dropped)
+      busyServer = false;  // (no answer now: the server's "busy" of before is not what is true any more)
       link.failed(e);
       if (persist) {
         redraw = false;
@@ -342,7 +344,10 @@
   // need the event file, a PIN) is never kept in the outbox and never dropped either: unanswered
   // within SLOW_MS, the page says plainly that the server is not answering and that the write is
   // sent as soon as it answers (``extra.waiting(text)`` says it beside the director's form; a
-  // confirmation's panel says it under its buttons, greyed meanwhile); and it is sent again, with
+  // confirmation's panel says it under its buttons, greyed meanwhile).  What is said is what the
+  // last try found, said again when that changes: no answer ("not answering"), or an answer
+  // that the server is busy (503: another program holding the event file, with its Retry-After;
+  // any other 503, the server's own line, such as its shutting down).  And it is sent again, with
   // its same id, after each try given up (WAIT_MS) or failed (1, 2, 4 … 10 seconds apart; at once
   // when the phone is back online), until the server answers it.  The server takes a write once
   // by its id however often it arrives (a try given up may still reach it when it wakes: it is
@@ -350,17 +355,29 @@
   // on.  Kept in the page's memory only (a PIN travels with it): a page closed meanwhile forgets
   // it, and the table shows, once opened again, whether it arrived.
   // <body data-unanswered="/confirm"> while it waits said, and data-tries (how often it was sent).
-  let delivering = null;  // {path, tries, waits}: such a write on its way
+  let delivering = null;  // {path, tries, waits, busy}: such a write on its way
   let wakeUp = null;      // ends the pause between two tries ("online")
+  // What the page says of such a write waiting (``busy``: what the server's last answer to it
+  // said, see request; false when its last try found no answer).
+  function waitWords(busy, confirmation) {
+    if (busy === "held") return confirmation
+      ? t("The server is busy (another program is holding the event file): this confirmation is sent again shortly. Keep this page open; there is no need to tap again.")
+      : t("The server is busy (another program is holding the event file): this is sent again shortly. Keep this page open; there is no need to tap again.");
+    if (busy) return busy;  // (the server's own line, in the page's language)
+    return confirmation
+      ? t("The server is not answering: this confirmation is sent as soon as it answers. Keep this page open; there is no need to tap again.")
+      : t("The server is not answering: this is sent as soon as it answers. Keep this page open; there is no need to tap again.");
+  }
   async function deliver(method, path, body, extra) {
-    const mine = { path, tries: 0, waits: false };
+    const mine = { path, tries: 0, waits: false, busy: false };
     delivering = mine;
-    const tell = () => {
-      if (mine.waits || delivering !== mine) return;
+    const tell = () => {  // (said once the write waits, and again whenever what its last try found changes)
+      if (delivering !== mine || (mine.waits && mine.said === mine.busy)) return;
       mine.waits = true;
+      mine.said = mine.busy;
       document.body.dataset.unanswered = path;
       if (path === "/confirm") render();
-      else (extra.waiting || ((text) => say(text, "")))(t("The server is not answering: this is sent as soon as it answers. Keep this page open; there is no need to tap again."));
+      else (extra.waiting || ((text) => say(text, "")))(waitWords(mine.busy, false));
     };
     const slowly = setTimeout(tell, SLOW_MS);
     try {
@@ -369,6 +386,7 @@
         document.body.dataset.tries = String(mine.tries);
         const answer = await request(method, path, body, extra, null, true);
         if (!answer.unanswered) return answer;
+        mine.busy = answer.busy || false;
         tell();
         const wait = Math.max(pause, busyUntil - Date.now());  // (a server busy says how long: Retry-After)
         await new Promise((resume) => { const timer = setTimeout(resume, wait); wakeUp = () => { clearTimeout(timer); resume(); }; });
@@ -1011,7 +1029,7 @@
       const held = !unanswered && (link.offline || waiting().length > 0);
       if (held) box.append(el("p", { class: "note", id: "confirm-waits" }, t("Confirming waits for the connection to the server: the moves made offline are sent first.")));
       if (unanswered && delivering.waits) box.append(el("p", { class: "note waits", id: "confirm-pending" },
-        t("The server is not answering: this confirmation is sent as soon as it answers. Keep this page open; there is no need to tap again.")));
+        waitWords(delivering.busy, true)));
       if (pin) box.append(pin);
       box.append(el("div", { class: "row" }, ...sides.map((s) => {
         const done = view.confirmations[s];
