@@ -203,6 +203,11 @@ PHRASES: tuple[str, ...] = (
        "the game ends on time"),
     # --- The notation's refusals (a word that is not DGN).
     N_("'%(text)s' is not a move of %(game)s (see docs/notation.md)"),
+    N_("'%(text)s' is not a move of %(game)s: it has two commas in a row; did you mean %(word)s?"),
+    N_("'%(text)s' is not a move of %(game)s: it has two commas in a row"),
+    N_("'%(text)s' is not a move of %(game)s: ; separates the seats of a deal or left line, not moves; did you mean "
+       "%(word)s?"),
+    N_("'%(text)s' is not a move of %(game)s: ; separates the seats of a deal or left line, not moves"),
     N_("'%(text)s' is not a seat of this game (seats: %(seats)s)"),
     N_("'%(text)s' is not a tile (write tiles as 6-3) in %(what)s"),
     N_("a comment is not closed: it starts here with { and has no }"),

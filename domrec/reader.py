@@ -810,7 +810,39 @@ def _file_sources(path: Path, form: str | None = None) -> Iterator[Source]:
             source = _bounded(stream, label, head)
     except OSError as e:
         source = Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
+    if path.suffix == ".json" and source.text is not None:
+        source = _dgn_named_json(source, path)
     yield source
+
+
+#: A tag's start, ``[Game``: what tells a DGN text's first line from a JSON list broken off
+#: (``[`` alone, ``[1,``), which the first line alone cannot tell apart otherwise.
+_TAG_START = re.compile(rb"(?:\xef\xbb\xbf)?\[[ \t]*(?!(?:true|false|null)\b)[A-Za-z]")
+
+
+def _dgn_named_json(source: Source, path: Path) -> Source:
+    """``source``, a ``.json`` file, or its refusal in words that say why: a DGN text saved as
+    ``game.json`` (a phone, a mail program, a slip of the hand) is read as JSON, by its suffix,
+    and JSON's own words ("a value is missing here") send its player looking for a mistake in
+    a text that has none.  Said only when the text is not JSON and its first line with text
+    starts like DGN as standard input is told apart (:func:`_looks_like_dgn`): a record's file
+    starts with ``{"`` and is never read twice."""
+    text = source.text or b""
+    first = text.lstrip(b"\r\n\t\x0b\x0c ").split(b"\n", 1)[0]
+    if not _looks_like_dgn(first) or (first.lstrip(b"\xef\xbb\xbf").startswith(b"[")
+                                      and _TAG_START.match(first) is None):
+        return source
+    try:
+        parse_json(text)
+    except NotJSONError as e:
+        if not e.message.startswith("not valid JSON at "):
+            return source
+        where = e.message.partition(": ")[0]
+        renamed = display_name(Path(path.name).with_suffix(".dgn"))
+        return Source(source.label, None, NotJSONError(
+            f"{where}: it starts like a DGN text (typed notation), and a .json file is read as JSON: rename it "
+            f"{renamed} to have it read as DGN"))
+    return source
 
 
 def _head_to_text(stream: Any) -> bytes:

@@ -121,12 +121,15 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
                     if later is not None:
                         # The refused line only left a choice, which the lines after it would settle
                         # but for a fault further on: that fault is told, where it is, in validate's
-                        # words (as the venue tells a post), and the recording stops at the choice.
+                        # words (as the venue tells a post), and the recording stops at the choice: the
+                        # refused line is not skipped, nor the choice guessed (docs/recording.md).
                         _err(f"line {later[0]}, column {later[1]}: {later[2]}")
                         _err(f"the recording stops at line {number}, which leaves a choice that only the lines "
                              f"after it settle, and they are refused at line {later[0]}: nothing from line "
-                             f"{number} on was recorded; {rec.path} holds the game up to line {number - 1}"
-                             f"{_gap([k for k in announced if k < number])}")
+                             f"{number} on was recorded (a refused line is never skipped, nor a choice guessed); "
+                             f"{rec.path} holds the game up to line {number - 1}"
+                             f"{_gap([k for k in announced if k < number])}; put line {later[0]} right and "
+                             f"continue the file with lines {min([k for k in announced if k < number] + [number])} on")
                         rec.restore(before if not rec.refused_back else hand_before)
                         _out(rec.game.report(str(rec.path)).summary())
                         return EXIT_INVALID

@@ -14,6 +14,14 @@ of a hand waits for the other side's ``y``) and a pipe (confirmations implied;
 ``domrec record`` stops at the first refused line and goes back to the line
 before, :meth:`Recorder.restore`; the venue's pages skip a refused word), so
 tests that drive the pipe drive exactly what a person at the table drives.
+
+From a pipe the stop is deliberate, whatever the refused line (a stray line of
+no DGN at all too): going on past it would record a game with a line left out,
+a different game from the one typed if the line was a move mistyped.  After a
+line that leaves a choice (a tile that fits both ends), which only the lines
+after it settle, a refusal among those lines stops the recording at the choice
+itself, as no end is ever guessed for it; ``record_cli`` says so and what to do
+(docs/recording.md, "A line that leaves a choice").
 """
 
 from __future__ import annotations

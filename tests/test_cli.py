@@ -418,6 +418,32 @@ def test_a_file_of_another_suffix_is_told_apart_by_its_first_line_as_standard_in
     assert run("validate", "--from", "dgn", tmp_path / "game.json").exit_code == 2
 
 
+def test_a_dgn_text_named_json_is_said_to_look_like_dgn_and_a_json_record_named_dgn_like_json(tmp_path):
+    # game.json holding DGN was "not valid JSON at line 1, column 2: a value is missing here (a
+    # number, …)", and game.dgn holding a record "a game needs a [Game] tag": true, and no help.
+    text = (SAMPLES / "valid" / "competitive" / "typed-domino.dgn").read_text(encoding="utf-8")
+    for name, body in [("game.json", text), ("noted.json", "\n{from the sheet}\n" + text)]:
+        (tmp_path / name).write_text(body, encoding="utf-8")
+        r = run("validate", tmp_path / name)
+        problem = [line for line in r.output.splitlines() if line.startswith("  ")]
+        stem = name.removesuffix(".json")
+        assert r.exit_code == 2 and len(problem) == 1, r.output
+        assert "not valid JSON at line" in problem[0] and "starts like a DGN text" in problem[0], r.output
+        assert f"rename it {stem}.dgn" in problem[0], r.output
+    # a .json file that is broken JSON keeps JSON's words: no DGN is guessed
+    (tmp_path / "cut.json").write_text('{"format": 1, "game":', encoding="utf-8")
+    assert "DGN" not in run("validate", tmp_path / "cut.json").output
+    (tmp_path / "list.json").write_text('[\n1,\n', encoding="utf-8")
+    assert "DGN" not in run("validate", tmp_path / "list.json").output
+    # the reverse: a JSON record in a .dgn file
+    (tmp_path / "record.dgn").write_text((VALID / "blocked.json").read_text(encoding="utf-8"), encoding="utf-8")
+    r = run("validate", tmp_path / "record.dgn")
+    assert r.exit_code == 2 and "1:1: a game needs a [Game" in r.output, r.output
+    assert "this text is a JSON record, not DGN: name its file *.json" in r.output, r.output
+    (tmp_path / "untagged.dgn").write_text("{a comment}\nhand 1\n", encoding="utf-8")
+    assert "JSON" not in run("validate", tmp_path / "untagged.dgn").output
+
+
 @pytest.mark.parametrize("jobs", ["1025", "x", "-1"])
 def test_a_jobs_value_out_of_range_is_refused_naming_the_range(jobs):
     r = run("validate", "-j", jobs, VALID / "blocked.json")

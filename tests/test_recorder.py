@@ -607,8 +607,9 @@ def test_from_a_pipe_a_refused_line_stops_the_recording_and_exits_1(case, fast_d
         # recording stops at the choice (docs/recording.md, "A line that leaves a choice").
         assert len(lines) == 2 and lines[1] == (
             f"the recording stops at line {number}, which leaves a choice that only the lines after it settle, "
-            f"and they are refused at line {later.group(1)}: nothing from line {number} on was recorded; {out} "
-            f"holds the game up to line {number - 1}"), lines
+            f"and they are refused at line {later.group(1)}: nothing from line {number} on was recorded (a refused "
+            f"line is never skipped, nor a choice guessed); {out} holds the game up to line {number - 1}; put line "
+            f"{later.group(1)} right and continue the file with lines {number} on"), lines
     else:
         assert len(lines) == 2 and lines[0].startswith(f"line {number}, column "), lines
         assert lines[1] == (f"the recording stops at line {number}: nothing from it on was recorded; "

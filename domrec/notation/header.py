@@ -40,6 +40,19 @@ _RESERVED = {"game", "format", "variant", "option", "seats", "id", "scores", "wi
 _POINTS = re.compile(r"-?[0-9]+")
 
 
+def _json_record_words(text: str, tags: list) -> str:
+    """What to add to "a game needs a [Game] tag" when the text has no tag and is a JSON record
+    (a ``.json`` file saved as ``game.dgn``): DGN reads its ``{…}`` as a comment, and the missing
+    tag alone would send its player looking for a mistake in a record that has none."""
+    if tags or not text.lstrip("\ufeff \t\r\n").startswith("{"):
+        return ""
+    try:
+        doc = json.loads(text.lstrip("\ufeff"))
+    except (ValueError, RecursionError):
+        return ""
+    return "; this text is a JSON record, not DGN: name its file *.json" if isinstance(doc, dict) else ""
+
+
 _TAG_BODY = re.compile(r"([^\s\"]+)\s*(.*)\Z", re.S)
 _JSON = json.JSONDecoder()  # stateless: one for every tag
 
@@ -268,7 +281,7 @@ class _HeaderReader:
         pos[""] = first_pos
         if "game" not in doc:
             raise src.error("a game needs a [Game \"…\"] tag (broadway, competitive, horse-race, castle-rock or "
-                            "domino-roads)", first_pos)
+                            "domino-roads)" + _json_record_words(src.text, tags), first_pos)
         if declared is not None:
             missing = [s for s in declared if s not in {t[0] for t in seat_tags}]
             if missing:

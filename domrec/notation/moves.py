@@ -24,6 +24,10 @@ from domrec.notation.tokens import (
 )
 
 
+#: The fields of a move's data whose typed form holds a comma: Broadway's cells (``@1,1``) and a
+#: capture's tiles (``x2-4,4-4``).
+_COMMA_KEYS = frozenset(("at", "capture"))
+
 #: (game, word) -> (move data, out of turn by nature): archives repeat the same words.
 _MOVE_CACHE: dict[tuple[str, str], tuple[dict, bool]] = {}
 
@@ -54,6 +58,8 @@ class _MoveReader:
                 return [(move.data, move.exposure, at)]
         if "," in word:  # moves separated by commas without spaces: the longest move first
             parts = word.split(",")
+            if "" in parts[1:-1]:  # two commas in a row: one typo, said of the word as typed
+                raise self._typo_in_word(word, at, "it has two commas in a row", ",,")
             out: list[tuple[dict, bool, int]] = []
             i, offset = 0, at
             while i < len(parts):
@@ -70,6 +76,26 @@ class _MoveReader:
                     raise self._not_a_move(parts[i], offset)
             return out
         raise self._not_a_move(word, at)
+
+    def _semicolon_in_word(self, word: str, at: int) -> NotationError:
+        """The refusal of a word typed with a ``;`` in it (``6-4@1;1``): one problem for the
+        word, in the notation's words, where the tokens either side of the ``;`` were each
+        refused, and the ``;`` too, for one slip of the finger."""
+        return self._typo_in_word(word, at, "; separates the seats of a deal or left line, not moves", ";")
+
+    def _typo_in_word(self, word: str, at: int, why: str, typed: str) -> NotationError:
+        """``word`` refused as one typo (``typed`` where a comma was meant, it seems), and the
+        move it reads as with a comma there, when it reads as one move whose comma is notation
+        (Broadway's cells, a capture's tiles): "did you mean 6-4@1,1?".  A road's name may hold
+        a comma, so ``3-1@1,1`` would read, and is not offered."""
+        meant = word.replace(typed, ",")
+        m = _MOVE.match(meant) if meant != word else None
+        try:
+            move = self._move(m, meant, at) if m is not None else None
+        except NotationError:
+            move = None
+        hint = f"; did you mean {shown(meant)}?" if move is not None and _COMMA_KEYS & move.data.keys() else ""
+        return self.src.error(f"{shown(word)!r} is not a move of {self.doc['game']}: {why}{hint}", at)
 
     def _not_a_move(self, word: str, at: int) -> NotationError:
         if re.fullmatch(r"[A-Z]|P[0-9]+", word):

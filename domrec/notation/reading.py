@@ -339,6 +339,27 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                 keyword_line(t, toks[k + 1:line_end], low)
                 k = line_end
                 continue
+            if kind in ("word", "semi") and k + 1 < n and _glued(t, toks[k + 1]) and \
+                    not (k and _glued(toks[k - 1], t)):
+                run_end = _written_word_end(toks, k)
+                semi = next((i for i in range(k, run_end) if toks[i].kind == "semi"), run_end)
+                if semi < run_end and not (semi > k and all(toks[i].kind == "semi" for i in range(semi, run_end))
+                                           and self._reads_as_moves(toks, k, semi, hand)):
+                    # One word as typed (no space in it) split at its ';': one typo, one problem, the
+                    # word's pieces not read as moves of their own (each would be a problem too).  A
+                    # move with a ';' after it alone (6-4@4-2;) is read, and the ';' said where it is.
+                    last = toks[run_end - 1]
+                    whole = src.text[t.pos:last.pos + len(last.text)]
+                    try:
+                        if not _open(hand):
+                            move_word(whole, t.pos)  # (says why no move is read here: no hand, or after its end)
+                        if pending:
+                            pending.pop()  # (the seat typed before the word: the word's, unread with it)
+                        raise self._semicolon_in_word(whole, t.pos)
+                    except NotationError as e:
+                        self._broke(e, hand, cut=_open(hand), move=_open(hand))
+                    k = run_end
+                    continue
             try:
                 if kind == "tag":
                     raise src.error("a tag must come before the first hand; a new game starts after a blank line",
@@ -372,11 +393,25 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                     k = line_end
                     continue
                 self._broke(e, hand, cut=_open(hand), move=_open(hand) and kind not in ("tag", "comment", "semi", "bad"))
+                if kind in ("word", "semi"):  # the rest of the word as typed is the same typo (6-4@4-2;;)
+                    k = _written_word_end(toks, k)
+                    continue
             k += 1
         try:
             no_pending()
         except NotationError as e:
             self._broke(e, hand)
+
+    def _reads_as_moves(self, toks: list[_Token], k: int, end: int, hand: _HandText | None) -> bool:
+        """Whether the words ``toks[k:end]``, typed as one, read as moves (nothing is kept)."""
+        if hand is None:
+            return False
+        word = "".join(t.text for t in toks[k:end])
+        try:
+            self._moves_of(word, toks[k].pos, hand)
+        except NotationError:
+            return False
+        return True
 
     def _broke(self, e: NotationError, hand: _HandText | None, cut: bool = True, move: bool = False) -> None:
         """Keep notation error ``e`` and read on.  The hand it is in is judged by the rules only up
@@ -399,6 +434,20 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
         self.errors.append(e)
         if hand is not None and cut and hand.cut is None:
             hand.cut = len(hand.moves)
+
+
+def _glued(t: _Token, after: _Token) -> bool:
+    """Whether token ``after`` follows ``t`` with nothing between: the two are one word as typed."""
+    return after.pos == t.pos + len(t.text) and not after.first
+
+
+def _written_word_end(toks: list[_Token], k: int) -> int:
+    """The index after the last token of the word as typed that ``toks[k]`` starts: the word and
+    ``;`` tokens that follow one another with no space or comma between (``6-4@1;1``)."""
+    j = k + 1
+    while j < len(toks) and toks[j].kind in ("word", "semi") and _glued(toks[j - 1], toks[j]):
+        j += 1
+    return j
 
 
 def _keyword_alike(word: str) -> str | None:
