@@ -462,26 +462,27 @@ def _interactive(rec: Recorder) -> int:
         if g.over and not g.in_hand:
             _out(f"the game is over: {'a draw' if g.winner is None else g.winner + ' wins'}; saved in {rec.path}")
             return EXIT_OK
-        if rec._confirming:
-            where = "confirm (y/n)> "
-        elif g.in_hand and g.to_move:
-            where = f"hand {g.hand_number}, {g.to_move} to play> "
-        elif g.in_hand:
-            where = f"hand {g.hand_number}> "
-        else:
-            where = f"hand {g.hand_number + 1} (deal lines, or the first move)> "
-        words = list(_completions(rec))
+        prompting = False
         try:
+            # (inside the try: a Ctrl-C typed while the next prompt is made ready, the second of two
+            # typed quickly, is a Ctrl-C at an empty line, not an interruption of the program)
+            where = _prompt_words(rec)
+            words = list(_completions(rec))
+            prompting = True
             line = session.prompt(where, completer=WordCompleter(words, sentence=True, match_middle=False))
         except KeyboardInterrupt:
             # As in a shell, Ctrl-C throws away the line being typed; a second Ctrl-C in a row,
             # with nothing typed since, leaves (so does quit).
-            typed = session.default_buffer.text.strip()
+            typed = session.default_buffer.text.strip() if prompting else ""
             if interrupted and not typed:
                 _out(f"stopped; everything entered is saved in {rec.path} (domrec record {rec.path} continues it)")
                 return EXIT_OK
             interrupted = True
-            _out(("line cleared" if typed else "nothing typed") + "; Ctrl-C again (or quit) stops the recording")
+            try:
+                _out(("line cleared" if typed else "nothing typed") + "; Ctrl-C again (or quit) stops the recording")
+            except KeyboardInterrupt:  # the second Ctrl-C came while this was said
+                _out(f"stopped; everything entered is saved in {rec.path} (domrec record {rec.path} continues it)")
+                return EXIT_OK
             continue
         except EOFError:
             _out(f"stopped; everything entered is saved in {rec.path} (domrec record {rec.path} continues it)")
@@ -492,6 +493,18 @@ def _interactive(rec: Recorder) -> int:
         except KeyboardInterrupt:  # the quit command
             _out(f"saved in {rec.path} (domrec record {rec.path} continues it)")
             return EXIT_OK
+
+
+def _prompt_words(rec: Recorder) -> str:
+    """The prompt: what the table is asked for next (a confirmation, whose move, a hand's start)."""
+    g = rec.game
+    if rec._confirming:
+        return "confirm (y/n)> "
+    if g.in_hand and g.to_move:
+        return f"hand {g.hand_number}, {g.to_move} to play> "
+    if g.in_hand:
+        return f"hand {g.hand_number}> "
+    return f"hand {g.hand_number + 1} (deal lines, or the first move)> "
 
 
 def _completions(rec: Recorder) -> Iterable[str]:

@@ -1679,3 +1679,47 @@ def test_a_deal_line_typed_again_keeps_its_comment_once(tmp_path):
     r.feed_line(deals[-1] + " {last seat}")
     assert r.game.in_hand, refused
     assert r.game.record().hands[-1].comment.split("\n").count("last seat") == 1
+
+
+def test_a_second_ctrl_c_between_two_prompts_stops_the_recording_as_at_the_prompt(monkeypatch, tmp_path):
+    """Two Ctrl-C typed quickly: the second can come while the next prompt is being made ready
+    (its legal moves worked out), outside prompt_toolkit's prompt.  It stopped the program with
+    KeyboardInterrupt (exit 130 in a real terminal, found by the tmux test under load); it now stops
+    the recording as the second Ctrl-C at an empty prompt does, everything entered saved."""
+    import prompt_toolkit
+
+    from domrec import record_cli
+
+    record, r, said, refused = _interactive_hand1(tmp_path / "g.dgn", upto="2-2")
+    calls = {"prompt": 0, "completions": 0}
+
+    class Session:  # the first prompt ends with Ctrl-C; the next is never reached
+        default_buffer = type("Buffer", (), {"text": ""})()
+
+        def __init__(self, **_):
+            pass
+
+        def prompt(self, *_, **__):
+            calls["prompt"] += 1
+            raise KeyboardInterrupt
+
+    made = record_cli._completions
+
+    def completions(rec):
+        calls["completions"] += 1
+        if calls["completions"] == 2:  # the second Ctrl-C, while the second prompt is made ready
+            raise KeyboardInterrupt
+        return made(rec)
+
+    out: list[str] = []
+    monkeypatch.setattr(prompt_toolkit, "PromptSession", Session)
+    monkeypatch.setattr(record_cli, "_completions", completions)
+    monkeypatch.setattr(record_cli, "_out", out.append)
+    try:
+        code = record_cli._interactive(r)
+    except KeyboardInterrupt:  # (caught: pytest would take it for its own run interrupted)
+        pytest.fail("the second Ctrl-C escaped the recorder (exit 130 in a terminal)")
+    assert code == 0 and calls["prompt"] == 1
+    assert out[-2].startswith("nothing typed; Ctrl-C again")
+    assert out[-1].startswith("stopped; everything entered is saved in")
+    assert (tmp_path / "g.dgn").read_text().endswith("\nS 2-2\n")  # the hand's first move, kept
