@@ -56,10 +56,10 @@ def _seen(page) -> list[dict]:
     return page.evaluate("() => window.__seen")
 
 
-def _busy_once(page, pattern: str) -> list[dict]:
-    """The first request matching ``pattern`` answered 503 ``Retry-After: 1`` (as the venue answers a
-    write while another program holds the event file), the rest sent to the server.  The list holds
-    each request's body, in order, as the page sent it."""
+def _answered(page, pattern: str, plan: list[str]) -> list[dict]:
+    """The POSTs matching ``pattern`` answered as ``plan`` says, one each in order: ``"busy"`` (503
+    ``Retry-After: 1``, as the venue answers a write while another program holds the event file),
+    ``"lost"`` (no answer: the connection fails); the ones after it go to the server."""
     sent: list[dict] = []
 
     def answer(route):
@@ -67,9 +67,12 @@ def _busy_once(page, pattern: str) -> list[dict]:
             route.continue_()
             return
         sent.append(route.request.post_data_json)
-        if len(sent) == 1:
+        how = plan[len(sent) - 1] if len(sent) <= len(plan) else "server"
+        if how == "busy":
             route.fulfill(status=503, headers={"Retry-After": "1", "Content-Type": "application/json"},
                           body=json.dumps({"error": HELD}))
+        elif how == "lost":
+            route.abort("connectionrefused")
         else:
             route.continue_()
 
@@ -94,7 +97,7 @@ def test_a_line_answered_busy_waits_in_the_outbox_and_is_sent_again_with_its_id(
         _type(page, steps[0])
         at = _rev(page)
         _record(page)
-        sent = _busy_once(page, "**/dgn*")
+        sent = _answered(page, "**/dgn*", ["busy"])
         page.fill("#typed-text", steps[1])
         with page.expect_response(_is_response("/dgn", 200), timeout=WAIT_MS) as again:
             page.click("#typed-form button[type=submit]")
@@ -136,7 +139,7 @@ def test_a_confirmation_answered_busy_is_sent_again_with_its_id_and_taken_once(t
         page.wait_for_selector('#panel button[data-side="NS"]:not([disabled])', timeout=WAIT_MS)
         over = _rev(page)
         _record(page)
-        sent = _busy_once(page, "**/confirm*")
+        sent = _answered(page, "**/confirm*", ["busy"])
         with page.expect_response(_is_response("/confirm", 200), timeout=WAIT_MS) as again:
             page.click('#panel button[data-side="NS"]')
         assert again.value.request.post_data_json["cid"] == sent[0]["cid"]
@@ -182,7 +185,7 @@ def test_a_directors_result_answered_busy_is_said_and_sent_again_with_its_id(tmp
         page.fill("#dir-score-EW", "90")
         page.fill("#result-reason", "played on paper: the sheet was handed in")
         _record(page)
-        sent = _busy_once(page, "**/tables/1/1/result")
+        sent = _answered(page, "**/tables/1/1/result", ["busy"])
         with page.expect_response(_is_response("/result", 200), timeout=WAIT_MS) as again:
             page.click("#result-form button[type=submit]")
         assert again.value.request.post_data_json["cid"] == sent[0]["cid"]
@@ -224,30 +227,6 @@ SILENT = {
     "es": "El servidor no responde: esta confirmación se envía en cuanto responda. Deje esta página abierta; no hace "
           "falta volver a tocar.",
 }
-
-
-def _answered(page, pattern: str, plan: list[str]) -> list[dict]:
-    """The POSTs matching ``pattern`` answered as ``plan`` says, one each in order: ``"busy"`` (503
-    ``Retry-After: 1``, as the venue answers a write while another program holds the event file),
-    ``"lost"`` (no answer: the connection fails); the ones after it go to the server."""
-    sent: list[dict] = []
-
-    def answer(route):
-        if route.request.method != "POST":
-            route.continue_()
-            return
-        sent.append(route.request.post_data_json)
-        how = plan[len(sent) - 1] if len(sent) <= len(plan) else "server"
-        if how == "busy":
-            route.fulfill(status=503, headers={"Retry-After": "1", "Content-Type": "application/json"},
-                          body=json.dumps({"error": HELD}))
-        elif how == "lost":
-            route.abort("connectionrefused")
-        else:
-            route.continue_()
-
-    page.route(pattern, answer)
-    return sent
 
 
 def _said_in_turn(seen: list[dict], key: str) -> list[str]:

@@ -35,11 +35,17 @@ def _tap_a_legal_move(page) -> None:
     wait_rev(page, before, WAIT_MS)
 
 
-def test_one_board_tapped_through_and_confirmed(tmp_path: Path, browser) -> None:
+def _seated(tmp_path: Path) -> Path:
+    """A 6-pair Mitchell event with its boards dealt (seed 38) and round 1 seated: its file."""
     path = tmp_path / "dup.db"
     new_event(path, 6, "mitchell")
     run("boards", path, "--boards", 6, "--seed", 38)
     run("pair", path)
+    return path
+
+
+def test_one_board_tapped_through_and_confirmed(tmp_path: Path, browser) -> None:
+    path = _seated(tmp_path)
     boards = {b["board"]: B.board_from_json(b) for b in json.loads(run("boards", path, "--json"))}
     served = _served(path)
     try:
@@ -128,10 +134,7 @@ def test_a_boards_score_typed_at_a_scores_only_table(tmp_path: Path, browser, la
     """A table that records scores only types board 1's score (the points and how the hand ended),
     both sides confirm it, and the page moves on to board 2's score; the event has board 1's typed
     score, unverified, with how it ended."""
-    path = tmp_path / "dup.db"
-    new_event(path, 6, "mitchell")
-    run("boards", path, "--boards", 6, "--seed", 38)
-    run("pair", path)
+    path = _seated(tmp_path)
     served = _served(path)
     try:
         context = browser.new_context(viewport=PHONE, locale=lang)
@@ -169,10 +172,7 @@ def test_the_director_corrects_two_boards_in_turn_each_its_own(tmp_path: Path, b
     after the first save the board list stays on board 2, its boxes hold board 2's new score, and
     the second save corrects board 2 again.  (The list jumped back to board 1 after a save, its
     score in the boxes, and the second save silently replaced board 1.)"""
-    path = tmp_path / "dup.db"
-    new_event(path, 6, "mitchell")
-    run("boards", path, "--boards", 6, "--seed", 38)
-    run("pair", path)
+    path = _seated(tmp_path)
     run("result", path, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=30,EW=0")
     run("result", path, "-r", 1, "-t", 1, "-b", 2, "--score", "NS=0,EW=12")
     served = _served(path)
@@ -211,10 +211,7 @@ def test_a_board_entered_over_the_page_and_the_table_goes_on(tmp_path: Path, bro
     """Board 1 begun on the page, then entered by the director beside the server (``--replace``):
     the page moves on to board 2 by itself, says why, and *Start board 2* starts its deal (before,
     the page offered board 2 and refused to start it: board 1's hand was still in play)."""
-    path = tmp_path / "dup.db"
-    new_event(path, 6, "mitchell")
-    run("boards", path, "--boards", 6, "--seed", 38)
-    run("pair", path)
+    path = _seated(tmp_path)
     served = _served(path)
     try:
         page = browser.new_page(viewport=PHONE)
