@@ -162,7 +162,7 @@ def test_a_horse_race_tie_past_the_target_plays_on_and_the_bound_allows_for_it()
 # --- each engine's bounds, in numbers and words -------------------------------------------------
 
 BOUNDS = [  # game, variant, options, players, one hand's most, a game's most (no tie)
-    ("competitive", "standard", {}, 4, 153, 352),
+    ("competitive", "standard", {}, 4, 137, 336),
     ("broadway", "standard", {}, 4, 270, None),
     ("horse-race", "standard", {"target": 61, "win_check": "immediate"}, 2, 790, 94),
     ("horse-race", "standard", {"target": 61, "win_check": "end_of_hand"}, 3, 790, 850),
@@ -194,10 +194,10 @@ def test_the_count_and_the_end_count_of_horse_race():
 def test_the_refusals_say_the_side_and_the_bound_in_words():
     span = games.engine("competitive").final_scores("standard", {}, 4)
     assert span.total_refusal("NS", 2000, {"NS": 2000, "EW": 150}) == (
-        "NS 2000: a game to 200 cannot end above 352 (199 + 153, the most one hand can score)")
-    assert span.total_refusal("NS", 352, {"NS": 352, "EW": 150}) is None
+        "NS 2000: a game to 200 cannot end above 336 (199 + 137, the most one hand can score)")
+    assert span.total_refusal("NS", 336, {"NS": 336, "EW": 150}) is None
     assert span.hand_refusal("NS", 1680) == (
-        "NS 1680: one hand cannot score above 153 (a domino scores at most the pips of the other three hands)")
+        "NS 1680: one hand cannot score above 137 (a domino scores at most the pips of the other three hands)")
     assert games.engine("broadway").final_scores("standard", {}).most("NS", {"NS": 9999, "EW": 0}) is None
 
 

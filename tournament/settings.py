@@ -583,7 +583,7 @@ def _check_forfeit_score(engine: Any, game: str, variant: str | None, resolved: 
     against nothing (the side there ``points``, every other side 0), so ``points`` must be a total
     the game's engine lets a side end a game with while the others end on 0 (``final_scores``:
     :meth:`~domrec.games.base.ScoreRange.most`), the bound a typed total is held to: Competitive
-    352, Horse Race to 61: 94 (checked after every peg; after every hand 850), Castle Rock 77 (104,
+    336, Horse Race to 61: 94 (checked after every peg; after every hand 850), Castle Rock 77 (104,
     140 with the larger sets), Domino Roads 2996 (three players 1820).  Broadway has no target
     (seven hands, then sudden death), so its engine bounds no game's total and only the limit of
     1,000,000 holds.  ``preset``: the preset whose target gave the score (the director gave none),

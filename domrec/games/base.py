@@ -108,7 +108,7 @@ class ScoreRange:
 
     def most(self, side: str, scores: dict[str, int]) -> tuple[int, str] | None:
         """The most ``side`` can end a game with, the other sides ending with ``scores`` (every
-        side's total, ``side``'s included), and the sum in words: ``"199 + 153, the most one hand
+        side's total, ``side``'s included), and the sum in words: ``"199 + 137, the most one hand
         can score"``; ``None`` where the rules set no bound (no target).  Proof: the class's
         docstring."""
         if self.target is None or self.step is None:
@@ -131,8 +131,8 @@ class ScoreRange:
 
     def total_refusal(self, side: str, score: int, scores: dict[str, int]) -> str | None:
         """Why ``side`` cannot end a game with ``score`` (the sides' totals: ``scores``), in one
-        line naming the side and the bound: ``NS 2000: a game to 200 cannot end above 352 (199 +
-        153, the most one hand can score)``; ``None`` if it can."""
+        line naming the side and the bound: ``NS 2000: a game to 200 cannot end above 336 (199 +
+        137, the most one hand can score)``; ``None`` if it can."""
         most = self.most(side, scores)
         if most is None or score <= most[0]:
             return None
@@ -140,7 +140,7 @@ class ScoreRange:
 
     def hand_refusal(self, side: str, score: int) -> str | None:
         """Why ``side`` cannot score ``score`` in one hand: ``NS 1680: one hand cannot score
-        above 153 (a domino scores at most the pips of the other three hands)``; ``None`` if it can."""
+        above 137 (a domino scores at most the pips of the other three hands)``; ``None`` if it can."""
         if self.hand is None or score <= self.hand:
             return None
         return f"{side} {score}: one hand cannot score above {self.hand} ({self.hand_why})"

@@ -91,7 +91,19 @@ R_SIDES = "sides"
 SET_PIPS = T.pip_total(T.DOUBLE_SIX)
 #: Bounds on one hand's score that hold whatever the play (see score_sheet_hand).
 DOMINO_MIN = 3     # the other three players each still hold a tile: 0-0, 1-0, 2-0 at the least
-DOMINO_MAX = SET_PIPS - 15  # the line holds the winner's seven tiles: 15 pips at the least
+#: A domino leaves the line holding 31 pips at least, so it scores the other 137 at most.  The
+#: winner plays seven tiles, so the other three players have six rounds of turns between his
+#: plays.  If they put six tiles or more on the line, it holds thirteen tiles, 44 pips at the
+#: least (the thirteen lightest).  Else in some round all three pass: at that moment nobody but
+#: the winner holds a tile of either end's number, so every tile of those numbers ends on the
+#: line.  Two numbers are thirteen tiles again; one number a is its seven tiles (7a + 21 pips),
+#: and of each other number x, tile a-x's x half is an end of the line (two at most) or joins a
+#: tile that shows x and no a: four numbers at least, each counted on such a tile.  At a = 0
+#: that is 21 + 1 + 2 + 3 + 4 = 31; any other a more.  (The bound was 153 before: the line was
+#: taken as the winner's seven lightest tiles alone.  A search of every play found no domino
+#: whose line holds under 39 pips, 129 scored, which tests/games/test_competitive_open.py plays;
+#: 137 is what is proven in words, so no true claim is refused.)
+DOMINO_MAX = SET_PIPS - 31
 BLOCK_MIN = 5      # all four players still hold a tile: 0-0, 1-0, 1-1, 2-0 at the least
 #: A block leaves both ends on one number n with all seven n tiles down (7n + 21 pips), and every
 #: other number x on the line too: n-x's x half is not an end (both show n), so it joins another
@@ -857,7 +869,7 @@ class CompetitiveMatch:
         Checked: the sides are NS and EW; no score is negative; at most one
         side scores; the end, if claimed, is ``out`` or ``blocked`` and fits
         the scores (both at 0 is a tied block, never a domino); a score lies
-        within what any play could give (a domino 3–153, a block 5–126 and
+        within what any play could give (a domino 3–137, a block 5–126 and
         even, see the bounds above); the leader, where the earlier hands fix
         it.  The next leader: to the right of this one, or this one again
         after a tied block; unknown when this hand's leader is (then the next
@@ -973,11 +985,11 @@ class Competitive:
     def final_scores(self, variant: str, options: dict[str, Any], players: int | None = None) -> base.ScoreRange:
         """A hand only ever adds points (domino or block), so a total never falls below zero.
 
-        Above: one hand gives a side at most ``DOMINO_MAX`` (153): a domino scores the pips of the
-        other three hands, the set's 168 less the line, which holds at least the winner's seven
-        tiles (15 pips at the least); a block scores at most ``BLOCK_MAX`` (126), less.  The game
+        Above: one hand gives a side at most ``DOMINO_MAX`` (137): a domino scores the pips of the
+        other three hands, the set's 168 less the line, which holds 31 pips at the least (see
+        ``DOMINO_MAX``); a block scores at most ``BLOCK_MAX`` (126), less.  The game
         ends after the hand in which a side reaches 200, level totals a draw (no tie sends play
-        on), so a side starts its last hand on 199 at most and ends on 199 + 153 = 352 at most
+        on), so a side starts its last hand on 199 at most and ends on 199 + 137 = 336 at most
         (:class:`~domrec.games.base.ScoreRange`).  The option ``first_lead`` changes who leads,
         not what a hand scores."""
         return base.ScoreRange(0, None, "a hand only adds points to a side", hand=DOMINO_MAX,

@@ -553,7 +553,8 @@ def _sheet_error(scores=None, end=None, leader=None, match=None):
     ({}, "out", "/result/end", R_END),
     ({"EW": 2}, None, "/result/scores/EW", R_END),
     ({"EW": 2}, "out", "/result/scores/EW", R_END),
-    ({"EW": 154}, None, "/result/scores/EW", R_END),
+    ({"EW": 138}, None, "/result/scores/EW", R_END),  # (138 to 153 were taken: the line holds 31 pips at least)
+    ({"EW": 138}, "out", "/result/scores/EW", R_END),
     ({"EW": 150}, "blocked", "/result/scores/EW", R_END),
     ({"EW": 128}, "blocked", "/result/scores/EW", R_END),  # (146 was taken: no line of a block holds under 42 pips)
     ({"EW": 4}, "blocked", "/result/scores/EW", R_END),
@@ -565,7 +566,7 @@ def test_impossible_sheet_claims_are_refused(scores, end, pointer, rule):
 
 
 @pytest.mark.parametrize("scores, end", [
-    ({"NS": 35, "EW": 0}, "out"), ({"EW": 3}, None), ({"EW": 153}, "out"), ({"NS": 84}, "blocked"),
+    ({"NS": 35, "EW": 0}, "out"), ({"EW": 3}, None), ({"EW": 137}, "out"), ({"NS": 84}, "blocked"),
     ({"NS": 41}, None), ({}, None), ({"NS": 0, "EW": 0}, "blocked"), ({"EW": 6}, "blocked"),
     ({"EW": 126}, "blocked"),
 ])
@@ -609,6 +610,37 @@ def test_the_most_a_block_scores_is_126_and_a_real_hand_scores_it():
     assert BLOCK_MAX == 126
     where, rule, message = _sheet_error({"EW": 128}, "blocked")
     assert (where, rule) == ("/result/scores/EW", R_END) and "between 5 and 126" in message
+
+
+#: A domino with 39 pips on the line, the fewest a search of every deal and play found (N leads and
+#: goes out; the others pass whenever the ends show 0 at both ends): NS score 168 - 39 = 129.
+DOMINO_AT_129 = "N 0-0 W pass S pass E 2-0@0-0 N 2-1@2-0 W pass S 3-1@2-1 E pass N 3-0@3-1 W pass S pass " \
+    "E pass N 1-0@3-0 W pass S 4-1@1-0 E pass N 4-0@4-1 W pass S pass E pass N 5-0@0-0 W pass S 5-1@5-0 " \
+    "E pass N 6-0@4-0"
+
+
+def test_a_domino_scores_at_most_137_and_a_real_hand_scores_129():
+    """The sheets' domino bound (137, proven: DOMINO_MAX) stands above the highest domino found by
+    play (129, so no true claim is refused), and 138, which the bound of 153 took, is refused."""
+    import json
+
+    from domrec.validate import validate_text
+
+    words = DOMINO_AT_129.split()
+    moves = [{"seat": seat, "pass": True} if what == "pass" else
+             {"seat": seat, "play": what.split("@")[0], **({"on": what.split("@")[1]} if "@" in what else {})}
+             for seat, what in zip(words[::2], words[1::2])]
+    hand = {"leader": "N", "deal": {"hands": {
+        "N": ["0-0", "2-1", "3-0", "1-0", "4-0", "5-0", "6-0"], "W": ["3-2", "4-2", "3-3", "4-3", "6-3", "4-4", "6-4"],
+        "S": ["3-1", "4-1", "5-1", "1-1", "6-1", "5-3", "5-4"], "E": ["2-0", "2-2", "5-2", "6-2", "5-5", "6-5", "6-6"]}},
+        "moves": moves, "result": {"scores": {"NS": 129, "EW": 0}, "end": "out"}}
+    record = {"format": "domrec", "version": "1.0", "game": "competitive",
+              "players": [{"seat": s, "name": s} for s in "NESW"], "hands": [hand]}
+    report = validate_text(json.dumps(record), "domino.json")
+    assert report.valid and report.scores == {"NS": 129, "EW": 0}, [p.text() for p in report.problems]
+    assert DOMINO_MAX == 137
+    where, rule, message = _sheet_error({"NS": 138}, "out")
+    assert (where, rule) == ("/result/scores/NS", R_END) and "between 3 and 137" in message
 
 
 def test_a_refused_sheet_leaves_the_totals_alone():
@@ -660,11 +692,11 @@ def test_after_a_sheet_without_a_leader_the_next_hand_names_its_own():
 
 def test_a_sheet_reaching_200_ends_the_game():
     match = competitive.ENGINE.start(_record())
-    match.score_sheet_hand(Hand(leader="N", result=HandResult(scores={"NS": 150})))
+    match.score_sheet_hand(Hand(leader="N", result=HandResult(scores={"NS": 130})))
     match.score_sheet_hand(Hand(leader="W", result=HandResult(scores={"EW": 120}, end="out")))
     assert not match.over
-    out = match.score_sheet_hand(Hand(result=HandResult(scores={"NS": 50}, end="blocked")))
-    assert out.scores == {"NS": 50, "EW": 0} and out.end == "blocked"
+    out = match.score_sheet_hand(Hand(result=HandResult(scores={"NS": 70}, end="blocked")))
+    assert out.scores == {"NS": 70, "EW": 0} and out.end == "blocked"
     assert match.over and match.winner == "NS" and match.totals == {"NS": 200, "EW": 120}
     match = competitive.ENGINE.start(_record())
     match.totals = {"NS": 190, "EW": 180}

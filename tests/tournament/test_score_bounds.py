@@ -18,7 +18,7 @@ from tournament.errors import ResultRefused, UnusableInput
 
 runner = CliRunner()
 
-COMPETITIVE_SLIP = "NS 2000: a game to 200 cannot end above 352 (199 + 153, the most one hand can score)"
+COMPETITIVE_SLIP = "NS 2000: a game to 200 cannot end above 336 (199 + 137, the most one hand can score)"
 
 
 def run(*args, code: int | None = 0):
@@ -44,11 +44,11 @@ def test_a_slip_of_2000_for_200_is_refused_at_the_desk_in_one_line(tmp_path: Pat
     r = run("result", path, "--round", 1, "--table", 1, "--score", "NS=2000,EW=150", code=2)
     lines = [x for x in r.output.splitlines() if x.strip()]
     assert len(lines) == 1 and COMPETITIVE_SLIP in lines[0] and "nothing was stored" in lines[0], r.output
-    run("result", path, "--round", 1, "--table", 1, "--score", "NS=352,EW=150")  # the most a game can end with
+    run("result", path, "--round", 1, "--table", 1, "--score", "NS=336,EW=150")  # the most a game can end with
     r = run("amend", path, "--round", 1, "--table", 1, "--score", "NS=200,EW=3520", "--reason", "slip", code=2)
-    assert "EW 3520: a game to 200 cannot end above 352" in r.output
+    assert "EW 3520: a game to 200 cannot end above 336" in r.output
     with open_event(path) as store:
-        assert store.result_for(store.tables(1)[0].id).scores == {"NS": 352, "EW": 150}
+        assert store.result_for(store.tables(1)[0].id).scores == {"NS": 336, "EW": 150}
 
 
 @pytest.mark.parametrize("game, fmt, size, players, options, scores, words", [
@@ -97,9 +97,9 @@ def test_a_duplicate_board_is_one_hand(tmp_path: Path) -> None:
     board = row["boards"][0]
     r = run("result", path, "--round", 1, "--table", row["table"], "--board", board, "--score", "NS=1680,EW=0",
             code=2)
-    assert ("NS 1680: one hand cannot score above 153 (a domino scores at most the pips of the other three "
+    assert ("NS 1680: one hand cannot score above 137 (a domino scores at most the pips of the other three "
             "hands); nothing was stored") in r.output
-    run("result", path, "--round", 1, "--table", row["table"], "--board", board, "--score", "NS=153,EW=0")
+    run("result", path, "--round", 1, "--table", row["table"], "--board", board, "--score", "NS=137,EW=0")
 
 
 # --- the venue: the director's page and API, and a table typing its hands' scores -----------------
@@ -109,7 +109,7 @@ starlette_testclient = pytest.importorskip("starlette.testclient")
 
 @pytest.mark.parametrize("lang, words", [
     ("en", COMPETITIVE_SLIP + "; nothing was stored"),
-    ("es", "NS 2000: una partida a 200 no puede acabar por encima de 352 (199 + 153, lo más que puede anotar "
+    ("es", "NS 2000: una partida a 200 no puede acabar por encima de 336 (199 + 137, lo más que puede anotar "
            "una mano); no se guardó nada")])
 def test_the_directors_page_refuses_a_slip_in_the_pages_language(tmp_path: Path, lang, words) -> None:
     from tests.tournament.test_venue import _auth, _event, _key, _server
@@ -160,7 +160,7 @@ def test_a_score_sheet_table_is_refused_a_hand_past_its_bound(tmp_path: Path, la
 
 
 @pytest.mark.parametrize("game, fmt, size, options, most, words", [
-    ("competitive", "pairs", 4, {}, 352, "a game to 200 cannot end above 352 (199 + 153, the most one hand can score)"),
+    ("competitive", "pairs", 4, {}, 336, "a game to 200 cannot end above 336 (199 + 137, the most one hand can score)"),
     ("horse-race", "individual", 2, {}, 94, "a game to 61 cannot end above 94 (60 + 34, the most a side scores at "
                                            "once: a peg, or a hand's end count)"),
     ("horse-race", "individual", 2, {"variant": "celko"}, 334,
