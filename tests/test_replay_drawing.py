@@ -2,7 +2,8 @@
 
 The page carries scenes, not pictures, and its script draws them with ports of the picture
 modules (``domrec/pictures/*.js``).  Here a real browser (Playwright on the system's Chromium)
-steps through every position of records of all five games, and each picture it drew is read
+steps through every position of records of all five games (under ``pytest --long``; the default
+run opens a sample of each hand's positions, every kind of move among them: ``_sample``), and each picture it drew is read
 back and compared with the Python drawing of the same position, element by element, every
 attribute and every text: the same SVG but for the tiles, which the page draws as a ``<use>``
 of a face drawn once.  On a phone (390 px) the page draws each position for the width its box has
@@ -16,6 +17,7 @@ Slow (a browser), and skipped with the reason where Chromium or Playwright is mi
 from __future__ import annotations
 
 import functools
+import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -58,16 +60,33 @@ RECORDS = [
 #: Runs in the page: every position of every hand, from the deal to the end, as the script drew it
 #: (of the first ``kept`` hands, or of all where it is null; of the later ones, how many it drew:
 #: each is drawn all the same, stepping through, but not written out and sent back for nothing).
-COLLECT = """(kept) => {
+#: ``wanted`` (hand number -> positions), where it is not null: those positions alone, each opened
+#: by its link in the move list (as a reader's tap opens it) instead of stepped through with the
+#: "next" button; with how many positions the hand offers, and whether at the last of them (the
+#: hand's end, which is always wanted) the page says there is no next one.
+COLLECT = """([kept, wanted]) => {
   const out = [];
   let width = null;
   for (const sec of document.querySelectorAll('section.hand')) {
     if (!sec.querySelector('.picture')) { continue; }
     const send = kept === null || out.length < kept;
-    sec.querySelector('button[data-go="first"]').click();
     const hand = [];
     let count = 0;
     width = +sec.querySelector('.picture').getAttribute('data-width');
+    if (wanted !== null) {
+      const links = sec.querySelectorAll('.moves li > a[href^="#h"]');
+      let end = null;
+      for (const i of wanted[sec.getAttribute('data-hand')]) {
+        links[i].click();
+        const svg = sec.querySelector('.picture svg');
+        if (+svg.getAttribute('data-move') !== i) { throw new Error('position ' + i + ' drawn as ' + svg.getAttribute('data-move')); }
+        if (send) { hand.push(new XMLSerializer().serializeToString(svg)); }
+        end = sec.querySelector('button[data-go="next"]').getAttribute('aria-disabled') === 'true';
+      }
+      out.push([+sec.getAttribute('data-hand'), send ? hand : links.length, links.length, end]);
+      continue;
+    }
+    sec.querySelector('button[data-go="first"]').click();
     for (;;) {
       const svg = sec.querySelector('.picture svg');
       if (send) { hand.push(new XMLSerializer().serializeToString(svg)); }
@@ -76,12 +95,41 @@ COLLECT = """(kept) => {
       if (next.getAttribute('aria-disabled') === 'true') { break; }
       next.click();
     }
-    out.push([+sec.getAttribute('data-hand'), send ? hand : count]);
+    out.push([+sec.getAttribute('data-hand'), send ? hand : count, count, true]);
   }
   const faces = [...document.querySelectorAll('#domrec-tile-faces symbol')].map(
     s => [s.id, new XMLSerializer().serializeToString(s)]);
   return {hands: out, faces: faces, width: width};
 }"""
+
+#: In the default run a hand's positions are compared one in ``STRIDE`` (a different one of each
+#: ``STRIDE`` in each hand), with its deal and its end, and the first position after each kind of
+#: move the record holds (a play, a draw, a pass, a capture, a span, a bridge, a roll ...), scoring
+#: or not: every kind of drawing, on a third of the positions, at a third of the time.  Under
+#: ``pytest --long`` every position is, stepped through as before.
+STRIDE = 4
+
+
+def _move_kind(position) -> str | None:
+    """A move's kind: its words after the player, tiles, numbers and roads left out ("plays # on #",
+    "draws", "spans # onto road NS#")."""
+    return re.sub(r"[-\d(),]+", "#", " ".join(position.last.split()[1:])) if position.last else None
+
+
+def _sample(hands) -> dict[str, list[int]]:
+    """The positions of each hand (by its number) compared in the default run (see ``STRIDE``)."""
+    seen: set = set()
+    wanted = {}
+    for k, hand in enumerate(hands):
+        chosen = []
+        for i, position in enumerate(hand.positions):
+            kind = (_move_kind(position), bool(position.points))
+            if i in (0, len(hand.positions) - 1) or i % STRIDE == k % STRIDE or kind not in seen:
+                chosen.append(i)
+                seen.add(kind)
+        wanted[str(hand.number)] = chosen
+    return wanted
+
 
 FACE = re.compile(r"dt-(\d+)-(\d+)([vh])(.+)$")
 BACK = re.compile(r"db-([vh])(.+)$")
@@ -150,32 +198,39 @@ def _check_face(ident: str, markup: str) -> None:
 
 
 def _compare(browser, record, name: str, tmp_path: Path, hands_compared: int | None = None,
-             viewport: dict | None = None) -> int:
+             viewport: dict | None = None) -> tuple[int, int]:
     """How many positions the page drew exactly as the picture module draws them (every hand's
-    count is checked; the drawings of the first ``hands_compared`` hands, or all), on a desktop's
-    screen or in ``viewport`` (a phone's: then as ``frame.draw_narrow`` draws them)."""
+    count is checked; the drawings of the first ``hands_compared`` hands, or all: each of their
+    positions under --long, a sample of them (``_sample``) in the default run), on a desktop's
+    screen or in ``viewport`` (a phone's: then as ``frame.draw_narrow`` draws them); and how many
+    positions those hands hold."""
+    hands, _ = replay(record, name)
+    positions = {h.number: h.positions for h in hands if h.positions}
+    wanted = None if os.environ.get("DOMREC_LONG_TESTS") == "1" else _sample([h for h in hands if h.positions])
     page_file = tmp_path / "page.html"
     page_file.write_text(replay_page.page(record, name), encoding="utf-8")
     tab = browser.new_page(viewport=viewport or {"width": 1280, "height": 900})
     try:
         tab.goto(page_file.as_uri())
-        seen = tab.evaluate(COLLECT, hands_compared)
+        seen = tab.evaluate(COLLECT, [hands_compared, wanted])
     finally:
         tab.close()
 
     width = seen["width"]
     narrow = width is not None and width < frame.NARROW
     assert narrow == (viewport is not None), (name, width)
-    hands, _ = replay(record, name)
-    positions = {h.number: h.positions for h in hands if h.positions}
-    assert [n for n, _ in seen["hands"]] == sorted(positions), name
-    compared = 0
-    for k, (number, drawn) in enumerate(seen["hands"]):
+    assert [n for n, *_ in seen["hands"]] == sorted(positions), name
+    compared = held = 0
+    for k, (number, drawn, count, ended) in enumerate(seen["hands"]):
+        # as many positions as the picture module's, the last the hand's end
+        assert count == len(positions[number]) and ended, f"{name} hand {number}: {count} positions"
         if hands_compared is not None and k >= hands_compared:
             assert drawn == len(positions[number]), f"{name} hand {number}"
             continue
-        assert len(drawn) == len(positions[number]), f"{name} hand {number}"
-        for position, markup in zip(positions[number], drawn):
+        held += len(positions[number])
+        chosen = range(len(positions[number])) if wanted is None else wanted[str(number)]
+        assert len(drawn) == len(chosen), f"{name} hand {number}"
+        for position, markup in zip([positions[number][i] for i in chosen], drawn):
             page = ET.fromstring(markup)
             for group in page.iter(f"{NS}g"):
                 _expanded(group)
@@ -184,12 +239,12 @@ def _compare(browser, record, name: str, tmp_path: Path, hands_compared: int | N
             compared += 1
     for ident, markup in seen["faces"]:
         _check_face(ident, markup)
-    return compared
+    return compared, held
 
 
 @pytest.mark.parametrize("name", RECORDS)
 def test_the_page_draws_every_position_of_a_sample_as_the_picture_module_does(browser, tmp_path, name):
-    assert _compare(browser, load(VALID / name), name, tmp_path) > 1
+    assert _compare(browser, load(VALID / name), name, tmp_path)[0] > 1
 
 
 def _long(*values):
@@ -211,7 +266,8 @@ def test_the_page_draws_every_position_of_a_simulated_game_as_the_picture_module
     usual count for those games are drawn under --long, their samples above in the default run."""
     record = next(iter(sim.simulate(game, 1, 11, players=players, options=options)))
     hands = None if request.config.getoption("--long") else 2
-    assert _compare(browser, record, f"simulated {game}", tmp_path, hands_compared=hands) > 20
+    compared, held = _compare(browser, record, f"simulated {game}", tmp_path, hands_compared=hands)
+    assert held > 20 and compared > (20 if hands is None else 5), (compared, held)
 
 
 #: A record of each game whose boards the phone's room changes most: a long line, a tableau with
@@ -226,7 +282,7 @@ PHONE_RECORDS = ["competitive/first-lead-double-six.json", "broadway/exposure-an
 
 @pytest.mark.parametrize("name", PHONE_RECORDS)
 def test_on_a_phone_the_page_draws_every_position_as_frame_draw_narrow_does(browser, tmp_path, name):
-    assert _compare(browser, load(VALID / name), name, tmp_path, viewport={"width": 390, "height": 844}) > 1
+    assert _compare(browser, load(VALID / name), name, tmp_path, viewport={"width": 390, "height": 844})[0] > 1
 
 
 def test_on_a_phone_the_page_draws_a_double_twelve_game_as_frame_draw_narrow_does(browser, tmp_path):
@@ -234,5 +290,6 @@ def test_on_a_phone_the_page_draws_a_double_twelve_game_as_frame_draw_narrow_doe
     drawn by the script as by the picture module (the first two hands)."""
     record = next(iter(sim.simulate("castle-rock", 1, 11, players=2, options={"set": "double-twelve",
                                                                               "start_tiles": 20})))
-    assert _compare(browser, record, "simulated double-twelve", tmp_path, hands_compared=2,
-                    viewport={"width": 390, "height": 844}) > 20
+    compared, held = _compare(browser, record, "simulated double-twelve", tmp_path, hands_compared=2,
+                              viewport={"width": 390, "height": 844})
+    assert held > 20 and compared > 5, (compared, held)

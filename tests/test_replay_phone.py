@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from domrec import reader, replay_page, simulate as sim
+from domrec.pictures.positions import replay
 
 from tests.conftest import SAMPLES
 from tests.test_replay_page import EVIL, _everything_evil, load
@@ -24,6 +25,8 @@ pytestmark = pytest.mark.slow
 from tests.browser import playwright_or_skip
 
 playwright_api = playwright_or_skip(server=False)
+
+from tests.test_replay_drawing import _sample  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
 MARGIN = 8   # the page's padding each side on a narrow screen (replay.html.j2)
@@ -124,30 +127,44 @@ def test_what_a_record_says_stays_text_in_the_pictures(browser, tmp_path):
 #: picture as it shows on the screen (each <text>'s font size times the scale the SVG and the
 #: board's transform give it, a tile's numeral too, the text of the face its <use> shows; the
 #: last move and the notes the page writes as text, at their own size), with where it was.
-SMALLEST_TEXT = """() => {
+#: ``wanted`` (hand number -> positions), where it is not null: those positions alone, each opened
+#: by its link in the move list.
+SMALLEST_TEXT = """(wanted) => {
   let least = null;
   const seen = (px, words, where) => { if (least === null || px < least.px) { least = {px, words, where}; } };
+  const measure = (sec, i) => {
+    const where = 'hand ' + sec.getAttribute('data-hand') + ' position ' + i;
+    for (const t of sec.querySelectorAll('.picture svg text')) {
+      if (!t.textContent.trim()) { continue; }
+      const m = t.getScreenCTM();
+      seen(parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b), t.textContent, where);
+    }
+    // A tile is a <use> of its face, drawn once in the page's sprite: a numeral (beyond nine) is
+    // the face's text, shown at the scale of the <use>.
+    for (const u of sec.querySelectorAll('.picture svg use')) {
+      const face = document.getElementById(u.getAttribute('href').slice(1)), m = u.getScreenCTM();
+      for (const t of face.querySelectorAll('text')) {
+        seen(parseFloat(t.getAttribute('font-size')) * Math.hypot(m.a, m.b), 'tile ' + t.textContent, where);
+      }
+    }
+    for (const e of sec.querySelectorAll('.picture > p.last, .picture .notes li')) {
+      seen(parseFloat(getComputedStyle(e).fontSize), e.textContent, where);
+    }
+  };
   for (const sec of document.querySelectorAll('section.hand')) {
     if (!sec.querySelector('.picture')) { continue; }
+    if (wanted) {
+      const links = sec.querySelectorAll('.moves li > a[href^="#h"]');
+      for (const i of wanted[sec.getAttribute('data-hand')]) {
+        links[i].click();
+        if (+sec.querySelector('.picture svg').getAttribute('data-move') !== i) { throw new Error('position ' + i + ' not shown'); }
+        measure(sec, i);
+      }
+      continue;
+    }
     sec.querySelector('button[data-go="first"]').click();
     for (let i = 0; ; i++) {
-      const where = 'hand ' + sec.getAttribute('data-hand') + ' position ' + i;
-      for (const t of sec.querySelectorAll('.picture svg text')) {
-        if (!t.textContent.trim()) { continue; }
-        const m = t.getScreenCTM();
-        seen(parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b), t.textContent, where);
-      }
-      // A tile is a <use> of its face, drawn once in the page's sprite: a numeral (beyond nine) is
-      // the face's text, shown at the scale of the <use>.
-      for (const u of sec.querySelectorAll('.picture svg use')) {
-        const face = document.getElementById(u.getAttribute('href').slice(1)), m = u.getScreenCTM();
-        for (const t of face.querySelectorAll('text')) {
-          seen(parseFloat(t.getAttribute('font-size')) * Math.hypot(m.a, m.b), 'tile ' + t.textContent, where);
-        }
-      }
-      for (const e of sec.querySelectorAll('.picture > p.last, .picture .notes li')) {
-        seen(parseFloat(getComputedStyle(e).fontSize), e.textContent, where);
-      }
+      measure(sec, i);
       const next = sec.querySelector('button[data-go="next"]');
       if (next.getAttribute('aria-disabled') === 'true') { break; }
       next.click();
@@ -168,19 +185,24 @@ def test_on_a_phone_every_text_of_the_picture_is_at_least_11_px(browser, tmp_pat
     tab = browser.new_page(viewport=PHONE)
     try:
         tab.goto(path.as_uri())
-        least = tab.evaluate(SMALLEST_TEXT)
+        least = tab.evaluate(SMALLEST_TEXT, None)
     finally:
         tab.close()
     assert least is not None and least["px"] >= 11 - 1e-6, least
 
 
-def _smallest(browser, tmp_path, record, name: str, viewport: dict) -> dict:
+def _smallest(browser, tmp_path, record, name: str, viewport: dict, sample: bool = False) -> dict:
+    """The smallest text of the page's pictures at every position (``sample``: in the default run,
+    at the positions ``tests/test_replay_drawing._sample`` opens; at every one under --long)."""
+    wanted = None
+    if sample and os.environ.get("DOMREC_LONG_TESTS") != "1":
+        wanted = _sample([h for h in replay(record, name)[0] if h.positions])
     path = tmp_path / "page.html"
     path.write_text(replay_page.page(record, name), encoding="utf-8")
     tab = browser.new_page(viewport=viewport)
     try:
         tab.goto(path.as_uri())
-        least = tab.evaluate(SMALLEST_TEXT)
+        least = tab.evaluate(SMALLEST_TEXT, wanted)
         keep = os.environ.get("DOMREC_SCREENSHOTS")
         if keep:
             Path(keep).mkdir(parents=True, exist_ok=True)
@@ -208,9 +230,11 @@ def test_on_a_small_tablet_or_a_phone_turned_every_text_is_at_least_11_px(browse
     """Screens between a phone's and a desktop's: at 600 px the picture's box is 584 px wide (one
     column), at 820 px 428 px (the move list beside it), at 1000 px 608 px.  The wide picture,
     scaled down to such a box, showed its texts at 7 to 10 px; below ``frame.NARROW`` (800 px) the
-    position is drawn for the box's width, as on a phone."""
+    position is drawn for the box's width, as on a phone.  Every position under --long; in the
+    default run (the phone's 390 px above sees every position of the same records) a sample of each
+    hand's, every kind of move among them, as tests/test_replay_drawing.py compares them."""
     least = _smallest(browser, tmp_path, load(SAMPLES / "valid" / name), name.split("/")[0],
-                      {"width": width, "height": 900})
+                      {"width": width, "height": 900}, sample=True)
     assert least["px"] >= 11 - 1e-6, least
 
 

@@ -1,7 +1,8 @@
 """The replay page on a desktop (1366x768) and a projector (1920x1080), in a browser (Playwright on
 the system's Chromium): stepping through every position of a record of each game, every text of
 the picture shows at least 11 px (its computed font size times the scale the browser draws it at:
-the board's, the picture's in its box), and no two of its texts overlap.  The picture's box is the
+the board's, the picture's in its box), and no two of its texts overlap (in the default run at a
+sample of each hand's positions, every kind of move among them; at every one under ``pytest --long``).  The picture's box is the
 width tests/pictures/test_wide_text.py sizes the pictures for.
 
 Screenshots are kept under ``DOMREC_SCREENSHOTS`` when that is set, for a person to look at.
@@ -16,6 +17,7 @@ import pytest
 
 from domrec import replay_page
 from domrec.pictures import MIN_TEXT
+from domrec.pictures.positions import replay
 
 from tests.conftest import SAMPLES
 from tests.pictures.test_wide_text import BOXES
@@ -27,6 +29,8 @@ from tests.browser import playwright_or_skip
 
 playwright_api = playwright_or_skip(server=False)
 
+from tests.test_replay_drawing import _sample  # noqa: E402
+
 SCREENS = {"desktop": {"width": 1366, "height": 768}, "projector": {"width": 1920, "height": 1080}}
 
 #: A record of each game with what its picture words most: the coordinates and face-up tiles, counts
@@ -36,14 +40,18 @@ RECORDS = ["competitive/first-lead-double-six.json", "broadway/exposure-and-pena
            "domino-roads/figure-4-bridge-total-10.json", "domino-roads/simulated-game-3-players.json"]
 
 #: Runs in the page: every position of every hand, from the deal on, each text of the picture as
-#: drawn (its words, the px it shows at, its box on the screen), and the picture's box.
-STEP = """() => {
+#: drawn (its words, the px it shows at, its box on the screen), and the picture's box.  ``wanted``
+#: (hand number -> positions), where it is not null: those positions alone, each opened by its link
+#: in the move list.
+STEP = """(wanted) => {
   const out = {box: null, positions: []};
   for (const sec of document.querySelectorAll('section.hand')) {
     const box = sec.querySelector('.picture');
     if (!box.querySelector('svg')) { continue; }
     out.box = box.clientWidth;
-    sec.querySelector('button[data-go=first]').click();
+    const links = sec.querySelectorAll('.moves li > a[href^="#h"]');
+    const chosen = wanted ? wanted[sec.getAttribute('data-hand')] : null;
+    if (chosen) { links[chosen[0]].click(); } else { sec.querySelector('button[data-go=first]').click(); }
     for (let guard = 0; guard < 500; guard++) {
       const svg = box.querySelector('svg');
       const texts = [];
@@ -55,6 +63,11 @@ STEP = """() => {
       }
       out.positions.push({hand: sec.getAttribute('data-hand'), move: svg.getAttribute('data-move'),
                           narrow: box.classList.contains('narrow'), texts: texts});
+      if (chosen) {
+        if (guard + 1 >= chosen.length) { break; }
+        links[chosen[guard + 1]].click();
+        continue;
+      }
       const next = sec.querySelector('button[data-go=next]');
       if (next.getAttribute('aria-disabled') === 'true') { break; }
       next.click();
@@ -82,10 +95,16 @@ def _overlaps(texts: list) -> list:
 def test_every_text_of_the_picture_shows_at_least_11_px_and_none_overlaps(browser, tmp_path, name, screen):
     page_file = tmp_path / "page.html"
     page_file.write_text(replay_page.page(load(SAMPLES / "valid" / name), name), encoding="utf-8")
+    record = load(SAMPLES / "valid" / name)
+    # every position under --long; in the default run the sample of each hand's positions that
+    # tests/test_replay_drawing.py compares (its deal and end, one in four, the first after each
+    # kind of move)
+    wanted = (None if os.environ.get("DOMREC_LONG_TESTS") == "1"
+              else _sample([h for h in replay(record, name)[0] if h.positions]))
     tab = browser.new_page(viewport=SCREENS[screen])
     try:
         tab.goto(page_file.as_uri())
-        seen = tab.evaluate(STEP)
+        seen = tab.evaluate(STEP, wanted)
         keep = os.environ.get("DOMREC_SCREENSHOTS")
         if keep:
             Path(keep).mkdir(parents=True, exist_ok=True)
@@ -95,9 +114,13 @@ def test_every_text_of_the_picture_shows_at_least_11_px_and_none_overlaps(browse
     width = SCREENS[screen]["width"]
     assert seen["box"] == BOXES[f"{screen} {width}x{SCREENS[screen]['height']}"], seen["box"]
     assert len(seen["positions"]) > 5
+    seen_in = {hand: 0 for hand in (wanted or {})}
     for position in seen["positions"]:
         where = (name, screen, position["hand"], position["move"])
         assert not position["narrow"], where
+        if wanted is not None:  # (the position opened is the one asked for)
+            assert int(position["move"]) == wanted[position["hand"]][seen_in[position["hand"]]], where
+            seen_in[position["hand"]] += 1
         smallest = min(position["texts"], key=lambda t: t[1])
         assert smallest[1] >= MIN_TEXT - 0.01, (*where, smallest[0], round(smallest[1], 2))
         assert not _overlaps(position["texts"]), (*where, _overlaps(position["texts"]))

@@ -33,7 +33,7 @@ from tournament.store import venue as venue_sql
 
 pytestmark = [pytest.mark.slow]
 
-from tests.browser import DESKTOP, PHONE, keep, playwright_or_skip
+from tests.browser import DESKTOP, PHONE, keep, playwright_or_skip, refresh_now, with_clock
 
 playwright_api = playwright_or_skip(server=True)
 httpx = pytest.importorskip("httpx")
@@ -78,7 +78,9 @@ def test_the_directors_pin_at_a_table_waits_for_a_hung_server_and_works_once_it_
                 document.getElementById('td-open').disabled]""", timeout=WAIT_MS).json_value()
         assert shown == [words["slow"], words["slow"], True], shown  # (the PIN not sent twice meanwhile)
         keep(page, f"venue-director-pin-waiting-{lang}")
-        # ... then, the read given up, the connection taken as lost; the desk stays shut.
+        # ... then, the read given up, the connection taken as lost; the desk stays shut.  (The
+        # read's 10 s limit passed at once on the page's clock, not waited for.)
+        page.clock.fast_forward(WAIT_MS)
         shown = page.wait_for_function("""() => document.body.dataset.link === 'offline'
             && !document.getElementById('td-open').disabled
             && [document.getElementById('td-message').innerText, document.getElementById('td-message').className,
@@ -105,8 +107,13 @@ def test_the_directors_pin_at_a_table_waits_for_a_hung_server_and_works_once_it_
         store.close()
 
 
-def _director(browser, url: str):
+def _director(browser, url: str, clock: bool = False):
+    """The director's page (127.0.0.1 alone, no service worker), its tables drawn; ``clock``:
+    Playwright's clock installed before it loads (its time flows as it does anyway; the test moves
+    it on past the page's 10-second limit instead of waiting it out)."""
     context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, service_workers="block")
+    if clock:
+        with_clock(context)
     context.route("**/*", _local_only)
     page = context.new_page()
     page.goto(url)
@@ -126,7 +133,7 @@ def test_the_directors_page_tells_a_hung_server_and_makes_each_write_once(tmp_pa
         rev = httpx.get(api, headers=_auth(table["token"])).json()["rev"]
         r = httpx.post(f"{api}/call", headers=_auth(table["token"]), json={"rev": rev}, timeout=60)
         assert r.status_code == 200, r.text
-        page = _director(browser, f"{links['director']}?lang={lang}")
+        page = _director(browser, f"{links['director']}?lang={lang}", clock=True)
         assert page.locator("#link").is_hidden()
         page.click('#tables tr[data-table="1"] button', timeout=WAIT_MS)
         # (the table open, its call shown: the button was enabled before the table's answer came, and
@@ -138,6 +145,7 @@ def test_the_directors_page_tells_a_hung_server_and_makes_each_write_once(tmp_pa
 
         # The server hangs: the page's refresh is waited for, then the connection taken as lost.
         os.kill(proc.pid, signal.SIGSTOP)
+        refresh_now(page.context, 3000)  # the page's next refresh, at once, finding the server asleep
         shown = page.wait_for_function("""() => document.body.dataset.link === 'slow'
             && [document.getElementById('link').innerText, document.getElementById('link').className]""",
                                        timeout=WAIT_MS).json_value()
@@ -150,6 +158,7 @@ def test_the_directors_page_tells_a_hung_server_and_makes_each_write_once(tmp_pa
         assert said == words["waits"], said
         page.click("#clear-call", timeout=WAIT_MS)
         assert page.inner_text("#detail-message") == words["waits"]
+        page.clock.fast_forward(WAIT_MS)  # (the page's 10 s without an answer passed at once)
         shown = page.wait_for_function("""() => document.body.dataset.link === 'offline'
             && document.getElementById('link').innerText""", timeout=WAIT_MS + 5000).json_value()
         assert shown == words["offline"], shown
@@ -186,6 +195,7 @@ def test_the_directors_page_tells_a_hung_server_and_makes_each_write_once(tmp_pa
         page.click("#result-form button[type=submit]", timeout=WAIT_MS)
         page.click("#clear-result", timeout=WAIT_MS)  # (nor any other write)
         keep(page, f"venue-desk-result-waiting-{lang}")
+        page.clock.fast_forward(WAIT_MS)
         page.wait_for_function("() => document.body.dataset.link === 'offline'", timeout=WAIT_MS + 5000)
         os.kill(proc.pid, signal.SIGCONT)
         page.wait_for_function("""() => document.body.dataset.link === 'ok' && document.body.dataset.unanswered === undefined

@@ -33,7 +33,7 @@ from tournament.event import venue as vn
 
 pytestmark = [pytest.mark.slow, pytest.mark.phone_engine]  # (the browser fixture lets its pages load the engine)
 
-from tests.browser import keep, playwright_or_skip
+from tests.browser import keep, playwright_or_skip, with_clock
 
 playwright_api = playwright_or_skip(server=True)
 httpx = pytest.importorskip("httpx")
@@ -86,8 +86,10 @@ def _links(path: Path, base: str) -> dict:
 
 def _phone(browser, url: str, engine: bool):
     """A phone's page on the table (127.0.0.1 alone, no service worker); ``engine``: its engine
-    loaded (else its files refused, as where they cannot be fetched)."""
-    context = browser.new_context(viewport=PHONE, service_workers="block")
+    loaded (else its files refused, as where they cannot be fetched).  Playwright's clock is
+    installed before the page loads: its time flows as it does anyway, and a test moves it on
+    (``page.clock.fast_forward``) past the page's 10-second limit instead of waiting it out."""
+    context = with_clock(browser.new_context(viewport=PHONE, service_workers="block"))
     context.route("**/*", _local_only)
     if not engine:
         context.route("**/static/pyodide/**", lambda route: route.abort())
@@ -144,6 +146,7 @@ def test_a_confirmation_tapped_while_the_server_hangs_is_said_to_wait_and_taken_
             keep(page, "venue-confirm-waiting")
             # The server still asleep: the first try is given up and the confirmation sent again (its
             # same id), and the banner now says the connection is lost; the confirmation still waits.
+            page.clock.fast_forward(WAIT_MS)  # (the page's 10 s limit passed at once, not waited for)
             page.wait_for_function("() => Number(document.body.dataset.tries) >= 2"
                                    " && document.body.dataset.link === 'offline'", timeout=WAIT_MS)
             assert page.locator("#confirm-pending").is_visible()
@@ -212,6 +215,7 @@ def test_a_slow_server_is_waited_for_and_a_lost_one_is_offline(tmp_path, browser
                          "outbox slow"], shown
         keep(page, "venue-move-waiting-for-the-server")
         # No answer for 10 seconds: the connection is taken as lost.
+        page.clock.fast_forward(WAIT_MS)  # (those 10 seconds passed at once on the page's clock)
         page.wait_for_function("() => document.body.dataset.link === 'offline'", timeout=WAIT_MS)
         assert page.inner_text("#outbox") == "offline: 1 move waiting to be sent"
         os.kill(proc.pid, signal.SIGCONT)
