@@ -1269,13 +1269,33 @@ def _placed(text: str, offset: int, kept: Sequence[int], first_line: int) -> str
     return _AT_PLACE_PARTS.sub(own, text)
 
 
+#: The last text :func:`_read_for_now` read, and what it found: ``(start, body, found)``.  A
+#: request a session refuses is read whole to see whether the rest settles it
+#: (:func:`read_so_far`), then, when it does not, again to find validate's first fault
+#: (:func:`first_problem`): the same game and lines, read once.
+_LAST_READ: tuple[Record, tuple[str, ...], tuple[list, int] | None] | None = None
+
+
 def _read_for_now(start: Record, body: Sequence[str]) -> tuple[list, int] | None:
     """The game ``start`` with the text's lines ``body`` after it, read by the DGN reader with
     its last hand read for now (:data:`~domrec.notation.readings.provisional`): the one game
     read, as a list of one, and how many lines of the text read come before ``body`` (so that
-    a problem's line is found in ``body``); or ``None`` (no line, or not one game)."""
+    a problem's line is found in ``body``); or ``None`` (no line, or not one game).  What it
+    finds is read, never changed, by its callers: the same text asked again (the same ``start``
+    object, the same lines) is given what was found the last time."""
+    global _LAST_READ
     if not body:
         return None
+    lines = tuple(body)
+    last = _LAST_READ
+    if last is not None and last[0] is start and last[1] == lines:
+        return last[2]
+    found = _read_anew(start, lines)
+    _LAST_READ = (start, lines, found)
+    return found
+
+
+def _read_anew(start: Record, body: Sequence[str]) -> tuple[list, int] | None:
     opening = notation.dumps(attrs.evolve(start, result=None))
     text = opening + "\n" + "\n".join(line.rstrip("\n") for line in body) + "\n"  # (a pipe's lines end with theirs)
     from domrec.notation.readings import provisional

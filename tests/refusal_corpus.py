@@ -14,9 +14,10 @@ out on every run.
 
 from __future__ import annotations
 
-import copy
+import io
 import pickle
 import random
+import types
 from typing import Iterator
 
 import attrs
@@ -130,31 +131,63 @@ def collect(configs: list = CONFIGS, seeds: tuple = SEEDS, every: int = 1, hands
                 requests = _requests(record, keep_deal, hands) + ["y", "6-6", "end NS 1", "hand 1", "undo", "y"]
                 for k, real in enumerate(requests):
                     if k % every == 0:
+                        snapshot = _snapshot(session)  # (the session as it stands, copied for each wrong request)
                         for wrong in _wrong(session, real, rng, budget):
-                            yield from _try(session, template, wrong, game, keep=False)
+                            yield from _try(session, template, wrong, game, keep=False, snapshot=snapshot)
                     yield from _try(session, template, real, game, keep=True)
                     for m in session.legal():
                         yield Seen("label", m["label"], "", game)
 
 
-def _probe(session: Session) -> Session:
-    """A copy of ``session`` to send a wrong request to (the session's own way back after a
-    refusal, replaying every accepted request, would make the corpus far slower).  The copy is a
-    pickle's round trip: as deep and as independent as ``copy.deepcopy``'s, made in C, in a third
-    to a half of its time (the copy was half of the corpus's CPU); a session that cannot be
-    pickled is deep-copied."""
-    try:
-        probe = pickle.loads(pickle.dumps(session, pickle.HIGHEST_PROTOCOL))
-    except (pickle.PicklingError, TypeError, AttributeError):
-        probe = copy.deepcopy(session)
+class _Pickler(pickle.Pickler):
+    """A pickler that leaves functions as they are, as ``copy.deepcopy`` does (a hand's outcome
+    keeps a local lambda, which pickle cannot write): each is kept aside and the copy given the
+    same one."""
+
+    def __init__(self, file: io.BytesIO, kept: list) -> None:
+        super().__init__(file, pickle.HIGHEST_PROTOCOL)
+        self.kept = kept
+
+    def persistent_id(self, obj: object) -> int | None:
+        if isinstance(obj, types.FunctionType):
+            self.kept.append(obj)
+            return len(self.kept) - 1
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file: io.BytesIO, kept: list) -> None:
+        super().__init__(file)
+        self.kept = kept
+
+    def persistent_load(self, pid: int) -> object:
+        return self.kept[pid]
+
+
+def _snapshot(session: Session) -> tuple[bytes, list]:
+    """``session`` written once, to be copied for each wrong request sent at this position."""
+    buffer, kept = io.BytesIO(), []
+    _Pickler(buffer, kept).dump(session)
+    return buffer.getvalue(), kept
+
+
+def _probe(snapshot: tuple[bytes, list]) -> Session:
+    """A copy of the session of ``snapshot`` to send a wrong request to (the session's own way
+    back after a refusal, replaying every accepted request, would make the corpus far slower).
+    The copy is a pickle's round trip, written once a position and read once a request: as deep
+    and as independent as ``copy.deepcopy``'s (functions shared, as deepcopy shares them), made
+    in C, in a fraction of its time (the copy, deepcopy's, was half of the corpus's CPU)."""
+    data, kept = snapshot
+    probe = _Unpickler(io.BytesIO(data), kept).load()
     probe._undo_request = lambda: None  # type: ignore[method-assign]
     probe._recorder.refuse_out = probe._refusals.append
     probe._recorder.say = probe._said.append
     return probe
 
 
-def _try(session: Session, template: Record, text: str, game: str, keep: bool) -> Iterator[Seen]:
-    target = session if keep else _probe(session)
+def _try(session: Session, template: Record, text: str, game: str, keep: bool,
+         snapshot: tuple[bytes, list] | None = None) -> Iterator[Seen]:
+    target = session if keep else _probe(snapshot if snapshot is not None else _snapshot(session))
     try:
         said = target.take(text)
     except RequestRefused as e:

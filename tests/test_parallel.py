@@ -55,10 +55,22 @@ def _inputs(archive: Path) -> list[str]:
     return [str(SAMPLES), str(archive / "mixed.jsonl"), str(archive / "many.dgn"), str(archive / "missing.json")]
 
 
+#: ``domrec validate -j 1`` of the archive, text and JSON, run once a module: what one process
+#: says, which several tests compare the workers' output with (the same command each time).
+_ONE_PROCESS: dict[tuple[str, ...], subprocess.CompletedProcess] = {}
+
+
+def _one_process(archive: Path, form: str) -> subprocess.CompletedProcess:
+    args = ("validate", *(["--json"] if form == "json" else []), "-j", "1", *_inputs(archive))
+    if args not in _ONE_PROCESS:
+        _ONE_PROCESS[args] = _domrec(*args)
+    return _ONE_PROCESS[args]
+
+
 @pytest.mark.parametrize("form", ["text", "json"])
 def test_jobs_output_is_byte_identical_to_one_process(archive, form):
     extra = ["--json"] if form == "json" else []
-    one = _domrec("validate", "-j", "1", *extra, *_inputs(archive))
+    one = _one_process(archive, form)
     two = _domrec("validate", "-j", "2", *extra, *_inputs(archive))
     assert one.returncode == 2  # the missing file, and the broken lines
     assert (two.returncode, two.stdout, two.stderr) == (one.returncode, one.stdout, one.stderr)
@@ -143,7 +155,7 @@ def _env(hook: str) -> dict:
 
 
 def test_a_worker_that_dies_once_loses_nothing(archive, tmp_path):
-    one = _domrec("validate", "-j", "1", *_inputs(archive))
+    one = _one_process(archive, "text")
     hook = f"{archive / 'mixed.jsonl'}:7@{tmp_path / 'died'}"
     two = _domrec("validate", "-j", "2", *_inputs(archive), env=_env(hook))
     assert (tmp_path / "died").exists()  # the hook did kill a worker
@@ -155,7 +167,7 @@ def test_a_worker_that_dies_once_loses_nothing(archive, tmp_path):
 
 def test_a_record_that_kills_its_worker_twice_is_named_not_checked(archive):
     label = f"{archive / 'mixed.jsonl'}:7"
-    one = _domrec("validate", "--json", "-j", "1", *_inputs(archive))
+    one = _one_process(archive, "json")
     two = _domrec("validate", "--json", "-j", "2", *_inputs(archive), env=_env(label))
     before = [json.loads(x) for x in one.stdout.splitlines()]
     after = [json.loads(x) for x in two.stdout.splitlines()]

@@ -18,6 +18,7 @@ from domrec.validate import validate
 
 from tournament.event.corrections import CorrectionRefused, correct, game_lines, replayed
 
+from tests.conftest import examples
 from tests.tournament.helpers import hand_by_hand
 
 GAMES = ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"]
@@ -27,7 +28,9 @@ GAMES = ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"]
 def test_random_corrections_are_made_or_refused_in_one_line(game):
     rng = random.Random(f"corrections:{game}")
     made = refused = 0
-    for k, record in enumerate(simulate(game, 3, 21)):
+    # Two games (the second typed with its deal, the first without) in the default run; a third
+    # (without, another deal) under pytest --long.
+    for k, record in enumerate(simulate(game, examples(2, 3), 21)):
         template = attrs.evolve(record, hands=(), result=None)
         texts = requests_for(record, keep_deal=bool(k % 2))
         for cut in (len(texts), len(texts) // 2):
@@ -343,7 +346,7 @@ def _same_reading(session: Session, again: Session) -> bool:
             and session.left_typed == again.left_typed)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(20, 40), deadline=None)
 @given(seed=st.integers(0, 10 ** 9))
 def test_at_every_moment_of_a_random_table_the_lines_view_records_the_same_game(seed):
     """A table driven at random, as in a hall (the game's requests one at a time, in chunks and a

@@ -449,7 +449,7 @@ def test_a_hub_says_in_words_why_it_does_not_read_nats(tmp_path: Path, monkeypat
     given a venue's credentials is not healthy: the server's refusal, at /healthz and once in its log."""
     import logging
 
-    from tournament.web import upstream
+    from tournament.web import hub as hub_module, upstream
     from tournament.web.hub import StreamReader
 
     a = make_venue(tmp_path, "club-a", 3)
@@ -471,6 +471,9 @@ def test_a_hub_says_in_words_why_it_does_not_read_nats(tmp_path: Path, monkeypat
 
     caplog.set_level(logging.WARNING, logger="tournament.hub")
     monkeypatch.setattr(upstream, "CONNECT_DEADLINE", 2.0)
+    # Three refusals in a row, a tenth of a second apart rather than the hub's second: the same
+    # attempts, the same words, without waiting out the pauses between them.
+    monkeypatch.setattr(hub_module, "RETRY", 0.1)
     server.start()
 
     refused = f"nats at {server.url} refused these credentials: they may not subscribe to domrec.event.>"
