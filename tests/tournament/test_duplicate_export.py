@@ -1,0 +1,81 @@
+"""A duplicate event's exports hold its real standings: the JSON export's ``standings``, the CSV
+export's ``standings.csv`` and the event file's browsing ``standings`` table are the ones ``standings
+--csv``/``--json`` print (duplicate pairs by matchpoints and IMPs; duplicate teams by victory points
+and IMPs), never the all-zero ranking of games a duplicate event's rounds do not have; and the board
+results are exported (``boards.csv``, duplicate teams' ``team_boards.csv``)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tournament.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: object, code: int = 0) -> str:
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def rows_of(path: Path) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(path.read_text())))
+
+
+def test_duplicate_pairs_export_their_matchpoints_and_boards(tmp_path: Path) -> None:
+    event = tmp_path / "pairs.db"
+    run("simulate", event, "--format", "duplicate", "--tables", 3, "--rounds", 3, "--seed", 5, "-q")
+    doc = json.loads(run("standings", event, "--json"))
+    assert any(r["matchpoints"] for r in doc["pairs"])
+    exported = json.loads(run("export", event, "-o", "-"))
+    assert exported["standings"] == doc == exported["duplicate_standings"]
+    out = tmp_path / "out"
+    said = run("export", event, "-o", out, "--csv")
+    assert "boards" in said
+    printed = list(csv.DictReader(io.StringIO(run("standings", event, "--csv"))))
+    assert rows_of(out / "standings.csv") == printed
+    assert printed[0]["matchpoints"] and "played" not in printed[0]
+    boards = rows_of(out / "boards.csv")
+    assert len(boards) == 18  # 3 tables, 3 rounds, 2 boards a round
+    traveller = {(r["round"], r["table"], t["board"]): r for t in exported["travellers"] for r in t["results"]}
+    for b in boards:
+        mine = traveller[(int(b["round"]), int(b["table"]), int(b["board"]))]
+        assert (int(b["ns_points"]), int(b["ew_points"])) == (mine["ns_points"], mine["ew_points"])
+        assert int(b["ns_pair"]) == mine["ns"] and int(b["ew_pair"]) == mine["ew"]
+        if not mine["too_few"]:
+            assert int(b["ns_matchpoints"]) == mine["ns_matchpoints"] and int(b["ns_imps"]) == mine["ns_imps"]
+            assert int(b["ew_matchpoints"]) == mine["top"] - mine["ns_matchpoints"]
+    with sqlite3.connect(event) as db:  # the snapshot people browse: as `standings --csv` has it
+        db.row_factory = sqlite3.Row
+        snap = [dict(r) for r in db.execute("SELECT * FROM standings")]
+    assert [(r["rank"], r["pair"], r["matchpoints"], r["imps"], r["provisional"]) for r in snap] == \
+        [(int(r["rank"]), int(r["pair"]), int(r["matchpoints"]), int(r["imps"]), 0) for r in printed]
+
+
+def test_duplicate_teams_export_the_team_standings(tmp_path: Path) -> None:
+    event = tmp_path / "teams.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 2, "--victory-points",
+        "-q")
+    doc = json.loads(run("standings", event, "--json"))
+    exported = json.loads(run("export", event, "-o", "-"))
+    assert exported["standings"] == doc and "player_standings" not in exported
+    out = tmp_path / "out"
+    run("export", event, "-o", out, "--csv")
+    printed = list(csv.DictReader(io.StringIO(run("standings", event, "--csv"))))
+    assert rows_of(out / "standings.csv") == printed == rows_of(out / "teams.csv")
+    assert len(rows_of(out / "boards.csv")) == 16  # 2 matches of 2 tables, 2 rounds, 2 boards
+    team_boards = rows_of(out / "team_boards.csv")
+    assert sorted(int(b["imps"]) for b in team_boards) == \
+        sorted(b["imps"] for m in exported["duplicate_team_matches"] for b in m["boards"])
+    with sqlite3.connect(event) as db:
+        db.row_factory = sqlite3.Row
+        snap = [dict(r) for r in db.execute("SELECT * FROM standings")]
+    assert [(r["team"], r["victory_points"]) for r in snap] == \
+        [(r["team"], float(r["victory_points"])) for r in printed]
