@@ -79,3 +79,29 @@ def test_duplicate_teams_export_the_team_standings(tmp_path: Path) -> None:
         snap = [dict(r) for r in db.execute("SELECT * FROM standings")]
     assert [(r["team"], r["victory_points"]) for r in snap] == \
         [(r["team"], float(r["victory_points"])) for r in printed]
+
+
+def test_boards_dealt_without_a_seed_differ_and_are_not_dealt_over(tmp_path: Path) -> None:
+    """Without --seed each event's boards are dealt from a fresh seed, said and kept (--seed N deals
+    them again); boards dealt again over the event's need --replace."""
+    import re
+
+    dealt, seeds = [], []
+    for name in ("a.db", "b.db"):
+        event = tmp_path / name
+        run("new", event, "--name", "Club", "--game", "competitive", "--format", "duplicate")
+        said = run("boards", event, "--boards", 2)
+        seeds.append(re.search(r"dealt with seed (\d+) \(--seed \1 deals them again\)", said).group(1))
+        dealt.append(json.loads(run("boards", event, "--json")))
+        assert f"dealt with seed {seeds[-1]}" in run("boards", event)
+    assert dealt[0] != dealt[1] and seeds[0] != seeds[1]
+    again = tmp_path / "again.db"
+    run("new", again, "--name", "Club", "--game", "competitive", "--format", "duplicate")
+    run("boards", again, "--boards", 2, "--seed", seeds[0])
+    assert json.loads(run("boards", again, "--json")) == dealt[0]
+    event = tmp_path / "a.db"
+    refused = run("boards", event, "--boards", 10, code=1)
+    assert refused.strip() == "error: the event already has boards 1 to 2: --replace to store these instead"
+    assert json.loads(run("boards", event, "--json")) == dealt[0]
+    run("boards", event, "--boards", 2, "--seed", seeds[0])  # the very same boards: nothing replaced
+    assert "stored 10 boards" in run("boards", event, "--boards", 10, "--seed", 9, "--replace")
