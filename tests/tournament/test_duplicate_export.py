@@ -105,3 +105,27 @@ def test_boards_dealt_without_a_seed_differ_and_are_not_dealt_over(tmp_path: Pat
     assert json.loads(run("boards", event, "--json")) == dealt[0]
     run("boards", event, "--boards", 2, "--seed", seeds[0])  # the very same boards: nothing replaced
     assert "stored 10 boards" in run("boards", event, "--boards", 10, "--seed", 9, "--replace")
+
+
+def test_duplicate_team_tables_show_their_boards_and_the_team_with_the_bye(tmp_path: Path) -> None:
+    """``tournament tables`` of duplicate teams: a table's result column is its boards' results (not
+    ``to play`` under a line saying who won the match), and a team's bye names the team."""
+    event = tmp_path / "rr.db"
+    run("new", event, "--name", "RR", "--game", "competitive", "--format", "teams", "--team-size", "4",
+        "--team-pairing", "round-robin", "--duplicate", "--lang", "es")
+    for name in ("Uno", "Dos", "Tres"):
+        run("team", event, "add", name, "--pair", f"{name}a,{name}b", "--pair", f"{name}c,{name}d")
+    run("boards", event, "--boards", 6, "--seed", 2)
+    run("pair", event)
+    out = run("tables", event, "--round", 1, "--wide")
+    assert "bye: Uno (pair #1 Unoa & Unob, pair #2 Unoc & Unod)" in out
+    run("result", event, "--round", 1, "--table", 1, "--board", 1, "--score", "NS=30,EW=0")
+    out = run("tables", event, "--round", 1, "--wide")
+    assert "B1 NS 30 EW 0 · B2 to play" in out
+    for table in (1, 2):
+        for board in (1, 2):
+            run("result", event, "--round", 1, "--table", table, "--board", board, "--score", "NS=10,EW=0",
+                "--replace")
+    out = run("tables", event, "--round", 1, "--wide")
+    assert "to play" not in out and out.count("B1 NS 10 EW 0 · B2 NS 10 EW 0") == 2
+    assert "encuentro empatado" in out  # the match's line: the hall's words, in the event's language
