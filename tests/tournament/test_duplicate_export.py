@@ -129,3 +129,24 @@ def test_duplicate_team_tables_show_their_boards_and_the_team_with_the_bye(tmp_p
     out = run("tables", event, "--round", 1, "--wide")
     assert "to play" not in out and out.count("B1 NS 10 EW 0 · B2 NS 10 EW 0") == 2
     assert "encuentro empatado" in out  # the match's line: the hall's words, in the event's language
+
+
+def test_info_of_a_duplicate_event_says_its_ranking_and_boards(tmp_path: Path) -> None:
+    """``info`` of a duplicate event: its own ranking and its boards (how many, the seed), never the
+    bye scores, the ranking of games or the forfeit score, which do not apply to it."""
+    event = tmp_path / "d.db"
+    run("new", event, "--name", "Club", "--game", "competitive", "--format", "duplicate", "--ranking", "imps")
+    out = run("info", event)
+    assert "ranking: pairs by imps, then matchpoints" in out
+    assert "boards: none yet (tournament boards EVENT --boards N)" in out
+    run("boards", event, "--boards", 4, "--seed", 11)
+    out = run("info", event)
+    assert "boards: 4 (1 to 4), dealt with seed 11" in out
+    for gone in ("bye scores", "wins, then", "forfeit score", "sit-out"):
+        assert gone not in out
+    teams = tmp_path / "t.db"
+    run("new", teams, "--name", "Cuartetas", "--game", "competitive", "--format", "teams", "--team-size", "4",
+        "--duplicate", "--victory-points")
+    out = run("info", teams)
+    assert "ranking: teams by victory points, then the IMP difference, then the IMPs won" in out
+    assert "forfeit score" not in out and "bye scores" not in out and "boards: none yet" in out

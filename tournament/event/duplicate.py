@@ -104,6 +104,28 @@ def seed_of(store: EventStore) -> str | None:
     return sql.boards_seed(store)
 
 
+def boards_summary(store: EventStore) -> str:
+    """What ``info`` says of a duplicate event's boards: how many are stored, and the seed they were
+    dealt with (``14 (1 to 14), dealt with seed 7``), or how to make them."""
+    there = sql.boards(store)
+    if not there:
+        return "none yet (tournament boards EVENT --boards N)"
+    seed = seed_of(store)
+    return (f"{len(there)} ({there[0]['board']} to {there[-1]['board']}), "
+            + (f"dealt with seed {seed}" if seed is not None else "read from a file of deals or dealt earlier"))
+
+
+def ranking_text(store: EventStore) -> str:
+    """How a duplicate event ranks, as ``info`` says it: duplicate pairs by matchpoints or IMPs (the
+    other breaks a tie); duplicate teams by victory or match points, the IMP difference, the IMPs won."""
+    s = store.settings
+    if s.team_duplicate:
+        return ("teams by " + ("victory points" if s.victory_points else "match points")
+                + ", then the IMP difference, then the IMPs won (a bye: a match won)")
+    by = s.ranking or "matchpoints"
+    return f"pairs by {by}, then {'IMPs' if by == 'matchpoints' else 'matchpoints'}"
+
+
 class BoardsThere(Refused):
     """Boards stored again over other boards without ``--replace`` (exit 1)."""
 
