@@ -296,7 +296,8 @@ def test_boards_read_from_a_file_of_deals(tmp_path: Path) -> None:
     assert json.loads(run("boards", event, "--json")) == B.boards_json(dealt)
     deals = tmp_path / "deals.dgn"  # DGN: each hand with its deal is a board, numbered in order
     deals.write_text(text_of([B.play(b, 1) for b in reversed(dealt)], "dgn"))
-    run("boards", event, "--from", deals)
+    assert "already has boards 1 to 4: --replace" in run("boards", event, "--from", deals, code=1)
+    run("boards", event, "--from", deals, "--replace")
     assert [b["hands"] for b in json.loads(run("boards", event, "--json"))] == \
         [B.board_json(b)["hands"] for b in reversed(dealt)]
     other = tmp_path / "broadway.json"

@@ -22,8 +22,9 @@ from tournament.store.event_store import EventStore
 def boards(
     event: Path = typer.Argument(..., help="The event file (a duplicate event)."),
     count: Optional[int] = typer.Option(None, "--boards", min=1, max=1000, help="Deal this many boards."),
-    seed: int = typer.Option(0, "--seed", min=SEED_MIN, max=SEED_MAX, help="With --boards: the same seed deals "
-                                                                          "the same boards on any machine."),
+    seed: Optional[int] = typer.Option(None, "--seed", min=SEED_MIN, max=SEED_MAX,
+                                       help="With --boards: the same seed deals the same boards on any machine "
+                                            "(default: a fresh unpredictable seed, said and kept)."),
     from_file: Optional[Path] = typer.Option(None, "--from", help="Read the boards from a file of deals (DGN "
                                                                   "deal lines, JSON records, or boards' JSON)."),
     as_json: bool = typer.Option(False, "--json", help="Print the boards as JSON."),
@@ -34,6 +35,8 @@ def boards(
                                            help="--slips: only this round's tables."),
     lang: Optional[str] = typer.Option(None, "--lang", help="--slips: en or es (default: the event's)."),
     force: bool = typer.Option(False, "--force", help="--slips: replace a file that is not earlier slips."),
+    replace: bool = typer.Option(False, "--replace", help="With --boards or --from: store these boards in place "
+                                                          "of the event's (before round 1 is seated)."),
 ) -> None:
     """A duplicate event's boards: deal them (--boards N --seed S) or read them (--from FILE) before round 1
     is seated, or print them."""
@@ -41,16 +44,19 @@ def boards(
 
     if count is not None and from_file is not None:
         raise UnusableInput("give --boards N (to deal them) or --from FILE (to read them), not both")
+    if count is None and (seed is not None or (replace and from_file is None)):
+        raise UnusableInput("--seed goes with --boards N, --replace with --boards N or --from FILE")
     with open_for_command(event) as store:
         dup.check_boards_event(store, "tournament boards")
         if count is not None:
-            made = dup.deal(store, count, seed)
+            seed = dup.fresh_seed() if seed is None else seed
+            made = dup.deal(store, count, seed, replace)
         elif from_file is not None:
             try:
                 data = reader.read_bytes(from_file)
             except OSError as e:
                 raise UnusableInput(f"{from_file}: {e.strerror or e}") from None
-            made = dup.read(store, data, reader.display_name(from_file))
+            made = dup.read(store, data, reader.display_name(from_file), replace)
         else:
             made = dup.boards(store)
         if slips:
@@ -63,12 +69,15 @@ def boards(
             return
         if count is not None or from_file is not None:
             typer.echo(f"stored {len(made)} board{'s' if len(made) != 1 else ''} ({made[0].game}): boards "
-                       f"{made[0].number} to {made[-1].number}")
+                       f"{made[0].number} to {made[-1].number}" + (f", dealt with seed {seed} (--seed {seed} "
+                                                                    "deals them again)" if count else ""))
             return
         if not made:
             raise UnusableInput(f"the event has no boards yet: tournament boards {event} --boards N --seed S")
         for b in made:
             typer.echo("\n".join(board_lines(b)))
+        if dup.seed_of(store) is not None:
+            typer.echo(f"dealt with seed {dup.seed_of(store)}")
 
 
 def _write_slips(store: EventStore, made: Any, output: Optional[Path], round_no: Optional[int],

@@ -226,6 +226,12 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
                     if HEAD_TO_HEAD in s.tiebreaks else ""),
                  f"time limit: {f'{s.time_limit} minutes a game' if s.time_limit else 'none'}",
                  f"forfeit score: {s.forfeit_score}-0", f"language of the pages: {s.lang}"]
+        if s.duplicate or s.team_duplicate:  # no games of its own: no bye scores, forfeit score, game ranking
+            from tournament.event import duplicate as dup
+
+            lines = [x for x in lines if not x.startswith(("bye scores:", "a sit-out", "ranking:", "forfeit score:"))]
+            lines.append(f"ranking: {dup.ranking_text(store)}")
+            lines.append(f"boards: {dup.boards_summary(store)}")
         if s.rounds:
             lines.append(f"schedule: {s.schedule}, {s.rounds} rounds")
         if s.accelerated:

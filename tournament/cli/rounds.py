@@ -32,7 +32,10 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
     players = {p.id: p for p in store.players()}
     bye_players = store.byes(round_no).get(round_no, [])
     byes = [f"#{p} {players[p].name}" for p in bye_players]
-    if store.settings.format == PAIRS:  # a pair's number and name, once a pair
+    if store.settings.teams:  # a team's bye: the team, with its pairs
+        from tournament.event.teams import bye_lines
+        byes = bye_lines(store, bye_players)
+    elif store.settings.format == PAIRS:  # a pair's number and name, once a pair
         byes = list(dict.fromkeys(rounds.pair_label(store, p) for p in bye_players))
     if as_json:
         extra: dict[str, Any] = {"round": round_no, "byes": [{"id": p, "name": players[p].name}
@@ -61,6 +64,9 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
                                       {p: players[p].name for p in t.players}) for t in tables}
     scores = {t.number: _score_text(store.result_for(t.id), [s.side for s in t.seats],
                                     {p: players[p].name for p in t.players}) for t in tables}
+    if store.settings.team_duplicate:  # a table's results are its boards'
+        from tournament.event.duplicate_teams import table_texts
+        results = scores = table_texts(store, round_no)
     full, compact, one = [], [], []
     for t in tables:
         line: dict[str, Any] = {"table": t.number}

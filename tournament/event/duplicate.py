@@ -17,6 +17,7 @@ board's deal (:func:`board`), and a board's result at a table (:func:`entered`).
 from __future__ import annotations
 
 import contextlib
+import secrets
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
@@ -26,7 +27,7 @@ from domrec.convert import text_of
 from domrec.record import Record
 from domrec.validate import Report
 
-from tournament.errors import PairingError, ResultRefused, UnusableInput
+from tournament.errors import PairingError, Refused, ResultRefused, UnusableInput
 from tournament.event import changes, progress, results as res
 from tournament.event.audit import default_author
 from tournament.pairing import boards as bd, matchpoints as mp, movements as mv
@@ -74,22 +75,66 @@ def board(store: EventStore, number: int) -> bd.Board:
     return bd.board_from_json(item)
 
 
-def deal(store: EventStore, count: int, seed: int | str) -> tuple[bd.Board, ...]:
+#: The seeds ``tournament boards`` draws when none is given: any of these, unpredictable (:mod:`secrets`).
+FRESH_SEEDS = 10 ** 12
+
+
+def fresh_seed() -> int:
+    """A seed nobody can foresee, for boards dealt without ``--seed``: a club that gives none does not
+    replay last week's deals; the seed is said and kept, so the deal can be made again."""
+    return secrets.randbelow(FRESH_SEEDS)
+
+
+def deal(store: EventStore, count: int, seed: int | str, replace: bool = True) -> tuple[bd.Board, ...]:
     """Deal ``count`` boards with the event's game and rules (seeded: the same seed, the same boards)
-    and store them."""
+    and store them, with the seed (:func:`seed_of`).  ``replace`` False: refused if the event has
+    other boards already."""
     s = store.settings
     return store_boards(store, bd.deal_boards(s.game, count, seed, players=s.table_size, variant=s.variant,
-                                              options=s.options or None))
+                                              options=s.options or None), replace, seed)
 
 
-def read(store: EventStore, data: bytes | str, source: str) -> tuple[bd.Board, ...]:
+def read(store: EventStore, data: bytes | str, source: str, replace: bool = True) -> tuple[bd.Board, ...]:
     """The boards of a file of deals (DGN deal lines, JSON records, or boards' JSON), stored."""
-    return store_boards(store, bd.read_boards(data, source))
+    return store_boards(store, bd.read_boards(data, source), replace)
 
 
-def store_boards(store: EventStore, made: Sequence[bd.Board]) -> tuple[bd.Board, ...]:
-    """The event's boards are ``made``: each of the event's game, rules and players, numbered
-    without repeats.  Refused once round 1 is seated (its tables are laying the boards out)."""
+def seed_of(store: EventStore) -> str | None:
+    """The seed the event's boards were dealt with; None if they were read from a file of deals."""
+    return sql.boards_seed(store)
+
+
+def boards_summary(store: EventStore) -> str:
+    """What ``info`` says of a duplicate event's boards: how many are stored, and the seed they were
+    dealt with (``14 (1 to 14), dealt with seed 7``), or how to make them."""
+    there = sql.boards(store)
+    if not there:
+        return "none yet (tournament boards EVENT --boards N)"
+    seed = seed_of(store)
+    return (f"{len(there)} ({there[0]['board']} to {there[-1]['board']}), "
+            + (f"dealt with seed {seed}" if seed is not None else "read from a file of deals or dealt earlier"))
+
+
+def ranking_text(store: EventStore) -> str:
+    """How a duplicate event ranks, as ``info`` says it: duplicate pairs by matchpoints or IMPs (the
+    other breaks a tie); duplicate teams by victory or match points, the IMP difference, the IMPs won."""
+    s = store.settings
+    if s.team_duplicate:
+        return ("teams by " + ("victory points" if s.victory_points else "match points")
+                + ", then the IMP difference, then the IMPs won (a bye: a match won)")
+    by = s.ranking or "matchpoints"
+    return f"pairs by {by}, then {'IMPs' if by == 'matchpoints' else 'matchpoints'}"
+
+
+class BoardsThere(Refused):
+    """Boards stored again over other boards without ``--replace`` (exit 1)."""
+
+
+def store_boards(store: EventStore, made: Sequence[bd.Board], replace: bool = True,
+                 seed: int | str | None = None) -> tuple[bd.Board, ...]:
+    """The event's boards are ``made`` (dealt with ``seed``, None: read): each of the event's game,
+    rules and players, numbered without repeats.  Refused once round 1 is seated (its tables are
+    laying the boards out), and without ``replace`` when the event has other boards already."""
     check_boards_event(store, "boards")
     s = store.settings
     rules = s.resolved_options()
@@ -109,7 +154,13 @@ def store_boards(store: EventStore, made: Sequence[bd.Board]) -> tuple[bd.Board,
     with store.write():
         if store.last_round():
             raise UnusableInput("the boards are fixed once round 1 is seated: its tables are laying them out")
-        sql.replace_boards(store, bd.boards_json(sorted(made, key=lambda b: b.number)))
+        wanted = bd.boards_json(sorted(made, key=lambda b: b.number))
+        there = sql.boards(store)
+        if there and there != wanted and not replace:
+            raise BoardsThere(f"the event already has boards {there[0]['board']} to {there[-1]['board']}: "
+                              "--replace to store these instead")
+        sql.replace_boards(store, wanted)
+        sql.set_boards_seed(store, seed)
     return tuple(sorted(made, key=lambda b: b.number))
 
 

@@ -299,6 +299,20 @@ def travellers(store: EventStore, matches_done: list[dict[str, Any]] | None = No
     return [{"board": b, "matches": rows} for b, rows in sorted(out.items())]
 
 
+def table_texts(store: EventStore, round_no: int) -> dict[int, str]:
+    """Each table of the round (by number) as ``tables`` shows its result: each of the round's boards
+    with its points there, or ``to play`` (``B1 NS 30 EW 0 · B2 to play``); ``to play`` while none
+    is in.  A duplicate table has no game of its own: its results are its boards'."""
+    boards = round_boards(store, round_no)
+    done = {(r["table_id"], r["board"]): r for r in sql.results(store)}
+    out = {}
+    for t in store.tables(round_no):
+        got = [done.get((t.id, b)) for b in boards]
+        out[t.number] = "to play" if not any(got) else " · ".join(
+            f"B{b} NS {r['ns_points']} EW {r['ew_points']}" if r else f"B{b} to play" for b, r in zip(boards, got))
+    return out
+
+
 def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]:
     """A line a match of the round, for ``tables`` and ``standings``, in ``lang``: its tables, its
     boards, the IMPs each team has so far (and the victory points), and how many boards are in:

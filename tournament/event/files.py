@@ -2,7 +2,7 @@
 
 Every event is created and opened here (the ``tournament`` command, the library's
 :func:`tournament.open_event`, simulated events): the store checks the file and does the SQL
-(:mod:`tournament.store.files`); this layer hands it :func:`tournament.event.standings.snapshot`,
+(:mod:`tournament.store.files`); this layer hands it :func:`tournament.event.browsing.snapshot`,
 the standings it keeps up to date for people browsing the file, in the same transaction as every
 write (:meth:`~tournament.store.event_store.EventStore.refresh_browsing`).
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tournament.event import changes
-from tournament.event.standings import snapshot
+from tournament.event.browsing import snapshot
 from tournament.settings import Settings
 from tournament.store.event_store import EventStore
 from tournament.store.files import create_store, open_store

@@ -258,6 +258,26 @@ def match_docs(store: EventStore, round_no: int) -> list[dict[str, Any]]:
     return out
 
 
+def bye_lines(store: EventStore, players: Sequence[int]) -> list[str]:
+    """The teams that have a bye among these players (a round's byes), each named with its pairs:
+    ``Uno (pair #1 Ana & Bo, pair #2 Cruz & Dani)``; a player of no team by their number and name."""
+    found = squads(store)
+    squad_of = pairing.squad_of_players(found, store.teams())
+    names = {x.id: x.name for x in found}
+    pairs = {t.id: t for t in store.teams()}
+    who = {p.id: p for p in store.players()}
+    out: dict[str, list[str]] = {}
+    for p in players:
+        if p not in squad_of:
+            out.setdefault(f"#{p} {who[p].name if p in who else '?'}", [])
+            continue
+        pair = pairs.get(who[p].team) if p in who else None
+        mine = out.setdefault(names[squad_of[p]], [])
+        if pair is not None and f"pair #{pair.id} {pair.name}" not in mine:
+            mine.append(f"pair #{pair.id} {pair.name}")
+    return [f"{team} ({', '.join(mine)})" if mine else team for team, mine in out.items()]
+
+
 def substitute(store: EventStore, key: str, out_key: str, in_key: str, round_no: int | None = None) -> Substitution:
     """A reserve of the team takes a player's place in their pair from a round not paired yet
     (default: the next) on: the captain's substitution.  The games already played stand as they

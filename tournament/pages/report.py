@@ -90,7 +90,21 @@ PLAYER_COLUMNS = ("id", "name", "pair", "from_round", "withdrawn_from")
 
 def export_json(data: dict[str, Any]) -> str:
     """The JSON export: :func:`event_data` under a first ``generator`` key."""
-    return json.dumps({"generator": "domrec tournament export", **data}, ensure_ascii=False, indent=1) + "\n"
+    return json.dumps({"generator": "domrec tournament export", **exported(data)}, ensure_ascii=False,
+                      indent=1) + "\n"
+
+
+def exported(data: dict[str, Any]) -> dict[str, Any]:
+    """The data as the export writes it: a duplicate event's ``standings`` are the ones ``standings
+    --json`` prints (the pairs by matchpoints and IMPs; duplicate teams: the teams by victory or
+    match points and IMPs), not the ranking of games its rounds do not have (all zeros there), and
+    duplicate teams have no players' ranking of games either."""
+    if "duplicate_standings" in data:
+        return {**data, "standings": data["duplicate_standings"]}
+    if "duplicate_team_standings" in data:
+        return {**{k: v for k, v in data.items() if k != "player_standings"},
+                "standings": data["duplicate_team_standings"]}
+    return data
 
 
 def html_page(data: dict[str, Any], replays: dict[tuple[int, int], str] | None = None,
@@ -323,8 +337,11 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
     out: dict[str, tuple[list[str], list[dict[str, Any]]]] = {}
     out["players"] = (list(PLAYER_COLUMNS) + (["team"] if "teams" in data else []) +
                       list(data.get("player_columns", [])), data["players"])
-    st_rows = data["standings"]["standings"]
-    out["standings"] = (list(st_rows[0]) if st_rows else ["rank", "id", "name"], st_rows)
+    if "duplicate_standings" in data or "duplicate_team_standings" in data:  # as `standings --csv` has them
+        out["standings"] = duplicate_standings_csv(data)
+    else:
+        st_rows = data["standings"]["standings"]
+        out["standings"] = (list(st_rows[0]) if st_rows else ["rank", "id", "name"], st_rows)
     seat_rows = []
     for r in data["rounds"]:
         for t in r["tables"]:
@@ -347,6 +364,16 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
                               "score": "", "winner": "", "verified": "", "result": ""})
     out["tables"] = (["round", "stage", "label", "table", "match", "game", "seat", "side", "id", "name", "score",
                       "winner", "verified", "result"], seat_rows)
+    if "boards" in data:  # a duplicate event: a row a board's result at a table
+        out["boards"] = board_results_csv(data)
+    if "duplicate_team_matches" in data:  # each match board by board: both tables, the net, the IMPs
+        out["team_boards"] = (["round", "tables", "home", "away", "board", "first_ns", "first_ew", "second_ns",
+                               "second_ew", "net", "imps"],
+                              [{"round": m["round"], "tables": "-".join(map(str, m["tables"])), "home": m["home"],
+                                "away": m["away"], "board": b["board"], "first_ns": b["first"][0],
+                                "first_ew": b["first"][1], "second_ns": b["second"][0], "second_ew": b["second"][1],
+                                "net": b["net"], "imps": b["imps"]}
+                               for m in data["duplicate_team_matches"] for b in m["boards"]])
     match_rows = []
     place_rows = []
     for stage in data["stages"]:
@@ -384,6 +411,62 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
     if group_rows:
         out["groups"] = (list(dict.fromkeys(k for r in group_rows for k in r)), group_rows)
     return out
+
+
+def duplicate_standings_csv(data: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """A duplicate event's ``standings.csv``: its standings as ``standings --csv`` prints them (the
+    pairs with their matchpoints, percentage and IMPs, and ``provisional``; duplicate teams: the
+    teams by victory or match points and IMPs)."""
+    from tournament.event.browsing import DUPLICATE_COLUMNS, DUPLICATE_TEAM_COLUMNS
+
+    if "duplicate_team_standings" in data:
+        return list(DUPLICATE_TEAM_COLUMNS), data["duplicate_team_standings"]["teams"]
+    doc = data["duplicate_standings"]
+    return ([*DUPLICATE_COLUMNS, "provisional"],
+            [{**r, "provisional": "yes" if doc["provisional"] else ""} for r in doc["pairs"]])
+
+
+#: ``boards.csv``: a row a board's result at a table (duplicate pairs; duplicate teams).
+BOARD_COLUMNS = ["round", "table", "board", "ns_pair", "ns", "ew_pair", "ew", "ns_points", "ew_points", "ended",
+                 "verified", "ns_matchpoints", "ew_matchpoints", "top", "ns_imps", "ew_imps"]
+TEAM_BOARD_COLUMNS = ["round", "table", "board", "ns_team", "ns", "ew_team", "ew", "ns_points", "ew_points",
+                      "ended", "verified"]
+
+
+def board_results_csv(data: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """A duplicate event's ``boards.csv``: every board's result at every table, in round, table and
+    board order: the NS and EW pairs (the movement's numbers in duplicate pairs; the pairs' names),
+    the points, how the hand ended, whether from a checked record, and in duplicate pairs each
+    side's matchpoints (of ``top``) and IMPs on the board (empty where too few tables played it);
+    duplicate teams: each side's team (``team_boards.csv`` has each match's IMPs board by board)."""
+    pair_of = {p["id"]: p.get("pair") or p["name"] for p in data["players"]}
+    team_of = {p["id"]: p.get("team") or "" for p in data["players"]}
+    teams = "duplicate_team_standings" in data
+    scored = {(r["round"], r["table"], t["board"]): r for t in data.get("travellers", []) for r in t.get("results", [])}
+    rows = []
+    for rnd in data["rounds"]:
+        for t in rnd["tables"]:
+            side = {s["side"]: pair_of.get(s["id"], s["name"]) for s in t["seats"]}
+            team = {s["side"]: team_of.get(s["id"], "") for s in t["seats"]}
+            numbers = t.get("pairs") or {}
+            for b in t.get("board_results", []):
+                if teams:
+                    rows.append({"round": rnd["round"], "table": t["table"], "board": b["board"],
+                                 "ns_team": team.get("NS", ""), "ns": side.get("NS", ""), "ew_team": team.get("EW", ""),
+                                 "ew": side.get("EW", ""), "ns_points": b["ns_points"], "ew_points": b["ew_points"],
+                                 "ended": b["ended"] or "", "verified": b["verified"]})
+                    continue
+                mine = scored.get((rnd["round"], t["table"], b["board"]), {})
+                mp, imps, top = mine.get("ns_matchpoints"), mine.get("ns_imps"), mine.get("top")
+                rows.append({"round": rnd["round"], "table": t["table"], "board": b["board"],
+                             "ns_pair": numbers.get("NS", ""), "ns": side.get("NS", ""),
+                             "ew_pair": numbers.get("EW", ""), "ew": side.get("EW", ""),
+                             "ns_points": b["ns_points"], "ew_points": b["ew_points"], "ended": b["ended"] or "",
+                             "verified": b["verified"], "ns_matchpoints": "" if mp is None else mp,
+                             "ew_matchpoints": "" if mp is None or top is None else top - mp,
+                             "top": "" if mp is None or top is None else top,
+                             "ns_imps": "" if imps is None else imps, "ew_imps": "" if imps is None else -imps})
+    return list(TEAM_BOARD_COLUMNS if teams else BOARD_COLUMNS), rows
 
 
 def prize_tables(prizes: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -72,6 +72,22 @@ def replace_boards(store: "EventStore", items: Sequence[dict[str, Any]]) -> None
                             for b in items])
 
 
+def boards_seed(store: "EventStore") -> str | None:
+    """The seed the event's boards were dealt with (``tournament boards --boards N``), None when they
+    were read from a file of deals or dealt before the seed was kept."""
+    found = store._rows("SELECT value FROM meta WHERE key = 'boards_seed'")
+    return found[0]["value"] if found else None
+
+
+def set_boards_seed(store: "EventStore", seed: int | str | None) -> None:
+    """Within a write: the boards were dealt with ``seed`` (None: read from a file, no seed)."""
+    if seed is None:
+        store.conn.execute("DELETE FROM meta WHERE key = 'boards_seed'")
+    else:
+        store.conn.execute("INSERT INTO meta(key, value) VALUES ('boards_seed', ?) "
+                           "ON CONFLICT(key) DO UPDATE SET value = excluded.value", [str(seed)])
+
+
 def pair_numbers(store: "EventStore") -> dict[int, int]:
     """The movement's pair number -> the event's pair (partnership) id; empty before round 1."""
     if not store.has_table("duplicate_pairs"):

@@ -211,7 +211,7 @@ class EventStore:
         """Within :meth:`write`, last: the ``tables_view`` view (made again each time, as this
         version of the tool makes it; an older file gets it in its first write) and the
         ``standings`` snapshot, recomputed from scratch by :attr:`browsing` (the event layer's
-        :func:`tournament.event.standings.snapshot`: tie-breaks are computed in Python, not SQL)
+        :func:`tournament.event.browsing.snapshot`: tie-breaks are computed in Python, not SQL)
         in the same transaction as the write that changed the results, so it is never out of step
         with them.  Nothing reads them back: they are for people, and the tool always computes
         afresh."""

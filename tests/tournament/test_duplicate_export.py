@@ -1,0 +1,152 @@
+"""A duplicate event's exports hold its real standings: the JSON export's ``standings``, the CSV
+export's ``standings.csv`` and the event file's browsing ``standings`` table are the ones ``standings
+--csv``/``--json`` print (duplicate pairs by matchpoints and IMPs; duplicate teams by victory points
+and IMPs), never the all-zero ranking of games a duplicate event's rounds do not have; and the board
+results are exported (``boards.csv``, duplicate teams' ``team_boards.csv``)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tournament.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: object, code: int = 0) -> str:
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def rows_of(path: Path) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(path.read_text())))
+
+
+def test_duplicate_pairs_export_their_matchpoints_and_boards(tmp_path: Path) -> None:
+    event = tmp_path / "pairs.db"
+    run("simulate", event, "--format", "duplicate", "--tables", 3, "--rounds", 3, "--seed", 5, "-q")
+    doc = json.loads(run("standings", event, "--json"))
+    assert any(r["matchpoints"] for r in doc["pairs"])
+    exported = json.loads(run("export", event, "-o", "-"))
+    assert exported["standings"] == doc == exported["duplicate_standings"]
+    out = tmp_path / "out"
+    said = run("export", event, "-o", out, "--csv")
+    assert "boards" in said
+    printed = list(csv.DictReader(io.StringIO(run("standings", event, "--csv"))))
+    assert rows_of(out / "standings.csv") == printed
+    assert printed[0]["matchpoints"] and "played" not in printed[0]
+    boards = rows_of(out / "boards.csv")
+    assert len(boards) == 18  # 3 tables, 3 rounds, 2 boards a round
+    traveller = {(r["round"], r["table"], t["board"]): r for t in exported["travellers"] for r in t["results"]}
+    for b in boards:
+        mine = traveller[(int(b["round"]), int(b["table"]), int(b["board"]))]
+        assert (int(b["ns_points"]), int(b["ew_points"])) == (mine["ns_points"], mine["ew_points"])
+        assert int(b["ns_pair"]) == mine["ns"] and int(b["ew_pair"]) == mine["ew"]
+        if not mine["too_few"]:
+            assert int(b["ns_matchpoints"]) == mine["ns_matchpoints"] and int(b["ns_imps"]) == mine["ns_imps"]
+            assert int(b["ew_matchpoints"]) == mine["top"] - mine["ns_matchpoints"]
+    with sqlite3.connect(event) as db:  # the snapshot people browse: as `standings --csv` has it
+        db.row_factory = sqlite3.Row
+        snap = [dict(r) for r in db.execute("SELECT * FROM standings")]
+    assert [(r["rank"], r["pair"], r["matchpoints"], r["imps"], r["provisional"]) for r in snap] == \
+        [(int(r["rank"]), int(r["pair"]), int(r["matchpoints"]), int(r["imps"]), 0) for r in printed]
+
+
+def test_duplicate_teams_export_the_team_standings(tmp_path: Path) -> None:
+    event = tmp_path / "teams.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 2, "--victory-points",
+        "-q")
+    doc = json.loads(run("standings", event, "--json"))
+    exported = json.loads(run("export", event, "-o", "-"))
+    assert exported["standings"] == doc and "player_standings" not in exported
+    out = tmp_path / "out"
+    run("export", event, "-o", out, "--csv")
+    printed = list(csv.DictReader(io.StringIO(run("standings", event, "--csv"))))
+    assert rows_of(out / "standings.csv") == printed == rows_of(out / "teams.csv")
+    assert len(rows_of(out / "boards.csv")) == 16  # 2 matches of 2 tables, 2 rounds, 2 boards
+    team_boards = rows_of(out / "team_boards.csv")
+    assert sorted(int(b["imps"]) for b in team_boards) == \
+        sorted(b["imps"] for m in exported["duplicate_team_matches"] for b in m["boards"])
+    with sqlite3.connect(event) as db:
+        db.row_factory = sqlite3.Row
+        snap = [dict(r) for r in db.execute("SELECT * FROM standings")]
+    assert [(r["team"], r["victory_points"]) for r in snap] == \
+        [(r["team"], float(r["victory_points"])) for r in printed]
+
+
+def test_boards_dealt_without_a_seed_differ_and_are_not_dealt_over(tmp_path: Path) -> None:
+    """Without --seed each event's boards are dealt from a fresh seed, said and kept (--seed N deals
+    them again); boards dealt again over the event's need --replace."""
+    import re
+
+    dealt, seeds = [], []
+    for name in ("a.db", "b.db"):
+        event = tmp_path / name
+        run("new", event, "--name", "Club", "--game", "competitive", "--format", "duplicate")
+        said = run("boards", event, "--boards", 2)
+        seeds.append(re.search(r"dealt with seed (\d+) \(--seed \1 deals them again\)", said).group(1))
+        dealt.append(json.loads(run("boards", event, "--json")))
+        assert f"dealt with seed {seeds[-1]}" in run("boards", event)
+    assert dealt[0] != dealt[1] and seeds[0] != seeds[1]
+    again = tmp_path / "again.db"
+    run("new", again, "--name", "Club", "--game", "competitive", "--format", "duplicate")
+    run("boards", again, "--boards", 2, "--seed", seeds[0])
+    assert json.loads(run("boards", again, "--json")) == dealt[0]
+    event = tmp_path / "a.db"
+    refused = run("boards", event, "--boards", 10, code=1)
+    assert refused.strip() == "error: the event already has boards 1 to 2: --replace to store these instead"
+    assert json.loads(run("boards", event, "--json")) == dealt[0]
+    run("boards", event, "--boards", 2, "--seed", seeds[0])  # the very same boards: nothing replaced
+    assert "stored 10 boards" in run("boards", event, "--boards", 10, "--seed", 9, "--replace")
+
+
+def test_duplicate_team_tables_show_their_boards_and_the_team_with_the_bye(tmp_path: Path) -> None:
+    """``tournament tables`` of duplicate teams: a table's result column is its boards' results (not
+    ``to play`` under a line saying who won the match), and a team's bye names the team."""
+    event = tmp_path / "rr.db"
+    run("new", event, "--name", "RR", "--game", "competitive", "--format", "teams", "--team-size", "4",
+        "--team-pairing", "round-robin", "--duplicate", "--lang", "es")
+    for name in ("Uno", "Dos", "Tres"):
+        run("team", event, "add", name, "--pair", f"{name}a,{name}b", "--pair", f"{name}c,{name}d")
+    run("boards", event, "--boards", 6, "--seed", 2)
+    run("pair", event)
+    out = run("tables", event, "--round", 1, "--wide")
+    assert "bye: Uno (pair #1 Unoa & Unob, pair #2 Unoc & Unod)" in out
+    run("result", event, "--round", 1, "--table", 1, "--board", 1, "--score", "NS=30,EW=0")
+    out = run("tables", event, "--round", 1, "--wide")
+    assert "B1 NS 30 EW 0 · B2 to play" in out
+    for table in (1, 2):
+        for board in (1, 2):
+            run("result", event, "--round", 1, "--table", table, "--board", board, "--score", "NS=10,EW=0",
+                "--replace")
+    out = run("tables", event, "--round", 1, "--wide")
+    assert "to play" not in out and out.count("B1 NS 10 EW 0 · B2 NS 10 EW 0") == 2
+    assert "encuentro empatado" in out  # the match's line: the hall's words, in the event's language
+
+
+def test_info_of_a_duplicate_event_says_its_ranking_and_boards(tmp_path: Path) -> None:
+    """``info`` of a duplicate event: its own ranking and its boards (how many, the seed), never the
+    bye scores, the ranking of games or the forfeit score, which do not apply to it."""
+    event = tmp_path / "d.db"
+    run("new", event, "--name", "Club", "--game", "competitive", "--format", "duplicate", "--ranking", "imps")
+    out = run("info", event)
+    assert "ranking: pairs by imps, then matchpoints" in out
+    assert "boards: none yet (tournament boards EVENT --boards N)" in out
+    run("boards", event, "--boards", 4, "--seed", 11)
+    out = run("info", event)
+    assert "boards: 4 (1 to 4), dealt with seed 11" in out
+    for gone in ("bye scores", "wins, then", "forfeit score", "sit-out"):
+        assert gone not in out
+    teams = tmp_path / "t.db"
+    run("new", teams, "--name", "Cuartetas", "--game", "competitive", "--format", "teams", "--team-size", "4",
+        "--duplicate", "--victory-points")
+    out = run("info", teams)
+    assert "ranking: teams by victory points, then the IMP difference, then the IMPs won" in out
+    assert "forfeit score" not in out and "bye scores" not in out and "boards: none yet" in out
