@@ -277,7 +277,8 @@ def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, 
                 within: bool = False, ended: str | None = None, from_phone: bool = False) -> BoardEntry:
     """A typed result of a board at a table: the points NS and EW won, checked as a typed score is
     (both sides, whole numbers within the limit, below zero only where the game allows it, and no
-    more than one hand of the game can score: the board is one hand).
+    more than one hand of the game can score: the board is one hand), and then by the game's engine
+    as a one-hand score sheet (:func:`check_hand_score`: what no hand can make is refused, exit 2).
     ``find``: how the table is found (duplicate teams give theirs; the caller has checked the event).
     ``within``: inside a write already open (the venue's confirmation of a board's typed score);
     ``ended``: how the hand ended, where it was said (``out``, ``blocked``).  ``from_phone``: the
@@ -288,6 +289,7 @@ def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, 
     with contextlib.nullcontext() if within else store.write():
         table = (find or _seated)(store, round_no, table_no, board_no)
         ordered, _ = res._manual_scores(table, scores, None, store.settings, hand=True)
+        check_hand_score(store, table, board_no, ordered, ended)
         return _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, replace, by,
                     over_phone=from_phone)
 
@@ -325,14 +327,16 @@ def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int
         return entry
 
 
-def check_hand_score(store: EventStore, table: Table, board_no: int, scores: dict[str, int],
-                     ended: str | None) -> None:
-    """A board's typed score checked as a hand's score on a score sheet is, where how the hand
-    ended is known: the game's engine says whether a hand ended so can give those points (a
-    Competitive block always scores an even number).  The table's phone checks its typed
-    scores so; the director's correction must not let through what the table could not type."""
-    if ended is None:
-        return
+class NoHandScores(UnusableInput):
+    """A board's typed score that no hand of the game can make (exit 2): the engine's sentence."""
+
+
+def hand_score_problem(store: EventStore, table: Table, scores: dict[str, int], ended: str | None) -> str | None:
+    """Why no hand can score ``scores`` (each side's points), in the engine's words, or None.
+    The board is one hand, so its score is checked as a one-hand score sheet is (the rule the
+    table's phone checks its typed scores by): where how the hand ended is known (``ended``), a
+    hand that ended so (a Competitive block always scores an even number); where it is not, any
+    hand of the game (one side scores it, between the least and the most a hand can)."""
     from domrec.errors import DomrecError
     from domrec.game import Game
 
@@ -342,8 +346,18 @@ def check_hand_score(store: EventStore, table: Table, board_no: int, scores: dic
                     options=settings.resolved_options())
         game.add_score_sheet_hand(scores, ended)
     except DomrecError as e:
-        said = e.problem.message if hasattr(e, "problem") else str(e)
-        raise ResultRefused(f"board {board_no}: {said}; nothing was stored") from None
+        return e.problem.message if hasattr(e, "problem") else str(e)
+    return None
+
+
+def check_hand_score(store: EventStore, table: Table, board_no: int, scores: dict[str, int],
+                     ended: str | None) -> None:
+    """A board's typed score checked as a hand's score on a score sheet is (:func:`hand_score_problem`),
+    whichever way it comes (the command line, the table's phone, the director's correction): what
+    no hand can make is refused in one line, nothing stored."""
+    said = hand_score_problem(store, table, scores, ended)
+    if said is not None:
+        raise NoHandScores(f"board {board_no}: {said}; nothing was stored")
 
 
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
@@ -578,8 +592,9 @@ def check_findings(store: EventStore) -> tuple[list[tuple[str, str, str]], int]:
 def recheck_results(store: EventStore, where: dict[int, tuple[int, int, tuple[int, ...]]]
                     ) -> tuple[list[tuple[str, str, str]], int]:
     """Every board result checked against its table (``where``: a table's id -> its round, number
-    and boards) and every board record replayed by domrec again, its deal the board's and its
-    points the ones stored; the findings, and how many records were re-validated.  Duplicate pairs
+    and boards), every typed score checked as a hand's score (:func:`hand_score_problem`: an older
+    file may hold one no hand can make) and every board record replayed by domrec again, its deal
+    the board's and its points the ones stored; the findings, and how many records were re-validated.  Duplicate pairs
     and duplicate teams (:mod:`tournament.event.duplicate_teams`) both check theirs here."""
     from domrec.reader import loads
     from domrec.validate import validate
@@ -594,7 +609,13 @@ def recheck_results(store: EventStore, where: dict[int, tuple[int, int, tuple[in
             out.append(("error", place, "a result of a board the table does not play"))
             continue
         text = sql.record_text(store, r["table_id"], r["board"])
-        if text is None:
+        if text is None:  # a typed score: one some hand can make (an older file may hold one no hand can)
+            table = store.table(t[0], t[1])
+            said = None if table is None else hand_score_problem(
+                store, table, {"NS": r["ns_points"], "EW": r["ew_points"]}, r["ended"])
+            if said is not None:
+                out.append(("error", place, f"the typed score NS {r['ns_points']}, EW {r['ew_points']} is one no "
+                                            f"hand can make: {said}"))
             continue
         checked += 1
         try:

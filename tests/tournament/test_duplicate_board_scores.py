@@ -1,0 +1,108 @@
+"""A duplicate board's typed score (docs/duplicate.md, "Running a session"): a board is one hand,
+so its typed score is checked by the game's engine as a one-hand score sheet, whichever way it
+comes (``tournament result --board --score``, the director's correction), in the engine's words,
+and ``tournament check`` flags a stored one no hand can make.  A replaced board's reason is kept
+in the trail; a malformed ``--score`` is unusable input (exit 2); a typed score replaced by the
+hand's record of the same points says what differs."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tournament import open_event
+from tournament.cli import app
+
+from tests.tournament.test_duplicate_event import new_event, run
+
+runner = CliRunner()
+
+
+def _points(event: Path) -> dict[tuple[int, int], tuple[int, int, str | None]]:
+    with sqlite3.connect(event) as db:
+        return {(t, b): (ns, ew, ended) for t, b, ns, ew, ended in db.execute(
+            "SELECT table_id, board, ns_points, ew_points, ended FROM board_results")}
+
+
+@pytest.fixture
+def seated(tmp_path: Path) -> Path:
+    event = tmp_path / "dup.db"
+    new_event(event, 6, "mitchell")
+    run("boards", event, "--boards", 6, "--seed", 5)
+    run("pair", event)
+    return event
+
+
+@pytest.mark.parametrize("score, words", [
+    ("NS=1,EW=0", "NS is claimed 1, but a hand scores 0 or between 3 and 137"),
+    ("NS=2,EW=0", "NS is claimed 2, but a hand scores 0 or between 3 and 137"),
+    ("NS=20,EW=20", "both sides are claimed points (NS 20, EW 20), but only one side scores a hand"),
+])
+def test_a_typed_board_score_no_hand_can_make_is_refused(seated: Path, score: str, words: str) -> None:
+    """Competitive: no hand scores 1 or 2 (a domino scores at least 3, a block at least 5), and only
+    one side scores a hand; each was stored (exit 0) and scored.  Now refused in one line with the
+    engine's sentence, exit 2, nothing stored, with or without --replace."""
+    for extra in ((), ("--replace",)):
+        out = runner.invoke(app, ["result", str(seated), "--round", "1", "--table", "1", "--board", "1",
+                                  "--score", score, *extra])
+        lines = out.output.strip().splitlines()
+        assert out.exit_code == 2 and len(lines) == 1, out.output
+        assert lines[0].startswith(f"error: board 1: {words}") and lines[0].endswith("; nothing was stored")
+        assert _points(seated) == {}
+    # Every score some hand can make is taken, how the hand ended unknown: a domino of 3 (odd: no
+    # block gives it), a block's 126, a tied block (nobody scores).
+    for i, score in enumerate(("NS=3,EW=0", "NS=0,EW=126", "NS=0,EW=0")):
+        run("result", seated, "--round", 1, "--table", i + 1, "--board", 1 + 2 * i if i < 2 else 5,
+            "--score", score)
+    assert len(_points(seated)) == 3
+
+
+def test_the_directors_correction_of_a_typed_board_is_checked_without_its_end(seated: Path) -> None:
+    """A board typed at the command line has no end stored; the director's correction of it was
+    checked only where the end was known, so NS 1 went through.  Now any hand is the rule."""
+    from tournament.event import duplicate as dup
+
+    run("result", seated, "--round", 1, "--table", 1, "--board", 1, "--score", "NS=30,EW=0")
+    store = open_event(seated)
+    try:
+        with pytest.raises(dup.NoHandScores, match="^board 1: NS is claimed 1, but a hand scores 0 or between"):
+            dup.correct_score(store, 1, 1, 1, {"NS": 1, "EW": 0}, "recount", "the director")
+        assert dup.correct_score(store, 1, 1, 1, {"NS": 31, "EW": 0}, "recount", "the director").ns == 31
+    finally:
+        store.close()
+
+
+def test_a_roads_board_typed_so_no_hand_goes_out_is_refused(tmp_path: Path) -> None:
+    """Domino Roads: someone always goes out, for 50 and the pips of both opponents' stocks, so NS 3,
+    EW 7 is no hand's score."""
+    event = tmp_path / "rd.db"
+    run("simulate", event, "--game", "domino-roads", "--format", "duplicate", "--tables", 3, "--rounds", 1,
+        "--seed", 4, "-q")
+    before = _points(event)
+    out = runner.invoke(app, ["result", str(event), "--round", "1", "--table", "1", "--board", "1",
+                              "--score", "NS=3,EW=7", "--replace"])
+    assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1, out.output
+    assert "board 1: neither side scores 53 or more, but the side that goes out scores 50" in out.output
+    assert _points(event) == before
+
+
+def test_check_flags_a_stored_board_score_no_hand_can_make(seated: Path) -> None:
+    """An event file written before the check may hold such a score: ``check`` says where and why."""
+    run("result", seated, "--round", 1, "--table", 1, "--board", 1, "--score", "NS=30,EW=0")
+    run("result", seated, "--round", 1, "--table", 1, "--board", 2, "--score", "NS=0,EW=0")
+    out = runner.invoke(app, ["check", str(seated)])
+    assert out.exit_code == 0 and "0 errors" in out.output, out.output
+    with sqlite3.connect(seated) as db:
+        db.execute("UPDATE board_results SET ns_points = 2 WHERE board = 1")
+        db.execute("UPDATE board_results SET ns_points = 21, ended = 'blocked' WHERE board = 2")
+    out = runner.invoke(app, ["check", str(seated)])
+    assert out.exit_code == 1, out.output
+    assert "round 1 table 1 board 1: the typed score NS 2, EW 0 is one no hand can make: NS is claimed 2" \
+        in out.output
+    assert "round 1 table 1 board 2: the typed score NS 21, EW 0 is one no hand can make: NS is claimed 21 for " \
+           "a block, but a block always scores an even number" in out.output
+    assert "2 errors" in out.output
