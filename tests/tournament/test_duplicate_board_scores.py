@@ -106,3 +106,50 @@ def test_check_flags_a_stored_board_score_no_hand_can_make(seated: Path) -> None
     assert "round 1 table 1 board 2: the typed score NS 21, EW 0 is one no hand can make: NS is claimed 21 for " \
            "a block, but a block always scores an even number" in out.output
     assert "2 errors" in out.output
+
+
+def _trail(event: Path, action: str) -> list[tuple[dict, str | None]]:
+    with sqlite3.connect(event) as db:
+        return [(json.loads(d), r) for d, r in db.execute(
+            "SELECT detail, reason FROM desk_log WHERE action = ? ORDER BY id", (action,))]
+
+
+def test_a_replaced_boards_reason_is_kept_in_the_trail(seated: Path, tmp_path: Path) -> None:
+    """``result --board --score … --replace --reason`` exited 0 and threw the reason away: ``history``
+    showed the replacement without it.  Kept now, as the director's correction keeps its reason, for a
+    typed score and a hand's record alike; ``--reason`` without ``--replace`` (nothing to say why of)
+    is a usage error, nothing stored."""
+    import attrs
+
+    from domrec.convert import text_of
+
+    from tournament.pairing import boards as B
+
+    out = runner.invoke(app, ["result", str(seated), "--round", "1", "--table", "1", "--board", "1",
+                              "--score", "NS=30,EW=0", "--reason", "first"])
+    assert out.exit_code == 2 and "--reason goes with --replace" in out.output and _points(seated) == {}
+    run("result", seated, "--round", 1, "--table", 1, "--board", 1, "--score", "NS=30,EW=0")
+    run("result", seated, "--round", 1, "--table", 1, "--board", 1, "--score", "NS=45,EW=0", "--replace",
+        "--reason", "sheet misread")
+    board = B.board_from_json(json.loads(run("boards", seated, "--json"))[0])
+    record = attrs.evolve(B.play(board, "r"), event={"round": 1, "table": 1, "board": 1})
+    path = tmp_path / "r1t1b1.json"
+    path.write_text(text_of([record], "json"))
+    run("result", seated, path, "--replace", "--reason", "the hand was recorded after all")
+    assert [r for _, r in _trail(seated, "board_replaced")] == ["sheet misread", "the hand was recorded after all"]
+    history = run("history", seated)
+    assert "table 1 board 1: NS 30, EW 0 replaced by NS 45, EW 0 — sheet misread" in history
+    assert "— the hand was recorded after all" in history
+    audit = [a for a in json.loads(run("export", seated, "-o", "-"))["audit"] if a["action"] == "board_replaced"]
+    assert [a["reason"] for a in audit] == ["sheet misread", "the hand was recorded after all"]
+
+
+def test_a_duplicate_teams_boards_reason_is_kept_too(tmp_path: Path) -> None:
+    event = tmp_path / "teams.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 1, "--seed", 2, "-q")
+    with sqlite3.connect(event) as db:
+        ns, ew = db.execute("SELECT ns_points, ew_points FROM board_results WHERE board = 1 ORDER BY table_id"
+                            ).fetchone()
+    score = "NS=0,EW=0" if (ns, ew) != (0, 0) else "NS=30,EW=0"
+    run("result", event, "--round", 1, "--table", 1, "--board", 1, "--score", score, "--replace", "--reason", "slip")
+    assert [r for _, r in _trail(event, "board_replaced")] == ["slip"]

@@ -274,7 +274,8 @@ def _seated(store: EventStore, round_no: int, table_no: int, board_no: int) -> T
 
 def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
                 replace: bool = False, by: str | None = None, find: TableFinder | None = None,
-                within: bool = False, ended: str | None = None, from_phone: bool = False) -> BoardEntry:
+                within: bool = False, ended: str | None = None, from_phone: bool = False,
+                reason: str | None = None) -> BoardEntry:
     """A typed result of a board at a table: the points NS and EW won, checked as a typed score is
     (both sides, whole numbers within the limit, below zero only where the game allows it, and no
     more than one hand of the game can score: the board is one hand), and then by the game's engine
@@ -283,15 +284,17 @@ def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, 
     ``within``: inside a write already open (the venue's confirmation of a board's typed score);
     ``ended``: how the hand ended, where it was said (``out``, ``blocked``).  ``from_phone``: the
     board's hand as the table's own phone confirmed it; any other first result of a board the
-    table's phone is playing needs ``replace`` (:func:`tournament.event.results.refuse_game_on_phone`)."""
+    table's phone is playing needs ``replace`` (:func:`tournament.event.results.refuse_game_on_phone`).
+    ``reason``: why a result is replaced, kept with it in the trail (``board_replaced``)."""
     if find is None:
         check_duplicate(store, "a board's result")
+    reason = _reason(reason)
     with contextlib.nullcontext() if within else store.write():
         table = (find or _seated)(store, round_no, table_no, board_no)
         ordered, _ = res._manual_scores(table, scores, None, store.settings, hand=True)
         check_hand_score(store, table, board_no, ordered, ended)
         return _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, replace, by,
-                    over_phone=from_phone)
+                    over_phone=from_phone, reason=reason)
 
 
 def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
@@ -363,16 +366,17 @@ def check_hand_score(store: EventStore, table: Table, board_no: int, scores: dic
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
                  table_no: int | None, board_no: int | None, replace: bool = False,
                  by: str | None = None, within: bool = False, find: TableFinder | None = None,
-                 from_phone: bool = False) -> BoardEntry:
+                 from_phone: bool = False, reason: str | None = None) -> BoardEntry:
     """A board's result from the record of its hand (judged by domrec first: ``report``): a valid
     record of one played hand whose deal is the board's (any other deal is refused, naming the
     first tile that differs: :func:`tournament.pairing.boards.check_hand`).  The round, table and
     board are the ones given, else the record's ``event.round``, ``event.table`` and
     ``event.board``.  A record naming the event's players must name the table's, in their seats.
-    ``within``: inside a write already open (the venue's confirmation).  ``find``, ``from_phone``: as
-    for :func:`enter_score`."""
+    ``within``: inside a write already open (the venue's confirmation).  ``find``, ``from_phone``,
+    ``reason``: as for :func:`enter_score`."""
     if find is None:
         check_duplicate(store, "a board's result")
+    reason = _reason(reason)
     if record is None or report.status != "valid":
         res.check_report(report)
     assert record is not None
@@ -402,7 +406,7 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
         table = (find or _seated)(store, round_no, table_no, board_no)
         _check_players(store, record, table, report.source)
         return _put(store, table, board_no, scores["NS"], scores["EW"], hand.result.end, True,
-                    text_of([record], "json"), digest, replace, by, over_phone=from_phone)
+                    text_of([record], "json"), digest, replace, by, over_phone=from_phone, reason=reason)
 
 
 def _check_players(store: EventStore, record: Record, table: Table, source: str) -> None:
@@ -417,14 +421,21 @@ def _check_players(store: EventStore, record: Record, table: Table, source: str)
     res._check_table(record, table, mapped, everyone, source)
 
 
+def _reason(reason: str | None) -> str | None:
+    """Why a board's result is replaced, as the trail keeps it (one line, checked as every reason is)."""
+    from tournament.event.audit import clean_text
+
+    return clean_text(reason, "the reason") or None
+
+
 def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended: str | None, verified: bool,
          record: str | None, digest: str | None, replace: bool, by: str | None, trail: bool = True,
-         over_phone: bool = False) -> BoardEntry:
+         over_phone: bool = False, reason: str | None = None) -> BoardEntry:
     """Within a write: a table's result on a board, stored (or the same one again, unchanged).
     A result it replaces is kept whole (``board_result_audit``) and, unless the caller puts its
     own line there (``trail``: false; a correction says why), told in the audit trail
-    (``board_replaced``), so that ``history`` and the export's audit show it as they show a
-    game's result replaced.  A first result of the board the table's phone is playing is refused
+    (``board_replaced``, with ``reason`` where one was given), so that ``history`` and the
+    export's audit show it as they show a game's result replaced.  A first result of the board the table's phone is playing is refused
     unless ``replace`` or ``over_phone`` (the phone's own confirmation of it) says to enter it
     (:func:`tournament.event.results.refuse_game_on_phone`, board by board).
 
@@ -460,7 +471,7 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
     if status == REPLACED and trail:
         desk_sql.log(store, "board_replaced", table.round,
                      {"table": table.number, "board": board_no, "was": {"NS": old["ns_points"], "EW": old["ew_points"]},
-                      "now": {"NS": ns, "EW": ew}}, who, None)
+                      "now": {"NS": ns, "EW": ew}}, who, reason)
     # The public pages (standings, the traveller, the pair's card) and the feed hear of it, as of a game's result.
     # Not its points: the change log is public, and a board's result tells of its deal to the tables
     # still to play it (the feed's rounds give the points once every table has played the board).
