@@ -153,3 +153,19 @@ def test_a_duplicate_teams_boards_reason_is_kept_too(tmp_path: Path) -> None:
     score = "NS=0,EW=0" if (ns, ew) != (0, 0) else "NS=30,EW=0"
     run("result", event, "--round", 1, "--table", 1, "--board", 1, "--score", score, "--replace", "--reason", "slip")
     assert [r for _, r in _trail(event, "board_replaced")] == ["slip"]
+
+
+@pytest.mark.parametrize("score", ["ns=10,ew=0", "NS=5", "NS=5,EW=0,XX=1", "NS=abc,EW=0"])
+def test_a_malformed_score_is_unusable_input_for_a_board_and_a_game(seated: Path, tmp_path: Path, score: str) -> None:
+    """A side missing or misnamed was exit 1 (refused) where a score not a number is exit 2 (unusable
+    input): all are a mistyped command, exit 2, in a duplicate event and in any other."""
+    out = runner.invoke(app, ["result", str(seated), "--round", "1", "--table", "1", "--board", "1", "--score", score])
+    assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1, out.output
+    assert _points(seated) == {}
+    games = tmp_path / "games.db"
+    run("simulate", games, "--format", "pairs", "-p", 8, "--rounds", 1, "--seed", 1, "-q")
+    run("pair", games)
+    for command in (["result", str(games), "--table", "1", "--score", score],
+                    ["amend", str(games), "--round", "1", "--table", "1", "--score", score]):
+        out = runner.invoke(app, command)
+        assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1, out.output
