@@ -169,3 +169,36 @@ def test_a_malformed_score_is_unusable_input_for_a_board_and_a_game(seated: Path
                     ["amend", str(games), "--round", "1", "--table", "1", "--score", score]):
         out = runner.invoke(app, command)
         assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1, out.output
+
+
+def test_a_typed_score_replaced_by_the_hands_record_of_the_same_points_says_so(seated: Path, tmp_path: Path) -> None:
+    """The refusal said only "already has a result (NS 0, EW 0); give --replace", and the trail "NS 0,
+    EW 0 replaced by NS 0, EW 0": what differs (a typed score, now the hand's record) was not said."""
+    import attrs
+
+    from domrec.convert import text_of
+
+    from tournament.pairing import boards as B
+
+    board = B.board_from_json(json.loads(run("boards", seated, "--json"))[0])
+    record = attrs.evolve(B.play(board, "r"), event={"round": 1, "table": 1, "board": 1})
+    ns, ew = (record.hands[0].result.scores[s] for s in ("NS", "EW"))
+    path = tmp_path / "r1t1b1.json"
+    path.write_text(text_of([record], "json"))
+    run("result", seated, "--round", 1, "--table", 1, "--board", 1, "--score", f"NS={ns},EW={ew}")
+    out = runner.invoke(app, ["result", str(seated), str(path)])
+    assert out.exit_code == 1, out.output
+    assert f"round 1 table 1 board 1 already has a result (NS {ns}, EW {ew}, a typed score); this is the hand's " \
+           f"record of the same points; give --replace to replace it" in out.output
+    run("result", seated, path, "--replace")
+    out = runner.invoke(app, ["result", str(seated), "--round", "1", "--table", "1", "--board", "1",
+                              "--score", f"NS={ns},EW={ew}"])
+    assert out.exit_code == 1 and "(NS %d, EW %d, the hand's record); this is a typed score of the same points" \
+        % (ns, ew) in out.output, out.output
+    history = run("history", seated)
+    assert f"table 1 board 1: NS {ns}, EW {ew} (typed score) replaced by NS {ns}, EW {ew} (the hand's record)" \
+        in history, history
+    # A typed score over another, the points differing, say so themselves: the sentence is as it was.
+    for points in ("NS=30,EW=0", "NS=40,EW=0"):
+        run("result", seated, "--round", 1, "--table", 1, "--board", 1, "--score", points, "--replace")
+    assert run("history", seated).splitlines()[-1].endswith("table 1 board 1: NS 30, EW 0 replaced by NS 40, EW 0")

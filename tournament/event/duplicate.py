@@ -428,6 +428,25 @@ def _reason(reason: str | None) -> str | None:
     return clean_text(reason, "the reason") or None
 
 
+#: How a board's result was had, as the trail keeps it: typed, or the hand's record (verified).
+_HOW = {False: "typed", True: "record"}
+
+
+def _how(verified: bool) -> str:
+    return "the hand's record" if verified else "a typed score"
+
+
+def _what_differs(old: dict[str, Any], ns: int, ew: int, verified: bool) -> str:
+    """What a new result of a board has that the stored one has not, where its points are the same
+    (else the points say it): ``the hand's record of the same points`` over a typed score, ``a typed
+    score of the same points`` over a record, ``another record of the hand, with the same points``."""
+    if (old["ns_points"], old["ew_points"]) != (ns, ew):
+        return ""
+    if bool(old["verified"]) == verified:
+        return "another record of the hand, with the same points" if verified else ""
+    return f"{_how(verified)} of the same points"
+
+
 def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended: str | None, verified: bool,
          record: str | None, digest: str | None, replace: bool, by: str | None, trail: bool = True,
          over_phone: bool = False, reason: str | None = None) -> BoardEntry:
@@ -461,8 +480,10 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
         if same:
             return BoardEntry(UNCHANGED, table.round, table.number, board_no, ns, ew, verified)
         if not replace:
+            differs = _what_differs(old, ns, ew, verified)
             raise ResultRefused(f"round {table.round} table {table.number} board {board_no} already has a result "
-                                f"(NS {old['ns_points']}, EW {old['ew_points']}); give --replace to replace it")
+                                f"(NS {old['ns_points']}, EW {old['ew_points']}, {_how(bool(old['verified']))})"
+                                + (f"; this is {differs}" if differs else "") + "; give --replace to replace it")
         status = REPLACED
     who = by or store.author or default_author()
     sql.put_result(store, table.id, board_no, ns, ew, ended, verified, record, digest, now(), who)
@@ -470,8 +491,9 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
         venue_sql.close_board(store, table.id, board_no, now())
     if status == REPLACED and trail:
         desk_sql.log(store, "board_replaced", table.round,
-                     {"table": table.number, "board": board_no, "was": {"NS": old["ns_points"], "EW": old["ew_points"]},
-                      "now": {"NS": ns, "EW": ew}}, who, reason)
+                     {"table": table.number, "board": board_no,
+                      "was": {"NS": old["ns_points"], "EW": old["ew_points"], "how": _HOW[bool(old["verified"])]},
+                      "now": {"NS": ns, "EW": ew, "how": _HOW[verified]}}, who, reason)
     # The public pages (standings, the traveller, the pair's card) and the feed hear of it, as of a game's result.
     # Not its points: the change log is public, and a board's result tells of its deal to the tables
     # still to play it (the feed's rounds give the points once every table has played the board).
