@@ -96,6 +96,12 @@ class WinnerContradicts(ResultRefused):
         self.winner, self.ahead, self.best, self.theirs = winner, ahead, best, theirs
 
 
+class ScoreSides(UnusableInput):
+    """A typed score that does not give one score to each side of the table and nothing else (a
+    side missing, or named otherwise, ``ns`` for ``NS``): the command is mistyped, exit 2, as a
+    score that is not a number is."""
+
+
 class PairingError(Refused):
     """The next round cannot be paired (results missing, a hard constraint cannot be kept)."""
 

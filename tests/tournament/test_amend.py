@@ -167,7 +167,7 @@ def test_amending_what_is_not_there_is_refused_and_writes_nothing(tmp_path: Path
     # (the library's words name no command-line option: the venue's director page says them too)
     with pytest.raises(UnusableInput, match="^the reason contains a line break"):
         amend_manual(store, 1, 1, {"NS": 1, "EW": 0}, reason="a\nb")
-    with pytest.raises(ResultRefused, match="a score is needed for each"):
+    with pytest.raises(UnusableInput, match="a score is needed for each"):
         amend_manual(store, 1, 1, {"NS": 1})
     assert snapshot(path) == snap
     store.close()
@@ -263,7 +263,7 @@ def test_a_refused_amendment_does_not_upgrade_an_older_file(tmp_path: Path) -> N
     conn.commit()
     conn.close()
     store = open_event(path)
-    with pytest.raises(ResultRefused):
+    with pytest.raises(UnusableInput, match="a score is needed for each"):  # a side misnamed (exit 2)
         amend_manual(store, 1, 1, {"NS": 1, "XX": 2})
     assert store.meta()["schema_version"] == "2" and not store.has_audit_columns()
     store.close()

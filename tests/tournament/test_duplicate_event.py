@@ -200,7 +200,7 @@ def test_a_record_of_another_deal_is_refused_naming_the_tile(tmp_path: Path) -> 
                                                    "NS=1,EW=0", code=2)  # usage, as a table not there
     run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=-4,EW=0", code=2)
     run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=x,EW=0", code=2)
-    run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=4", code=1)
+    run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=4", code=2)  # a side missing: a mistyped command
     assert "stored" in run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=40,EW=0")
     assert "nothing changed" in run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=40,EW=0")
     assert "--replace" in run("result", event, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=0,EW=12", code=1)

@@ -159,7 +159,7 @@ def test_manual_result_is_unverified_and_idempotent(rotating_event) -> None:
     assert enter_manual(store, 2, {"NS": 200, "EW": 143}).status == UNCHANGED
     with pytest.raises(ResultRefused, match="already has a result"):
         enter_manual(store, 2, {"NS": 100, "EW": 201})
-    with pytest.raises(ResultRefused, match="sides"):
+    with pytest.raises(UnusableInput, match="sides"):
         enter_manual(store, 1, {"NS": 100})
     with pytest.raises(UnusableInput, match="no table 9"):
         enter_manual(store, 9, {"NS": 100, "EW": 0})

@@ -156,3 +156,18 @@ def test_a_directors_correction_keeps_how_the_hand_ended_and_is_checked_against_
     with sqlite3.connect(event) as db:
         ended = dict(db.execute("SELECT board, ended FROM board_results").fetchall())
     assert ended == {1: "out", 2: "out"}
+
+
+@pytest.mark.parametrize("lang, words", [("en", "board 3: NS is claimed 1, but a hand scores 0 or between 3 and 137"),
+                                         ("es", "NS declara 1, pero una mano anota 0 o entre 3 y 137")])
+def test_a_directors_correction_of_a_board_typed_beside_the_server_is_checked_as_any_hand(sheet, lang, words):
+    """A board typed with ``tournament result --board --score`` has no end stored: the director's
+    correction of it to a score no hand can make (NS 1) was stored, checked only where the end was
+    known.  Now refused as the table's phone refuses it, in the page's language, nothing stored."""
+    event, client, url, token, state, director = sheet
+    run("result", event, "--round", 1, "--table", 2, "--board", 3, "--score", "NS=30,EW=0")
+    r = client.post("/api/v1/tables/1/2/result", headers={**_auth(director), "Accept-Language": lang},
+                    json={"scores": {"NS": 1, "EW": 0}, "board": 3, "reason": "recount"})
+    assert r.status_code == 422 and words in r.json()["error"] and "\n" not in r.json()["error"], r.text
+    with sqlite3.connect(event) as db:
+        assert db.execute("SELECT ns_points, ew_points, ended FROM board_results").fetchall() == [(30, 0, None)]

@@ -152,14 +152,19 @@ def print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, w
 
 
 def enter(store: EventStore, records: list[str], round_no: Optional[int], table: Optional[int],
-          board: Optional[int], score: Optional[str], replace: bool, by: Optional[str]) -> None:
+          board: Optional[int], score: Optional[str], replace: bool, by: Optional[str],
+          reason: Optional[str] = None) -> None:
     """``tournament result`` in a duplicate event: a typed score of one board at one table, or the
-    records of boards' hands (exit 1 if any was refused)."""
+    records of boards' hands (exit 1 if any was refused); ``reason``, with ``replace``: why a
+    board's result is replaced (kept in the trail, as ``tournament history`` shows it)."""
     from domrec import reader
 
     ops: Any = dup
     if store.settings.team_duplicate:
         from tournament.event import duplicate_teams as ops
+    if reason is not None and not replace:
+        raise UnusableInput("--reason goes with --replace in a duplicate event: why a board's result is replaced "
+                            "(kept in the trail, tournament history)")
     if score is not None:
         if records:
             raise UnusableInput("give record files or --score, not both")
@@ -172,7 +177,8 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
         if table is None:
             raise UnusableInput("a board's typed result needs --table T --board B --score NS=..,EW=.. "
                                 "(--round R: default the last round seated)")
-        typer.echo(ops.enter_score(store, round_no, table, board, whole_scores(score), replace, by).summary())
+        typer.echo(ops.enter_score(store, round_no, table, board, whole_scores(score), replace, by,
+                                   reason=reason).summary())
         return
     if not records:
         raise UnusableInput("give a board's record file, or --round R --table T --board B --score NS=..,EW=..")
@@ -188,7 +194,7 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
                 judged = [res.judge(src.text, src.label)]
             for record, report in judged:
                 try:
-                    entry = ops.enter_record(store, record, report, round_no, table, board, replace, by)
+                    entry = ops.enter_record(store, record, report, round_no, table, board, replace, by, reason=reason)
                     typer.echo(f"{src.label}: {entry.summary()}")
                 except TournamentError as e:
                     say_error(str(e), getattr(e, "problems", ()))

@@ -280,7 +280,8 @@ def result(
     by: Optional[str] = typer.Option(None, "--by", help="Who enters the results (default: your login name); "
                                                         "kept with each (`tournament history --entered`)."),
     reason: Optional[str] = typer.Option(None, "--reason", help="With --forfeit or --absent: why they did not "
-                                         "play (kept in the trail, `tournament history`)."),
+                                         "play; a duplicate event's board with --replace: why it is replaced "
+                                         "(kept in the trail, `tournament history`)."),
     board: Optional[int] = typer.Option(None, "--board", "-b", min=1, max=MAX_COUNT,
                                         help="A duplicate event: the board (with --round and --table)."),
 ) -> None:
@@ -305,7 +306,7 @@ def result(
                                     "--score NS=..,EW=.. or the hand's record (no --match, --forfeit, --absent, "
                                     "--winner)")
             from tournament.cli.duplicate import enter
-            enter(store, list(records or []), round_no, table, board, score, replace, author)
+            enter(store, list(records or []), round_no, table, board, score, replace, author, reason)
             return
         if board is not None:
             raise UnusableInput("--board is for a duplicate event's results")

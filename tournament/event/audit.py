@@ -239,7 +239,7 @@ class DeskChange:
             "forfeit_entered": lambda: f"a forfeit at table {d.get('table')}: "
                                        f"{', '.join(map(str, d.get('absent') or []))} did not play",
             "board_replaced": lambda: f"table {d.get('table')} board {d.get('board')}: "
-                                      f"{_board_points(d.get('was'))} replaced by {_board_points(d.get('now'))}",
+                                      f"{_board_change(d.get('was'), d.get('now'), 'replaced by')}",
             "board_corrected": lambda: f"corrected table {d.get('table')} board {d.get('board')}: "
                                        f"{_board_points(d.get('was'))} → {_board_points(d.get('now'))}",
             "result_change_of_unpaired_table": lambda: f"table {d.get('table')}'s result was taken back before "
@@ -324,6 +324,23 @@ def first_entries(store: EventStore) -> list[Entered]:
 
 #: The columns of the whole trail as one table (the export's ``audit``).
 TRAIL_COLUMNS = ("when", "by", "action", "round", "table", "before", "after", "reason")
+
+
+#: How a board's result was had, in words (the trail's ``how``: :data:`tournament.event.duplicate._HOW`).
+_BOARD_HOW = {"typed": "typed score", "record": "the hand's record"}
+
+
+def _board_change(was: Any, now: Any, verb: str) -> str:
+    """A board's result replaced, as the trail tells it: ``NS 30, EW 0 replaced by NS 45, EW 0``;
+    where how each was had differs (``how``: typed, or the hand's record), or the points are the
+    same, that too: ``NS 0, EW 0 (typed score) replaced by NS 0, EW 0 (the hand's record)``."""
+    said = [_board_points(was), _board_points(now)]
+    hows = [p.get("how") if isinstance(p, dict) else None for p in (was, now)]
+    if all(h in _BOARD_HOW for h in hows) and (hows[0] != hows[1] or said[0] == said[1]):
+        if hows[0] == hows[1] == "record":
+            return f"{said[0]} ({_BOARD_HOW['record']}) {verb} {said[1]} (another record of the hand)"
+        said = [f"{text} ({_BOARD_HOW[h]})" for text, h in zip(said, hows)]
+    return f"{said[0]} {verb} {said[1]}"
 
 
 def _board_points(points: Any) -> str:

@@ -325,22 +325,27 @@ def _seated(store: EventStore, round_no: int, table_no: int, board_no: int) -> T
 
 def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
                 replace: bool = False, by: str | None = None, find: TableFinder | None = None,
-                within: bool = False, ended: str | None = None, from_phone: bool = False) -> BoardEntry:
+                within: bool = False, ended: str | None = None, from_phone: bool = False,
+                reason: str | None = None) -> BoardEntry:
     """A typed result of a board at a table: the points NS and EW won, checked as a typed score is
     (both sides, whole numbers within the limit, below zero only where the game allows it, and no
-    more than one hand of the game can score: the board is one hand).
+    more than one hand of the game can score: the board is one hand), and then by the game's engine
+    as a one-hand score sheet (:func:`check_hand_score`: what no hand can make is refused, exit 2).
     ``find``: how the table is found (duplicate teams give theirs; the caller has checked the event).
     ``within``: inside a write already open (the venue's confirmation of a board's typed score);
     ``ended``: how the hand ended, where it was said (``out``, ``blocked``).  ``from_phone``: the
     board's hand as the table's own phone confirmed it; any other first result of a board the
-    table's phone is playing needs ``replace`` (:func:`tournament.event.results.refuse_game_on_phone`)."""
+    table's phone is playing needs ``replace`` (:func:`tournament.event.results.refuse_game_on_phone`).
+    ``reason``: why a result is replaced, kept with it in the trail (``board_replaced``)."""
     if find is None:
         check_duplicate(store, "a board's result")
+    reason = _reason(reason)
     with contextlib.nullcontext() if within else store.write():
         table = (find or _seated)(store, round_no, table_no, board_no)
         ordered, _ = res._manual_scores(table, scores, None, store.settings, hand=True)
+        check_hand_score(store, table, board_no, ordered, ended)
         return _put(store, table, board_no, ordered["NS"], ordered["EW"], ended, False, None, None, replace, by,
-                    over_phone=from_phone)
+                    over_phone=from_phone, reason=reason)
 
 
 def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
@@ -376,14 +381,16 @@ def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int
         return entry
 
 
-def check_hand_score(store: EventStore, table: Table, board_no: int, scores: dict[str, int],
-                     ended: str | None) -> None:
-    """A board's typed score checked as a hand's score on a score sheet is, where how the hand
-    ended is known: the game's engine says whether a hand ended so can give those points (a
-    Competitive block always scores an even number).  The table's phone checks its typed
-    scores so; the director's correction must not let through what the table could not type."""
-    if ended is None:
-        return
+class NoHandScores(UnusableInput):
+    """A board's typed score that no hand of the game can make (exit 2): the engine's sentence."""
+
+
+def hand_score_problem(store: EventStore, table: Table, scores: dict[str, int], ended: str | None) -> str | None:
+    """Why no hand can score ``scores`` (each side's points), in the engine's words, or None.
+    The board is one hand, so its score is checked as a one-hand score sheet is (the rule the
+    table's phone checks its typed scores by): where how the hand ended is known (``ended``), a
+    hand that ended so (a Competitive block always scores an even number); where it is not, any
+    hand of the game (one side scores it, between the least and the most a hand can)."""
     from domrec.errors import DomrecError
     from domrec.game import Game
 
@@ -393,23 +400,34 @@ def check_hand_score(store: EventStore, table: Table, board_no: int, scores: dic
                     options=settings.resolved_options())
         game.add_score_sheet_hand(scores, ended)
     except DomrecError as e:
-        said = e.problem.message if hasattr(e, "problem") else str(e)
-        raise ResultRefused(f"board {board_no}: {said}; nothing was stored") from None
+        return e.problem.message if hasattr(e, "problem") else str(e)
+    return None
+
+
+def check_hand_score(store: EventStore, table: Table, board_no: int, scores: dict[str, int],
+                     ended: str | None) -> None:
+    """A board's typed score checked as a hand's score on a score sheet is (:func:`hand_score_problem`),
+    whichever way it comes (the command line, the table's phone, the director's correction): what
+    no hand can make is refused in one line, nothing stored."""
+    said = hand_score_problem(store, table, scores, ended)
+    if said is not None:
+        raise NoHandScores(f"board {board_no}: {said}; nothing was stored")
 
 
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
                  table_no: int | None, board_no: int | None, replace: bool = False,
                  by: str | None = None, within: bool = False, find: TableFinder | None = None,
-                 from_phone: bool = False) -> BoardEntry:
+                 from_phone: bool = False, reason: str | None = None) -> BoardEntry:
     """A board's result from the record of its hand (judged by domrec first: ``report``): a valid
     record of one played hand whose deal is the board's (any other deal is refused, naming the
     first tile that differs: :func:`tournament.pairing.boards.check_hand`).  The round, table and
     board are the ones given, else the record's ``event.round``, ``event.table`` and
     ``event.board``.  A record naming the event's players must name the table's, in their seats.
-    ``within``: inside a write already open (the venue's confirmation).  ``find``, ``from_phone``: as
-    for :func:`enter_score`."""
+    ``within``: inside a write already open (the venue's confirmation).  ``find``, ``from_phone``,
+    ``reason``: as for :func:`enter_score`."""
     if find is None:
         check_duplicate(store, "a board's result")
+    reason = _reason(reason)
     if record is None or report.status != "valid":
         res.check_report(report)
     assert record is not None
@@ -439,7 +457,7 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
         table = (find or _seated)(store, round_no, table_no, board_no)
         _check_players(store, record, table, report.source)
         return _put(store, table, board_no, scores["NS"], scores["EW"], hand.result.end, True,
-                    text_of([record], "json"), digest, replace, by, over_phone=from_phone)
+                    text_of([record], "json"), digest, replace, by, over_phone=from_phone, reason=reason)
 
 
 def _check_players(store: EventStore, record: Record, table: Table, source: str) -> None:
@@ -454,14 +472,40 @@ def _check_players(store: EventStore, record: Record, table: Table, source: str)
     res._check_table(record, table, mapped, everyone, source)
 
 
+def _reason(reason: str | None) -> str | None:
+    """Why a board's result is replaced, as the trail keeps it (one line, checked as every reason is)."""
+    from tournament.event.audit import clean_text
+
+    return clean_text(reason, "the reason") or None
+
+
+#: How a board's result was had, as the trail keeps it: typed, or the hand's record (verified).
+_HOW = {False: "typed", True: "record"}
+
+
+def _how(verified: bool) -> str:
+    return "the hand's record" if verified else "a typed score"
+
+
+def _what_differs(old: dict[str, Any], ns: int, ew: int, verified: bool) -> str:
+    """What a new result of a board has that the stored one has not, where its points are the same
+    (else the points say it): ``the hand's record of the same points`` over a typed score, ``a typed
+    score of the same points`` over a record, ``another record of the hand, with the same points``."""
+    if (old["ns_points"], old["ew_points"]) != (ns, ew):
+        return ""
+    if bool(old["verified"]) == verified:
+        return "another record of the hand, with the same points" if verified else ""
+    return f"{_how(verified)} of the same points"
+
+
 def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended: str | None, verified: bool,
          record: str | None, digest: str | None, replace: bool, by: str | None, trail: bool = True,
-         over_phone: bool = False) -> BoardEntry:
+         over_phone: bool = False, reason: str | None = None) -> BoardEntry:
     """Within a write: a table's result on a board, stored (or the same one again, unchanged).
     A result it replaces is kept whole (``board_result_audit``) and, unless the caller puts its
     own line there (``trail``: false; a correction says why), told in the audit trail
-    (``board_replaced``), so that ``history`` and the export's audit show it as they show a
-    game's result replaced.  A first result of the board the table's phone is playing is refused
+    (``board_replaced``, with ``reason`` where one was given), so that ``history`` and the
+    export's audit show it as they show a game's result replaced.  A first result of the board the table's phone is playing is refused
     unless ``replace`` or ``over_phone`` (the phone's own confirmation of it) says to enter it
     (:func:`tournament.event.results.refuse_game_on_phone`, board by board).
 
@@ -487,8 +531,10 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
         if same:
             return BoardEntry(UNCHANGED, table.round, table.number, board_no, ns, ew, verified)
         if not replace:
+            differs = _what_differs(old, ns, ew, verified)
             raise ResultRefused(f"round {table.round} table {table.number} board {board_no} already has a result "
-                                f"(NS {old['ns_points']}, EW {old['ew_points']}); give --replace to replace it")
+                                f"(NS {old['ns_points']}, EW {old['ew_points']}, {_how(bool(old['verified']))})"
+                                + (f"; this is {differs}" if differs else "") + "; give --replace to replace it")
         status = REPLACED
     who = by or store.author or default_author()
     sql.put_result(store, table.id, board_no, ns, ew, ended, verified, record, digest, now(), who)
@@ -496,8 +542,9 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
         venue_sql.close_board(store, table.id, board_no, now())
     if status == REPLACED and trail:
         desk_sql.log(store, "board_replaced", table.round,
-                     {"table": table.number, "board": board_no, "was": {"NS": old["ns_points"], "EW": old["ew_points"]},
-                      "now": {"NS": ns, "EW": ew}}, who, None)
+                     {"table": table.number, "board": board_no,
+                      "was": {"NS": old["ns_points"], "EW": old["ew_points"], "how": _HOW[bool(old["verified"])]},
+                      "now": {"NS": ns, "EW": ew, "how": _HOW[verified]}}, who, reason)
     # The public pages (standings, the traveller, the pair's card) and the feed hear of it, as of a game's result.
     # Not its points: the change log is public, and a board's result tells of its deal to the tables
     # still to play it (the feed's rounds give the points once every table has played the board).
@@ -629,8 +676,9 @@ def check_findings(store: EventStore) -> tuple[list[tuple[str, str, str]], int]:
 def recheck_results(store: EventStore, where: dict[int, tuple[int, int, tuple[int, ...]]]
                     ) -> tuple[list[tuple[str, str, str]], int]:
     """Every board result checked against its table (``where``: a table's id -> its round, number
-    and boards) and every board record replayed by domrec again, its deal the board's and its
-    points the ones stored; the findings, and how many records were re-validated.  Duplicate pairs
+    and boards), every typed score checked as a hand's score (:func:`hand_score_problem`: an older
+    file may hold one no hand can make) and every board record replayed by domrec again, its deal
+    the board's and its points the ones stored; the findings, and how many records were re-validated.  Duplicate pairs
     and duplicate teams (:mod:`tournament.event.duplicate_teams`) both check theirs here."""
     from domrec.reader import loads
     from domrec.validate import validate
@@ -645,7 +693,13 @@ def recheck_results(store: EventStore, where: dict[int, tuple[int, int, tuple[in
             out.append(("error", place, "a result of a board the table does not play"))
             continue
         text = sql.record_text(store, r["table_id"], r["board"])
-        if text is None:
+        if text is None:  # a typed score: one some hand can make (an older file may hold one no hand can)
+            table = store.table(t[0], t[1])
+            said = None if table is None else hand_score_problem(
+                store, table, {"NS": r["ns_points"], "EW": r["ew_points"]}, r["ended"])
+            if said is not None:
+                out.append(("error", place, f"the typed score NS {r['ns_points']}, EW {r['ew_points']} is one no "
+                                            f"hand can make: {said}"))
             continue
         checked += 1
         try:

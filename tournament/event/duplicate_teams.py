@@ -93,22 +93,23 @@ def find_table(store: EventStore, round_no: int, table_no: int, board_no: int) -
 
 
 def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
-                replace: bool = False, by: str | None = None) -> dup.BoardEntry:
+                replace: bool = False, by: str | None = None, reason: str | None = None) -> dup.BoardEntry:
     """A typed result of a board at a table (the points NS and EW won), checked as a typed score is
     (:func:`tournament.event.duplicate.enter_score`, at a table of the round that plays the board)."""
     check(store, "a board's result")
-    return dup.enter_score(store, round_no, table_no, board_no, scores, replace, by, find=find_table)
+    return dup.enter_score(store, round_no, table_no, board_no, scores, replace, by, find=find_table, reason=reason)
 
 
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
                  table_no: int | None, board_no: int | None, replace: bool = False,
-                 by: str | None = None) -> dup.BoardEntry:
+                 by: str | None = None, reason: str | None = None) -> dup.BoardEntry:
     """A board's result from the record of its hand, as in duplicate pairs
     (:func:`tournament.event.duplicate.enter_record`): one finished hand whose deal is the board's
     (another deal is refused, naming the first tile that differs), at the round, table and board
     given or the record's ``event.round``, ``event.table`` and ``event.board``."""
     check(store, "a board's result")
-    return dup.enter_record(store, record, report, round_no, table_no, board_no, replace, by, find=find_table)
+    return dup.enter_record(store, record, report, round_no, table_no, board_no, replace, by, find=find_table,
+                            reason=reason)
 
 
 # --- the matches and the standings -----------------------------------------------------------------

@@ -44,8 +44,8 @@ from domrec.reader import loads
 from domrec.record import Hand, Record, converter, unstructure
 from domrec.validate import Report, unusable, validate, validate_text
 
-from tournament.errors import (LevelAtTop, ResultRefused, TournamentError, UnknownPlayer, UnusableInput,
-                               WinnerContradicts)
+from tournament.errors import (LevelAtTop, ResultRefused, ScoreSides, TournamentError, UnknownPlayer,
+                               UnusableInput, WinnerContradicts)
 from tournament.event import changes, progress
 from tournament.names import name_key, normalise_name
 from tournament.settings import INDIVIDUAL, ROTATING, Settings
@@ -939,8 +939,8 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
     line that names the side and the bound."""
     sides = table.sides()
     if set(scores) != set(sides):
-        raise ResultRefused(f"table {table.number} has sides {', '.join(sides)}; a score is needed for each "
-                            f"of them, and nothing else (given: {', '.join(scores) or 'none'})")
+        raise ScoreSides(f"table {table.number} has sides {', '.join(sides)}; a score is needed for each "
+                         f"of them, and nothing else (given: {', '.join(scores) or 'none'})")
     ordered = {side: int(scores[side]) for side in sides}
     for side, n in ordered.items():
         if abs(n) > MAX_MANUAL_SCORE:  # a slip of the keyboard, and past what SQLite's integers hold
