@@ -176,16 +176,22 @@ def test_every_typed_form_many_games(config, seed, fast_dir):
 # --- a club's score sheet, each hand's scores written ----------------------------------------
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.long)])
+#: The seed of each configuration's score sheet in the default run: seed 1, or seed 2 where its game
+#: is the shorter of the two.  Each has a left line waiting for its end line, one to seven of them,
+#: in every Competitive and Horse Race configuration (and none in the other games, at either seed):
+#: the other seed is the same paths again, left to pytest --long.
+SHEET_SEED = {"horse-race-3-std": 2, "horse-race-4-std-celko": 2}
+
+
+@pytest.mark.parametrize("config,seed", [
+    pytest.param(config, seed, id=f"{seed}-{ident}",
+                 marks=() if seed == SHEET_SEED.get(ident, 1) else pytest.mark.long)
+    for seed in (1, 2) for config, ident in zip(CONFIGS, IDS)])
 def test_a_score_sheet_with_each_hands_scores_is_taken_line_by_line(config, seed, fast_dir):
     # Neither ends nor seats nor the deal, each hand's end line claiming its scores, as a club's
     # sheet has them: validate reads it (the claims choose among a hand's readings), and so do
     # the pipe and the venue's session, line by line and whole.  Line by line, a Horse Race
     # hand's left line comes before the end line that settles it: the page takes it and waits.
-    # (Seed 1 has such a left line, one to seven of them, in every Competitive and Horse Race
-    # configuration, as seed 2 does, and none in the other games at either seed: seed 2 is the
-    # same paths again, left to pytest --long.)
     record = simulated(config, seed)
     truth = validate(record).scores
     text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True)

@@ -71,7 +71,7 @@ def test_a_whole_text_in_one_request(config):
     _same_game(session, record)
 
 
-@settings(max_examples=examples(20, 40))  # (pytest --long: 40)
+@settings(max_examples=examples(12, 40))  # (pytest --long: 40)
 @given(k=st.integers(0, len(CONFIGS) - 1), seed=st.integers(0, 10_000), keep_deal=st.booleans())
 def test_tapped_a_move_at_a_time_gives_the_same_game(k, seed, keep_deal):
     """Every engine through the one recorder: the typed form (forced passes left out, with the
