@@ -24,10 +24,12 @@ from domrec import tiles as T
 from domrec.record import unstructure
 from domrec.validate import validate
 
-from tests.conftest import CONFIGS, IDS, comparable_moves as _comparable, state_before, without_claims
+from tests.conftest import CONFIGS, IDS, comparable_moves as _comparable, examples, state_before, without_claims
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
-# (Fixed examples under CI come from the profile: tests/conftest.py; elsewhere --hypothesis-seed applies.)
+# (Fixed examples under CI come from the profile: tests/conftest.py; elsewhere --hypothesis-seed applies.
+# The default run draws one seed of each configuration (and the explicit examples), two or three
+# of each game, the same games and corruptions again; pytest --long draws the full count.)
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -44,7 +46,7 @@ def plain(record) -> dict:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=5, **SETTINGS)
+@settings(max_examples=examples(1, 5), **SETTINGS)
 @given(seed=SEEDS)
 def test_json_dgn_json_is_exact_and_dgn_json_dgn_is_the_identity(config, seed):
     assert_round_trips(simulated(config, seed))
@@ -70,7 +72,7 @@ _JOINS = [":", "|", "\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212"]
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=3, **SETTINGS)
+@settings(max_examples=examples(1, 3), **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_tile_joined_by_any_dash_reads_as_the_same_record(config, seed, pick):
     # A canonical text whose tiles are joined by ':' or '|' or a dash other than the hyphen (a
@@ -87,7 +89,7 @@ def test_a_tile_joined_by_any_dash_reads_as_the_same_record(config, seed, pick):
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=4, **SETTINGS)
+@settings(max_examples=examples(1, 4), **SETTINGS)
 @given(seed=SEEDS)
 @example(seed=107)  # horse-race-3-chain_draw=False: a seat the turn gave but the chain may not have
 def test_typed_form_reads_back_to_the_same_game(config, seed):
@@ -95,7 +97,7 @@ def test_typed_form_reads_back_to_the_same_game(config, seed):
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=3, **SETTINGS)
+@settings(max_examples=examples(1, 3), **SETTINGS)
 @given(seed=SEEDS)
 @example(seed=2526)  # horse-race-4-std: hand 7's readings give the same scores, one ending "out", the
 #                     one played "target" (the end line's claim): the set of positions chose "out"
@@ -236,7 +238,7 @@ GAMES = sorted({c[0] for c in CONFIGS})
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=4, **SETTINGS)
+@settings(max_examples=examples(1, 4), **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_move_replaced_by_a_tile_not_held_is_reported_at_its_token(config, seed, pick):
     record = simulated(config, seed)
@@ -268,7 +270,7 @@ def test_a_move_replaced_by_a_tile_not_held_is_reported_at_its_token(config, see
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=10, **SETTINGS)
+@settings(max_examples=examples(3, 10), **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False), bad=st.sampled_from(["zz", "6-x", "@@", "{oops", "}"]))
 def test_an_unreadable_token_inserted_is_unusable_at_its_place(name, seed, pick, bad):
     record = next(sim.simulate(name, 1, seed))
@@ -287,7 +289,7 @@ def test_an_unreadable_token_inserted_is_unusable_at_its_place(name, seed, pick,
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=8, **SETTINGS)
+@settings(max_examples=examples(2, 8), **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_tile_no_hand_holds_inserted_as_a_move_is_reported_at_its_token(name, seed, pick):
     record = next(sim.simulate(name, 1, seed))
@@ -314,7 +316,7 @@ def test_a_tile_no_hand_holds_inserted_as_a_move_is_reported_at_its_token(name, 
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=8, **SETTINGS)
+@settings(max_examples=examples(2, 8), **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_tile_deleted_from_a_deal_is_reported_at_that_hands_deal(name, seed, pick):
     record = next(sim.simulate(name, 1, seed))
@@ -350,7 +352,7 @@ def test_corruption_helpers_find_every_move():
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=8, **SETTINGS)
+@settings(max_examples=examples(2, 8), **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_move_token_deleted_leaving_its_seat_is_unusable_at_that_seat(name, seed, pick):
     record = next(sim.simulate(name, 1, seed))
@@ -370,7 +372,7 @@ def test_a_move_token_deleted_leaving_its_seat_is_unusable_at_that_seat(name, se
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=8, **SETTINGS)
+@settings(max_examples=examples(2, 8), **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_whole_move_deleted_is_caught_at_or_after_it_unless_the_game_stays_legal(name, seed, pick):
     """Deleting a move with its seat is usually illegal at once or later; it can stay legal (a
@@ -446,7 +448,7 @@ def _field_corruptions(doc: dict, i: int, j: int) -> list[tuple[dict, str, str]]
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=4, **SETTINGS)
+@settings(max_examples=examples(1, 4), **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_corrupted_field_is_reported_at_its_text_as_in_json(config, seed, pick):
     """The pointer names the field (docs/format.md, "Where problems point"); DGN gives the same

@@ -25,7 +25,7 @@ from domrec.games import horserace
 from domrec.notation import loading, position_set, readings, straight
 from domrec.validate import validate
 
-from tests.conftest import CONFIGS, IDS
+from tests.conftest import CONFIGS, IDS, examples
 from tests.test_straight import SEEDS, SETTINGS, corrupted, everything, general
 
 GAMES = ["competitive", "horse-race"]
@@ -69,7 +69,7 @@ def sheet(record, seats: bool, hands: int | None = None) -> str:
 
 
 @pytest.mark.parametrize("game", GAMES)
-@settings(max_examples=12, **SETTINGS)
+@settings(max_examples=examples(6, 12), **SETTINGS)  # (pytest --long: 12)
 @given(seed=SEEDS)
 def test_a_sheet_read_as_positions_reads_as_every_reading_walked(game, seed):
     record = next(sim.simulate(game, 1, seed))
@@ -327,7 +327,9 @@ def test_dropping_readings_past_the_claimed_scores_changes_no_verdict(game, play
     # problems, note and record all four ways.
     rng = random.Random(f"{players} {options} {variant}")
     passed = _Passed()
-    for record in sim.simulate(game, 2, 5, players, options, variant, accidents=False):
+    # (the first game of seed 5 drops readings in every configuration but celko's: the default run
+    # reads it; pytest --long a second game too)
+    for record in sim.simulate(game, examples(1, 2), 5, players, options, variant, accidents=False):
         record = attrs.evolve(record, hands=record.hands[:4])
         text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True)
         ends = list(re.finditer(r"\nend [a-z-]* ?[A-Z]+[0-9]* ([0-9]+)", text))

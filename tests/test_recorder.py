@@ -197,16 +197,21 @@ def test_canonical_text_gives_the_simulated_record_byte_for_byte(config, fast_di
 
 
 def _more_seeds() -> list:
-    """(config, suffix, seed) of :func:`test_canonical_text_more_seeds_and_json`.  The default run
-    takes seed 1 of every configuration in one output, the two outputs taking turns (a JSON file is
-    written whole at every move, two to three times a DGN file's time); the other output of seed 1,
-    and seeds 2 and 3 in both, are left to ``pytest --long``.  Seed 0 of every configuration is
-    recorded as DGN above, and of five as JSON (:func:`test_canonical_text_into_json`)."""
+    """(config, suffix, seed) of :func:`test_canonical_text_more_seeds_and_json`.  Seed 0 of every
+    configuration is recorded as DGN above, and as JSON Competitive (both leads), Broadway and two
+    player Horse Race (:func:`test_canonical_text_into_json`).  The default run takes seed 1 as JSON
+    (a JSON file is written whole at every move, two to three times a DGN file's time) of the
+    records those leave out: Horse Race's celko variant (its rules), Castle Rock (its rows and
+    piles), in the double-twelve set (two-digit tiles), and Domino Roads (rolls, roads).  Seed 1
+    as DGN (the same configuration and output as seed 0, another game), the other configurations'
+    JSON, and seeds 2 and 3 in both, are left to ``pytest --long``."""
+    json_by_default = {"horse-race-4-std-celko", "castle-rock-2-std", "castle-rock-6-set=double-twelve",
+                       "domino-roads-3-std"}
     cases = []
     for k, (config, ident) in enumerate(zip(CONFIGS, IDS)):
         for seed in (1, 2, 3):
             for suffix in (".dgn", ".json"):
-                by_default = seed == 1 and suffix == (".json", ".dgn")[k % 2]
+                by_default = seed == 1 and suffix == ".json" and ident in json_by_default
                 cases.append(pytest.param(config, suffix, seed, id=f"{ident}-{suffix}-{seed}",
                                           marks=() if by_default else pytest.mark.long))
     return cases
@@ -247,14 +252,17 @@ def _typed(config, seed, keep_deal, suffix, fast_dir):
 @pytest.mark.parametrize("keep_deal", [True, False], ids=["deal", "no-deal"])
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_typed_forms_give_the_same_game(config, keep_deal, fast_dir):
-    # the two outputs take turns so that both are covered in the default run
-    suffix = (".json", ".dgn")[(CONFIGS.index(config) + keep_deal) % 2]
-    _typed(config, 0, keep_deal, suffix, fast_dir)
+    # Saved as DGN: a JSON file, written whole at every move, takes two to three times as long, and
+    # what is written is the record read, whatever form it was typed in; the JSON output is the
+    # canonical tests' (test_canonical_text_into_json, test_canonical_text_more_seeds_and_json),
+    # and the typed forms' (seed 0 too) test_typed_forms_more_seeds' under pytest --long.
+    _typed(config, 0, keep_deal, ".dgn", fast_dir)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [pytest.param(n, marks=pytest.mark.long) for n in (1, 2)])
-@pytest.mark.parametrize("suffix", [".dgn", ".json"])
+@pytest.mark.parametrize("suffix,seed", [pytest.param(suffix, n, marks=pytest.mark.long, id=f"{suffix}-{n}")
+                                         for n in (0, 1, 2) for suffix in (".dgn", ".json")
+                                         if (suffix, n) != (".dgn", 0)])  # (seed 0 as DGN: the default run's)
 @pytest.mark.parametrize("keep_deal", [True, False], ids=["deal", "no-deal"])
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_typed_forms_more_seeds(config, keep_deal, suffix, seed, fast_dir):
@@ -920,14 +928,30 @@ def _cut_points(st: list[str], rng: random.Random, n: int) -> list[int]:
     return sorted(rng.sample(ok, n))
 
 
+def _cut_kind(line: str) -> int:
+    """The cut after ``line``, by how seldom a random cut lands there: after an end line 0, a pass,
+    draw or roll 1, a play 2."""
+    if line.startswith("end"):
+        return 0
+    move = line.split(" ")[-1]
+    return 1 if move[:1] in ("-", "+", "r") else 2
+
+
 @pytest.mark.parametrize("suffix", [".dgn", ".json"])
 @pytest.mark.parametrize("config", [CONFIGS[0], CONFIGS[3], CONFIGS[11], CONFIGS[13], CONFIGS[21]],
                          ids=[IDS[0], IDS[3], IDS[11], IDS[13], IDS[21]])
 def test_resume_with_the_rest_gives_the_whole_game(config, suffix, fast_dir):
+    """A game recorded up to a cut, then continued from its file with the rest, at three random
+    cuts (``pytest --long``).  The default run takes one of the three (each is a whole game
+    recorded again): a cut after a hand's end line where there is one (a file whose hands are all
+    closed), else after a pass, a draw or a roll where there is one, else the first."""
     record = simulated(config, 0)
     st = steps(notation.dumps(record))
     rng = random.Random(f"{config}{suffix}")
-    for n, k in enumerate(_cut_points(st, rng, 3)):
+    cuts = _cut_points(st, rng, 3)
+    if os.environ.get("DOMREC_LONG_TESTS") != "1":
+        cuts = [min(cuts, key=lambda k: (_cut_kind(st[k - 1]), k))]
+    for n, k in enumerate(cuts):
         out = fast_dir / f"g{n}{suffix}"
         first = pipe(record.game, out, "\n".join([header(record), "", *st[:k]]) + "\n")
         assert (first.code, first.err) == (0, ""), (st[k - 1], first.err)
@@ -966,13 +990,13 @@ def test_resume_with_the_header_of_the_same_game(fast_dir):
 def test_a_header_without_its_game_tag_is_of_the_game_the_command_names(config, fast_dir):
     """`domrec record competitive` names the game: piped tags that leave out [Game] are that
     game's (as when the players are given by --player); a [Game] naming another is refused."""
-    record = simulated(config, 1)
+    # (the game's first two hands: its header is the whole game's, and the hands after them are
+    # recorded as any game's; the whole game, recorded in one run from the untagged header, is
+    # test_a_header_without_its_game_tag_whole_in_one_run's, under pytest --long)
+    record = truncated(simulated(config, 1), 2)
     untagged = "\n".join(line for line in header(record).splitlines() if not line.startswith("[Game "))
     st = steps(notation.dumps(record))
-    out = fast_dir / "g.dgn"
-    run = pipe(record.game, out, "\n".join([untagged, "", *st]))
-    assert (run.code, run.err) == (0, ""), run.err
-    assert out.read_text(encoding="utf-8") == notation.dumps(bare(record))
+    assert len(st) > 10, st
     # continued from a file, the file says the game: the tags need not
     part = fast_dir / "p.dgn"
     assert pipe(record.game, part, "\n".join([untagged, "", *st[:10]])).code == 0
@@ -983,6 +1007,17 @@ def test_a_header_without_its_game_tag_is_of_the_game_the_command_names(config, 
     run = pipe(other, fast_dir / "o.dgn", "\n".join([header(record), "", *st]))
     assert run.code == 2 and run.err_lines == [f"error: the text is a {record.game} game, not {other}"]
     assert not (fast_dir / "o.dgn").exists()
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_a_header_without_its_game_tag_whole_in_one_run(config, fast_dir):
+    record = simulated(config, 1)
+    untagged = "\n".join(line for line in header(record).splitlines() if not line.startswith("[Game "))
+    out = fast_dir / "g.dgn"
+    run = pipe(record.game, out, "\n".join([untagged, "", *steps(notation.dumps(record))]))
+    assert (run.code, run.err) == (0, ""), run.err
+    assert out.read_text(encoding="utf-8") == notation.dumps(bare(record))
 
 
 def test_piped_tags_that_name_no_player_take_the_seats_labels(fast_dir):
@@ -1153,9 +1188,14 @@ def test_killed_at_a_random_move_leaves_a_valid_prefix_that_resumes(config, seed
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n", [*range(2), *(pytest.param(n, marks=pytest.mark.long) for n in range(2, 8))])
+@pytest.mark.parametrize("n", [pytest.param(n, marks=() if n == 1 else pytest.mark.long) for n in range(8)])
 @pytest.mark.parametrize("config,seed", KILLED, ids=["competitive", "horse-race-2", "domino-roads-4"])
 def test_killed_at_more_random_moves(config, seed, n, tmp_path):
+    """Killed at other random moves: an odd ``n`` in the middle of a save (its temporary file left
+    beside the record), an even one right after a save.  The default run takes n = 1, a kill in
+    the middle of a save, in each configuration; a kill right after a save is
+    :func:`test_killed_at_a_random_move_leaves_a_valid_prefix_that_resumes`'s, and the other n
+    (more moves, the same two ways) are ``pytest --long``'s."""
     total = _moves_in_record(simulated(config, seed))
     _kill_and_resume(config, seed, random.Random(f"{seed}:{n}").randrange(1, total - 2), tmp_path, mid_save=n % 2 == 1)
 
@@ -1616,8 +1656,19 @@ def test_undo_of_a_hands_first_move_then_undo_again_goes_back_into_the_hand_befo
 def test_a_comment_on_a_deal_left_or_end_line_is_kept_as_the_reader_keeps_it(config, form, fast_dir):
     """A comment written on a deal, ``left`` or ``end`` line is its hand's (DGN): ``record`` from a
     pipe keeps it there, as ``validate`` and ``convert`` read the same text.  It used to drop it
-    without a word (a score sheet's ``end out EW 20 {sheet from Bo}`` saved as ``end out EW 20``)."""
+    without a word (a score sheet's ``end out EW 20 {sheet from Bo}`` saved as ``end out EW 20``).
+
+    The first configuration of each game pipes one of its three forms whole, the forms taking turns
+    from one game to the next (the last hand's end line closing the game); the other forms, and the
+    other configurations, their first two hands (a hand started by its deal, one started after a
+    hand closed, a closed hand's end line commented: each line of a later hand takes the same
+    way); every form whole under ``pytest --long``."""
     record = bare(simulated(config, 5))
+    firsts = [c for c in CONFIGS if c == next(d for d in CONFIGS if d[0] == c[0])]
+    whole = os.environ.get("DOMREC_LONG_TESTS") == "1" or (
+        config in firsts and ["deal", "left", "sheet"][firsts.index(config) % 3] == form)
+    if not whole:
+        record = truncated(record, 2)
     if form == "sheet":
         text = notation.dumps_typed(record, keep_deal=False, seats=True, ends=True, scores=True)
         body = [line for line in text.splitlines() if line.startswith(("hand ", "end"))]

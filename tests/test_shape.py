@@ -17,7 +17,7 @@ from domrec import shape
 from domrec.errors import InputError, ShapeError
 from domrec.reader import upgrade
 
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, examples
 
 DOCS = [json.loads(p.read_text()) for p in sorted((SAMPLES / "valid").rglob("*.json"))]
 
@@ -89,7 +89,8 @@ def test_samples_agree(doc, schema_validator):
     assert fast_ok(doc) and schema_validator.is_valid(doc)
 
 
-@settings(max_examples=400, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100, 400), deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])  # (pytest --long: 400)
 @given(corrupted())
 def test_corrupted_records_get_the_same_verdict(schema_validator, doc):
     assert fast_ok(doc) == schema_validator.is_valid(doc), json.dumps(doc)[:2000]

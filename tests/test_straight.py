@@ -23,7 +23,7 @@ from domrec import simulate as sim
 from domrec.notation import loading, straight
 from domrec.record import unstructure
 
-from tests.conftest import CONFIGS, IDS
+from tests.conftest import CONFIGS, IDS, examples
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -92,7 +92,7 @@ def corrupted(text: str, record, rng: random.Random) -> list[str]:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=2, **SETTINGS)
+@settings(max_examples=examples(1, 2), **SETTINGS)  # (a second seed: pytest --long)
 @given(seed=SEEDS)
 def test_a_typed_game_reads_the_same_straight_through_as_by_the_general_reading(config, seed):
     record = simulated(config, seed)
@@ -139,7 +139,7 @@ def placed(text: str, straight_on: bool) -> list:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
-@settings(max_examples=2, **SETTINGS)
+@settings(max_examples=examples(1, 2), **SETTINGS)  # (a second seed: pytest --long)
 @given(seed=SEEDS)
 def test_a_game_typed_with_its_deals_reads_the_same_straight_through_as_by_the_general_reading(config, seed):
     """The form a table that enters its deals types (the venue's phones, ``domrec record``): the
