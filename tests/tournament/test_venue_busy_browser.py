@@ -175,12 +175,8 @@ def test_a_directors_result_answered_busy_is_said_and_sent_again_with_its_id(tmp
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     served = _served(path)
     try:
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(served.links["director"])
+        page = _director_with_table_open(browser, served)
         row = '#tables tbody tr[data-table="1"]'
-        page.wait_for_selector(f'{row}[data-status="not started"]', timeout=WAIT_MS)
-        page.click(f"{row} button", timeout=WAIT_MS)
-        page.wait_for_selector('#detail-title:text-matches("table 1")', timeout=WAIT_MS)
         page.fill("#dir-score-NS", "150")
         page.fill("#dir-score-EW", "90")
         page.fill("#result-reason", "played on paper: the sheet was handed in")
