@@ -426,7 +426,9 @@ def test_a_venue_says_in_words_why_it_does_not_reach_its_upstream_once_a_change(
         assert feeder.state()["problem"] == down
         assert _said(caplog, "tournament.upstream", down) >= 1
         server.start()
-        wait_for("the venue to send", lambda: feeder.connected and feeder.sent == venue_view(a)["latest"])
+        # (the line is logged just after ``connected`` is set, from the feeder's thread: waited for too)
+        wait_for("the venue to send", lambda: feeder.connected and feeder.sent == venue_view(a)["latest"]
+                 and _said(caplog, "tournament.upstream", "sending again") >= 1)
         assert feeder.problem is None and _said(caplog, "tournament.upstream", "sending again") == 1
 
         # Club B's credentials on club A's event: the server refuses them; said once, in words.
