@@ -246,6 +246,9 @@ def test_start_hand_at_castle_rock_says_the_row_is_missing(tmp_path, browser):
         assert answer.value.status == 200, answer.value.json()
         _wait_rev(page, before)
         page.wait_for_selector("#panel .tiles button", timeout=WAIT_MS)
+        # The row laid is shown before the first move, to be checked against the table (it was
+        # in the page, hidden, until the first move).
+        assert page.locator("#layout").is_visible() and page.locator("#this-hand").is_visible()
         assert page.locator("#layout").inner_text().replace("\u200b", "").count("[") == len(row.split()) - 1
         assert page.locator("#waiting").count() == 0 and page.locator("#start-hand").count() == 0
     finally:

@@ -1084,7 +1084,8 @@
     $("earlier").hidden = !closed.length || game.over || view.status === "confirmed";
     if (!$("earlier").hidden) $("earlier-table").replaceChildren(handsTable(game, closed));
     $("layout").replaceChildren(...layoutLines(game.table));
-    $("layout").hidden = !(game.table || []).length || !game.in_hand;
+    // (a hand announced and not begun shows its table too: a Castle Rock row just laid, to check)
+    $("layout").hidden = !(game.table || []).length || !(game.in_hand || game.announced);
     $("this-hand").hidden = !$("moves").children.length && $("layout").hidden;
     const locked = view.status === "confirmed";
     $("typed-text").placeholder = typedExample(game);
