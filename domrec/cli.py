@@ -453,20 +453,20 @@ def explain(
                                                             "than 2,000 moves is refused."),
 ) -> None:
     """Tell one hand move by move: the table, everyone's tiles, the points, the final arithmetic."""
-    from domrec.explain import explain as tell
+    from domrec.explain import explain as tell, past_reading
 
     if move is not None and svg is None:
         typer.echo("error: --move picks the position --svg draws; give --svg too", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
-    read: Report | None = None  # a DGN game's verdict as its reader gave it: problems placed by line:column
     outputs.reads(path)  # (never replaced by its own picture or page, not even with --force)
     try:
-        record, label, read = _load_one(path, record_no)
+        record, label, read = _load_one(path, record_no)  # (read: a DGN game's verdict, by line:column)
     except _NoGame as e:
-        # A text read through the rules that broke one where the rest cannot be read (a tile played
-        # twice in a hand whose deal is not written: no deal holds it twice): the game up to that
-        # move is told, and the verdict is the reader's, as validate gives it.
+        # A text whose reading broke a rule it needs (a tile played twice): told up to that move (see past_reading).
         record, label, read = e.record, e.report.source, e.report
+        if html is None and (past := past_reading(record, hand, move, read)) is not None:
+            typer.echo(f"error: {'no picture: ' if svg is not None else ''}{past}", err=True)
+            raise typer.Exit(EXIT_INVALID)
     except InputError as e:
         typer.echo(f"error: {_said(e)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)

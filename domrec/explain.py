@@ -154,6 +154,22 @@ def explain(record: Record, hand: int, source: str = "<record>",
     return [one_line(line) for line in lines], report
 
 
+def past_reading(record: Record, hand: int, move: int | None, read: Report) -> str | None:
+    """Why the position asked of a DGN text whose reading stopped at a broken rule cannot be told
+    or drawn, or ``None`` when it was read.  ``record`` holds the text up to the move that broke
+    the rule (its last hand, its moves up to that one or up to the first the reader could not
+    settle): a later hand, or a later move of that hand, was not read, which is the text's fault (exit 1), not a hand or move the text lacks
+    (the reading cannot count what it did not read).  ``read``: the reader's verdict."""
+    last = len(record.hands)
+    made = len(record.hands[-1].moves) if record.hands else 0
+    first = f"; the first problem: {read.problems[0].text()}" if read.problems else ""
+    if hand > last:
+        return f"hand {hand} was not read: the text could be read only as far as hand {last}, move {made}{first}"
+    if hand == last and move is not None and move > made:
+        return f"move {move} of hand {hand} was not read: the text could be read only as far as move {made}{first}"
+    return None
+
+
 def state_after(record: Record, hand: int) -> Any:
     """The engine state at the end of hand ``hand`` (1-based), e.g. to draw a picture of it."""
     teller = _Teller(hand - 1)

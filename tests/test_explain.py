@@ -64,6 +64,33 @@ def test_a_typed_hand_without_its_deal_that_breaks_a_rule_is_told_up_to_it(tmp_p
     assert "it has already been played" in page.read_text()
 
 
+def test_a_position_past_where_a_typed_text_could_be_read_is_said_so(tmp_path):
+    """4-2 played twice in hand 1 of a three-hand text without its deal: the reader stops there.
+    A later hand, or a later move of that hand, was not read: explain said "has 1 hand; there is
+    no hand 2" and "hand 1 has 3 moves; there is no move 6" (exit 2, a usage mistake), though
+    the text has them.  Now it says they were not read and why (exit 1, the text's fault), with
+    the picture and with the story; a position that was read is still drawn."""
+    from tests.test_cli import run
+
+    text = (SAMPLES / "valid" / "competitive" / "mixed-played-and-score-sheet.dgn").read_text()
+    bad = tmp_path / "twice.dgn"
+    bad.write_text(text.replace("5-2 6-5 4-2 ", "5-2 6-5 4-2 4-2 ", 1))
+    first = "the first problem: 8:13: hand 1, move 4, E: E does not hold 4-2: it has already been played"
+    svg = tmp_path / "x.svg"
+    for args, said in [
+        (("--hand", "3", "--svg", str(svg)),
+         f"error: no picture: hand 3 was not read: the text could be read only as far as hand 1, move 3; {first}"),
+        (("--hand", "1", "--move", "6", "--svg", str(svg)),
+         f"error: no picture: move 6 of hand 1 was not read: the text could be read only as far as move 3; {first}"),
+        (("--hand", "2"), f"error: hand 2 was not read: the text could be read only as far as hand 1, move 3; {first}"),
+    ]:
+        told = run("explain", str(bad), *args)
+        assert told.exit_code == 1 and said in told.output, (args, told.output)
+        assert not svg.exists()
+    drawn = run("explain", str(bad), "--hand", "1", "--move", "3", "--svg", str(svg))
+    assert drawn.exit_code == 1 and svg.exists(), drawn.output
+
+
 def test_a_dgn_games_problems_are_placed_by_line_and_column(tmp_path):
     """explain of a DGN text places its problems where validate does (line:column in the text),
     not by the JSON Pointer of the record read from it; the replay page shows both."""
