@@ -495,7 +495,7 @@ def _draw(record: Any, label: str, hand: int, move: int | None, svg: Path, force
     from domrec.pictures.positions import PictureError, picture
 
     try:
-        drawing, _ = picture(record, hand, move, label)
+        drawing, _ = picture(record, hand, move, label, report)
     except PictureError as e:
         # No such move is a usage mistake; a hand or move the replay never reached is the record's fault.
         code = EXIT_UNUSABLE if "there is no" in str(e) else max(_exit_code(report), EXIT_INVALID)

@@ -91,6 +91,28 @@ def test_a_position_past_where_a_typed_text_could_be_read_is_said_so(tmp_path):
     assert drawn.exit_code == 1 and svg.exists(), drawn.output
 
 
+def test_no_picture_of_a_dgn_text_names_its_first_problem_by_line_and_column(tmp_path):
+    """explain --svg of a hand the replay never reached, in a canonical DGN text with a tile played
+    twice in hand 1: the line named the first problem by the JSON Pointer of the record read from
+    the text (``/hands/0/moves/3/play``), where validate and the story place it by line:column."""
+    from domrec import notation
+    from tests.test_cli import run
+
+    record = load_dict(json.loads((SAMPLES / "valid" / "competitive" / "game-to-200.json").read_text()))
+    data = json.loads((SAMPLES / "valid" / "competitive" / "game-to-200.json").read_text())
+    data["hands"][0]["moves"][3]["play"] = data["hands"][0]["moves"][2]["play"]
+    data["hands"][0]["moves"][3].pop("on", None)
+    bad = tmp_path / "twice.dgn"
+    bad.write_text(notation.dumps(load_dict(data)))
+    where = next(line.split(": hand 1, move 4")[0].strip() for line in run("validate", str(bad)).output.splitlines()
+                 if ": hand 1, move 4" in line)
+    assert ":" in where and not where.startswith("/"), where
+    drawn = run("explain", str(bad), "--hand", "2", "--svg", str(tmp_path / "x.svg"))
+    assert drawn.exit_code == 1, drawn.output
+    assert f"error: no picture: hand 2 was not replayed; the first problem: {where}: hand 1, move 4" in drawn.output
+    assert "/hands/" not in drawn.output and len(record.hands) > 1
+
+
 def test_a_dgn_games_problems_are_placed_by_line_and_column(tmp_path):
     """explain of a DGN text places its problems where validate does (line:column in the text),
     not by the JSON Pointer of the record read from it; the replay page shows both."""

@@ -244,12 +244,14 @@ def replay(record: Record, source: str = "<record>",
     return camera.hands, report
 
 
-def position(record: Record, hand: int, move: int | None = None, source: str = "<record>") -> tuple[Position, Report]:
+def position(record: Record, hand: int, move: int | None = None, source: str = "<record>",
+             told: Report | None = None) -> tuple[Position, Report]:
     """The table of hand ``hand`` after ``move`` moves (default: the hand's end).
 
     Raises :class:`PictureError` (one sentence) for a hand the record does not
     have or the replay never reached, and for a move the hand does not have
-    or the replay stopped before."""
+    or the replay stopped before.  ``told``: the verdict the caller gave (a DGN text's, its
+    problems placed by line:column), whose first problem the sentence names."""
     count = len(record.hands)
     if hand < 1 or hand > count:
         raise PictureError(f"the record has {count} hand{'' if count == 1 else 's'}; there is no hand {hand}")
@@ -263,7 +265,7 @@ def position(record: Record, hand: int, move: int | None = None, source: str = "
     shots = [p for h in camera.hands for p in h.positions]
     if shots:
         return shots[-1], report
-    first = _first_problem(report)
+    first = _first_problem(told if told is not None else report)
     if not camera.reached:
         if record.hands[hand - 1].deal is None and not record.hands[hand - 1].moves:
             raise PictureError(f"hand {hand} is recorded by its scores alone: there is no table to draw")
@@ -278,9 +280,10 @@ def _first_problem(report: Report) -> Problem | None:
     return report.problems[0] if report.problems else None
 
 
-def picture(record: Record, hand: int, move: int | None = None, source: str = "<record>") -> tuple[str, Report]:
+def picture(record: Record, hand: int, move: int | None = None, source: str = "<record>",
+            told: Report | None = None) -> tuple[str, Report]:
     """:func:`position` drawn as an SVG document."""
-    found, report = position(record, hand, move, source)
+    found, report = position(record, hand, move, source, told)
     return found.svg(), report
 
 
