@@ -28,10 +28,10 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import attrs
 
-from domrec import deals, games
+from domrec import deals, games, shape
 from domrec.errors import DealError, DomrecError, RuleViolation
 from domrec.games.base import HandOutcome, HandState, Match, copy_match, partnership_side, winner_of
-from domrec.record import Deal, GameResult, Hand, HandResult, Move, Pass, Player, Record, Rules
+from domrec.record import Deal, GameResult, Hand, HandResult, Move, Pass, Player, Record, Rules, converter
 from domrec.validate import Problem, Report, validate
 
 
@@ -85,7 +85,11 @@ class _Watch:
 
 
 class Game:
-    """One game (a record) being built."""
+    """One game (a record) being built.
+
+    Its variant and options are held to the record's shape first (:func:`domrec.shape.check_rules`):
+    a name or value a JSON record could not have raises :class:`~domrec.errors.ShapeError`, as
+    reading that record would, before the engine sees them."""
 
     def __init__(self, game: str, players: Iterable[Player | tuple[str, str] | str], *,
                  variant: str | None = None, options: Mapping[str, Any] | None = None,
@@ -102,6 +106,10 @@ class Game:
         self._template = Record(version=version, game=game, rules=rules, event=dict(event) if event else None,
                                 players=tuple(people))
         self.engine = games.engine(game)
+        if rules is not None:
+            # The variant and options held to the record's shape before the engine reads them, as a
+            # JSON record's are (an option's wrong value is the record's, unusable: not a rule broken).
+            shape.check_rules(converter.unstructure(rules, Rules), game)
         self._hands: list[Hand] = []
         self._current: Hand | None = None
         self._moves: list[Move] = []

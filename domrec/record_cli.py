@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
-from domrec import console, games, notation, output as outputs
+from domrec import console, games, notation, output as outputs, shape
 from domrec.errors import RECORD_CONTROLS, DomrecError, InputError, control_said, one_line, plain_direction
 from domrec.reader import MAX_DGN_GAME_BYTES, MAX_RECORD_BYTES, size_text
 from domrec.recorder import Recorder, RecorderError, first_problem, new_game, read_whole, said_in_text
@@ -363,6 +363,9 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
     if _looked_at(out, "exists") or out.is_symlink():
         raise RecorderError(f"{output} already exists: not replaced (to continue it: domrec record {output})")
     options = games.parse_options(option) or None
+    # The variant and options given on the command line held to the record's shape at once, before
+    # the players are asked for (the text's tags are, as it is read: notation.parse_header).
+    shape.check_rules({k: v for k, v in (("variant", variant), ("options", options)) if v}, target)
     header = _header(text, target)
     event = None
     if header is not None:

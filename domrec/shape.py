@@ -522,7 +522,7 @@ def check(doc: Any, moves_out: list | None = None) -> None:
               + (": a number has no leading zero (\"1.0\", not \"1.00\")" if zero else ""))
 
     if "rules" in doc:
-        _check_rules(doc["rules"], game)
+        check_rules(doc["rules"], game)
     if "event" in doc:
         _check_event(doc["event"])
 
@@ -559,7 +559,11 @@ def check(doc: Any, moves_out: list | None = None) -> None:
             _fail("/result/winner", f"the winner is a side (or null for a draw), not {describe(r['winner'])}")
 
 
-def _check_rules(rules: Any, game: str) -> None:
+def check_rules(rules: Any, game: str) -> None:
+    """Raise :class:`ShapeError` if ``rules`` (a record's ``rules``: its variant and rule options)
+    names a variant or an option ``game`` does not have, or gives an option a value of the wrong
+    kind.  Every way into a game goes through it: a JSON or DGN record's shape check, and the
+    Game API's start (:class:`domrec.game.Game`: a DGN text read through it, the recorder)."""
     _obj(rules, "/rules", "rules")
     _keys(rules, "/rules", "rules", (), frozenset(("variant", "options")))
     variants, options = GAME_RULES[game]

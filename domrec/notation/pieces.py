@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
+from domrec import shape
+from domrec.errors import ShapeError
 from domrec.notation.reading import _numbers_read, _Reader
 from domrec.notation.tokens import NotationError, _full_tokens, _HandText, check_controls
 
@@ -96,6 +98,13 @@ def parse_header(text: str, game: str | None = None) -> dict[str, Any] | None:
     r.parse()
     if r.errors:  # (a whole game's reading lists such a tag and reads on; a recording starts from a sound header)
         raise r.errors[0]
+    rules = {**r.rules, **({"options": dict(r.options)} if r.options else {})}
+    if rules and r.doc["game"] in shape.GAME_RULES:  # (another game: the caller refuses it)
+        try:  # the variant and options held to the record's shape, said at their tag as a game's reading says them
+            shape.check_rules(rules, r.doc["game"])
+        except ShapeError as e:
+            line, column = r.pos.locate(e.pointer) or (1, 1)
+            raise NotationError(e.message, line, column, e.pointer) from None
     return {"game": r.doc["game"], "players": [(p["seat"], p["name"]) for p in r.doc_players],
             "ids": {p["seat"]: p["id"] for p in r.doc_players if "id" in p},
             "variant": r.rules.get("variant"), "options": dict(r.options), "event": dict(r.event),
