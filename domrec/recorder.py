@@ -127,6 +127,13 @@ class Recorder:
     read_for_now: int | None = None
     #: What the last hand's start said (see :meth:`_start`).
     _start_said: str | None = None
+    #: A hand started by its first move, the start not said yet: said once a move of it is
+    #: taken (:meth:`_push`); a refused first move takes the start back (:meth:`_unstart`).
+    _to_announce: str | None = None
+    #: The line before this one (blank lines aside) was a ``left`` line that closed its hand:
+    #: an ``end`` line now is that hand's claim, at the terminal too (see :meth:`_part_line`).
+    _closed_by_left: bool = False
+    _left_closed_last: bool = False
     #: A hand's end line found the hand not over and kept it so: a caller that read a line of it
     #: for now reads the text whole again (the hand's readings may close it).
     kept_open: bool = False
@@ -173,6 +180,7 @@ class Recorder:
         stripped = line.strip()
         if not stripped:
             return
+        self._closed_by_left, self._left_closed_last = self._left_closed_last, False
         first = stripped.split(None, 1)[0].lower()
         self.at = 0
         if first in ("hand", "left", "end", *_PARTS):
@@ -336,18 +344,42 @@ class Recorder:
             if g.over:
                 self._refuse(f"the game is over ({_totals(g.totals)}): no more moves")
                 return
-        if not g.in_hand and not self._start():
-            return
+        announced = None
+        if not g.in_hand:  # the hand's first move starts it; refused, it leaves the hand as announced
+            announced = (copy.deepcopy(self._parts), self._leader, self._comment, self._sheet_pending,
+                         self._started_parts, self._start_said)
+            if not self._start(hold=True):
+                return
         if g.game == "broadway" and "at" not in data and "play" in data:
             self._offer_placements(data, seat)
+            if announced is not None and not g.moves and self._choices is None:
+                self._unstart(announced)
             return
         if g.deal_known and not exposure:
             self._forced_passes(seat, data)
         who = seat if seat is not None else g.to_move
         if who is None:
             self._refuse("whose move is this? write its seat first (N 6-6): who leads is not known yet")
+        elif self._push(structure_move(_complete({"seat": who, **data}))):
             return
-        self._push(structure_move(_complete({"seat": who, **data})))
+        if announced is not None:
+            self._unstart(announced)
+
+    def _unstart(self, announced: tuple) -> None:
+        """The hand a refused first move started, taken back with the forced passes made before
+        that move: the hand is as it was announced (its hand line, the parts of its deal typed)
+        and the file as before the move, as a refused move leaves everything ("nothing is saved
+        and nobody's turn moves on"); the next line is still the hand's first."""
+        g = self.game
+        if not g.in_hand or g.hand_over:
+            return
+        while g.moves:
+            g.pop()
+        g.abandon_hand()
+        self._parts, self._leader, self._comment, self._sheet_pending, self._started_parts, \
+            self._start_said = announced
+        self._made, self._to_announce = [], None
+        self._save()
 
     def _written_again(self, data: dict, seat: str | None) -> bool:
         """A pass typed for a forced pass this recorder already made (a canonical text, which
@@ -418,6 +450,9 @@ class Recorder:
         else:
             self._made = []
         gained = f" (+{points})" if points else ""
+        if self._to_announce is not None:  # (the hand this move started)
+            self.say(self._to_announce)
+            self._to_announce = None
         self.say(f"{_describe(move)}{' (forced)' if forced else ''}{gained}")
         if self.interactive and not forced:
             # At the table a forced pass is made at once, so the prompt names who really plays
@@ -569,12 +604,16 @@ class Recorder:
                 # a hand the moves have not ended, even with the deal the left line gives, waits
                 # for its end line.
                 self._close()
+                self._left_closed_last = not g.in_hand
             return
         if kind == "end":
             claim = HandResult(scores=parsed.get("scores"), end=parsed.get("end"))
-            if self.interactive and not g.in_hand and not self._parts:
+            if self.interactive and not g.in_hand and not self._parts and not self._closed_by_left:
                 # At a "hand N" prompt the end line is hand N's, as the prompt says: its score
                 # alone, from a paper sheet (the hand before was closed when it was confirmed).
+                # Right after the left line that closed the hand before, it is that hand's claim,
+                # as DGN writes a hand (left, then end) and as from a pipe: a bare "end" there made
+                # a score-sheet hand of nothing (NS 0, EW 0), a hand nobody played.
                 self._sheet_pending = True
             if not g.in_hand and self._sheet_pending:  # a score-sheet hand: its result alone
                 try:
@@ -749,12 +788,14 @@ class Recorder:
             self._refuse(f"end: {wrong}")
             return
         g.claim_last_hand(claim)
-        self._save()
+        if self._save() and self.interactive:
+            self.say(f"hand {g.hand_number}: its end line agrees with the hand")
 
-    def _start(self, quiet: bool = False, again: bool = False) -> bool:
+    def _start(self, quiet: bool = False, again: bool = False, hold: bool = False) -> bool:
         """Start the hand announced with the parts of its deal given so far.  ``again``: the hand
         was started already and a part line (a boneyard after the last seat's tiles) starts it
-        again with more: what its start said is not said twice."""
+        again with more: what its start said is not said twice.  ``hold``: started by its first
+        move, the start is said when that move is taken (:attr:`_to_announce`)."""
         g = self.game
         self.waiting = None
         deal = notation.deal_from_parts(self._parts)
@@ -781,7 +822,9 @@ class Recorder:
         known = "" if g.deal_known else " (deal not entered: it will be worked out at the end)"
         lead = f", {g.to_move} to play" if g.to_move else ""
         said = f"hand {g.hand_number}{lead}{known}"
-        if not (again and said == self._start_said):
+        if hold:
+            self._to_announce = said
+        elif not (again and said == self._start_said):
             self.say(said)
         self._start_said = said
         return True

@@ -1834,3 +1834,88 @@ def test_a_second_ctrl_c_between_two_prompts_stops_the_recording_as_at_the_promp
     assert out[-2].startswith("nothing typed; Ctrl-C again")
     assert out[-1].startswith("stopped; everything entered is saved in")
     assert (tmp_path / "g.dgn").read_text().endswith("\nS 2-2\n")  # the hand's first move, kept
+
+
+@pytest.mark.parametrize("config", [("competitive", None, None, None), ("horse-race", 3, None, None),
+                                    ("broadway", None, None, None), ("castle-rock", 3, None, None),
+                                    ("domino-roads", 4, None, None)], ids=lambda c: c[0])
+def test_a_refused_first_move_leaves_its_hand_as_announced(config, fast_dir):
+    """At the terminal, the first move of hand 2 typed for the wrong seat: refused, and nothing
+    else.  It used to start the hand all the same (``hand 2`` in the file, the prompt at "W to
+    play"), so that the hand's score-sheet end line was then refused and an undo skipped the
+    empty hand and took back the hand before.  The file is as before the move, the hand not
+    started, its start said only with its first move taken; the game typed on is the game."""
+    record = simulated(config, 4)
+    typed = notation.dumps_typed(record, keep_deal=False, seats=True, ends=True)  # (the deal worked out at the end)
+    body = [line for line in typed.splitlines() if line and not line.startswith("[")]
+    at = next(k for k, line in enumerate(body) if line.startswith("hand 2")) + 1
+    while body[at].split()[0] in ("deal", "row", "boneyard", "piles", "lead_draw"):
+        at += 1
+    words = body[at].split()
+    move = words[1] if words[0] in record.seats else words[0]
+    other = next(s for s in record.seats if s != (words[0] if words[0] in record.seats else None)
+                 and not body[at - 1].endswith(f"lead {s}") and not body[at].startswith(s))
+    path, plain = fast_dir / "g.dgn", fast_dir / "plain.dgn"
+    r, said, refused = new_recorder(record, path, interactive=True)
+    again, _, _ = new_recorder(record, plain, interactive=True)
+    for line in body[:at]:
+        r.feed_line(line)
+        again.feed_line(line)
+    before, heard = path.read_bytes(), len(said)
+    r.feed_line(f"{other} {move}")
+    assert len(refused) == 1 and other in refused[0], refused
+    assert path.read_bytes() == before and not r.game.in_hand
+    assert not any(line.startswith("hand 2") for line in said[heard:]), said[heard:]
+    for line in body[at:]:
+        r.feed_line(line)
+        again.feed_line(line)
+    assert len(refused) == 1, refused
+    r.finish()
+    again.finish()
+    assert path.read_text() == plain.read_text()
+    assert any(line.startswith("hand 2") for line in said[heard:]), said[heard:]
+
+
+def test_after_a_refused_first_move_the_hands_score_sheet_line_is_its_own(fast_dir):
+    """The tester's table: hand 1 by its scores, then 6-7 (no tile of the set) at hand 2's
+    prompt, then hand 2's scores: the end line is hand 2's, not refused for a hand begun by
+    the refused move; undo then takes back hand 2's scores, not hand 1's."""
+    record = simulated(("competitive", None, None, None), 4)
+    path = fast_dir / "g.dgn"
+    r, said, refused = new_recorder(record, path, interactive=True)
+    for line in ("hand 1 lead N", "end out NS 38", "6-7", "end out EW 30"):
+        r.feed_line(line)
+    assert len(refused) == 1 and "6-7" in refused[0], refused
+    assert [h.result.scores for h in r.game.record().hands] == [{"NS": 38}, {"EW": 30}]
+    assert [h.result.scores for h in on_disk(path)[0].hands] == [{"NS": 38}, {"EW": 30}]
+    r.feed_line("undo")
+    assert [h.result.scores for h in r.game.record().hands] == [{"NS": 38}]
+    assert [h.result.scores for h in on_disk(path)[0].hands] == [{"NS": 38}]
+
+
+@pytest.mark.parametrize("config", [("competitive", None, None, None), ("horse-race", 3, None, None),
+                                    ("domino-roads", 4, None, None)], ids=lambda c: c[0])
+def test_at_the_terminal_an_end_line_after_the_closing_left_line_is_that_hands(config, fast_dir):
+    """A hand typed as DGN writes it, its left line then a bare end line, at the terminal: the left
+    line closes the hand at once, and the end line after it is that hand's claim, as from a pipe.
+    It was taken as the next hand's score sheet: a Competitive hand 2 of "NS 0, EW 0" nobody
+    played (and the next hand line refused: "the next hand is hand 3"), a Domino Roads end line
+    refused with a scoring rule.  (Castle Rock's hands end empty, and a Broadway hand typed
+    without its deal ends on its moves here: no left line.)"""
+    for seed in range(4, 40):  # (the first game whose first hand ends with tiles held: a left line)
+        record = simulated(config, seed)
+        typed = notation.dumps_typed(record, keep_deal=False, seats=True, ends=True)
+        body = [line for line in typed.splitlines() if line and not line.startswith("[")]
+        second = next((k for k, line in enumerate(body) if line.startswith("hand 2")), None)
+        if second is not None and body[second - 1] == "end" and body[second - 2].startswith("left "):
+            break
+    else:
+        raise AssertionError("no game with a left line")
+    path = fast_dir / "g.dgn"
+    r, said, refused = new_recorder(record, path, interactive=True)
+    for line in body[:second + 1]:
+        r.feed_line(line)
+    assert not refused, refused
+    assert said[-1] == "hand 1: its end line agrees with the hand", said[-3:]
+    assert len(r.game.record().hands) == 1 and len(on_disk(path)[0].hands) == 1
+    assert on_disk(path)[1].status == "valid"
