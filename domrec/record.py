@@ -12,6 +12,7 @@ Everything here assumes a document that passed the shape check.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Callable, Union
 
 import attrs
@@ -217,6 +218,15 @@ class Deal:
 class HandResult:
     scores: dict[str, int] | None = None
     end: str | None = None
+
+    def claimed_scores(self, sides: Iterable[str]) -> dict[str, int] | None:
+        """The points this result claims for the hand, for every one of ``sides``: a side left out
+        of ``scores`` scored 0 (docs/format.md), so its 0 is a claim checked like a written one
+        (``{"EW": 34}`` claims NS 0 too).  A key that is no side stays, for the check to name.
+        ``None`` when no points are claimed at all (no ``scores``; a bare ``end`` line)."""
+        if self.scores is None:
+            return None
+        return {**dict.fromkeys(sides, 0), **self.scores}
 
 
 @attrs.frozen(kw_only=True)

@@ -1548,7 +1548,7 @@ def _wrong_claim(claim: HandResult, state: Any, outcome: Any = None) -> str | No
             return None
     if claim.end is not None and not outcome.ends_as(claim.end):
         return f"the hand ended {outcome.end}, not {claim.end}"
-    for side, n in (claim.scores or {}).items():
+    for side, n in (claim.claimed_scores(outcome.scores) or {}).items():  # (a side left out: 0)
         if outcome.scores.get(side) != n:
             return f"{side} scores {outcome.scores.get(side, 0)} for the hand, not {n}"
     return None

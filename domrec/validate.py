@@ -511,14 +511,18 @@ def _check_hand_claims(hand: Hand, outcome: HandOutcome, match: Match, hp: str, 
         problems.append(Problem(f"{hp}/result/end", f"the hand is claimed to end {claim.end!r}, but it "
                                                     f"ended {outcome.end!r}", "end of hand", "score",
                                 hand=i + 1, claimed=claim.end, computed=outcome.end))
-    for side, n in (claim.scores or {}).items():
+    written = claim.scores or {}
+    # Every side's points are claimed: a side left out of the scores scored 0 (docs/format.md).
+    for side, n in (claim.claimed_scores(outcome.scores) or {}).items():
         if side not in outcome.scores:
             problems.append(Problem(f"{hp}/result/scores/{pointer_token(side)}",
                                     f"{clip(side)} is not a side of this game (sides: {', '.join(match.sides)})",
                                     "sides", "score", hand=i + 1))
         elif outcome.scores[side] != n:
+            why = "" if side in written else " (it is left out of the hand's scores: a side left out scored 0)"
             problems.append(Problem(f"{hp}/result/scores/{pointer_token(side)}",
-                                    f"{clip(side)} is claimed {shown(n)} for hand {i + 1}, but scores {outcome.scores[side]}",
+                                    f"{clip(side)} is claimed {shown(n)} for hand {i + 1}{why}, but scores "
+                                    f"{outcome.scores[side]}",
                                     "hand scoring", "score", hand=i + 1, claimed=n,
                                     computed=outcome.scores[side]))
 

@@ -9,12 +9,14 @@ in one go (docs/notation.md, "Errors").
 from __future__ import annotations
 
 import functools
+import random
 import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.dgn_verdicts import corruptions
 from domrec import notation
 from domrec import simulate as sim
 from domrec.validate import validate
@@ -425,3 +427,64 @@ def test_a_text_typed_in_full_lists_the_broken_rules_of_later_hands_too(game: st
     assert at and at[0].hand == 3 and at[0].rule not in ("the set", "the deal", ""), said  # by the engine
     assert "hand 1 was counted by the scores its end line claims" in report.note
     assert found.complete and found.record is not None  # the record as written, whole
+
+
+#: docs/notation.md's Competitive club sheet (hand 1 led by E; EW went out for 34, NS for 38).
+_CLUB = """[Game "competitive"]
+[Event "Noche del club — Peña Dominó"]
+[N "José Núñez"]
+[E "Begoña"]
+[S "Çağla"]
+[W "Đorđe"]
+
+hand 1 lead E
+2-0 4-0 2-2 3-2  3-0 1-0 4-1 -
+4-4 5-4 5-3 3-3  - 6-4 6-2 2-1
+1-1 3-1 6-3 6-5  5-1 - 4-3 6-1
+- 4-2 6-0
+left N 5-5; E 5-2 0-0
+end out EW 34
+
+hand 2
+5-2 5-4 4-1 1-1 2-1 1-0 5-1 6-0 6-4 5-3 4-3 - 3-0 3-1 - 6-1 4-0 6-6 6-2 4-2 2-0 0-0 3-2 5-0 5-5
+left E 4-4 2-2; S 6-5 6-3
+end out NS 38
+"""
+
+
+def test_the_problems_of_a_broken_hand_come_in_the_order_of_the_text():
+    # Hand 2's 6-6 typed 6-5: it is laid (17:65), though left S lists it, and the 6-2 after it then
+    # fits neither end (17:69), where replay stops.  The tiles checked after that move found the
+    # 6-5 and were listed after it: the first problem, in the order of the text, is the 6-5.
+    text = _CLUB.replace("4-0 6-6 6-2", "4-0 6-5 6-2")
+    (game,) = notation.read_games(text, "c2.dgn")
+    assert [p.text() for p in game.report.problems] == [
+        "17:65: hand 2: 6-5 at 17:65 is laid in hand 2, but left S also lists it [the deal]",
+        "17:69: hand 2, move 19, S: 6-2 fits neither end of the line (5 on 6-5, 4 on 4-0) "
+        "[competitive: matching an end]"]
+    assert game.report.status == "invalid"
+    assert (game.report.hands, game.report.moves) == (2, 33)  # (counted as before: to the move that stopped replay)
+
+
+def test_an_earlier_hands_wrong_claim_comes_before_a_later_hands_problems():
+    # Hand 1's claim, judged once the hands after hand 2's broken one were read, was listed last.
+    text = _CLUB.replace("4-0 6-6 6-2", "4-0 6-5 6-2").replace("end out EW 34", "end out EW 30")
+    (game,) = notation.read_games(text, "c2.dgn")
+    assert [(p.line, p.column) for p in game.report.problems] == [(14, 12), (17, 65), (17, 69)]
+    assert game.report.problems[0].message == "EW is claimed 30 for hand 1, but scores 34"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_games_problems_are_listed_hand_by_hand_in_the_order_of_the_text(game: str) -> None:
+    # Every corruption of a typed sheet (a tile changed, a word dropped, a number changed, two
+    # words swapped): notation errors first, then the rules' problems by hand and line:column.
+    rng = random.Random(f"text order {game}")
+    for record in sim.simulate(game, 3, 6):
+        text = notation.dumps_typed(record, keep_deal=False, seats=False)
+        for bad in corruptions(text, rng):
+            (found,) = notation.read_games(bad, "t.dgn")
+            kinds = [p.kind == "input" for p in found.report.problems]
+            assert kinds == sorted(kinds, reverse=True)
+            placed = [(p.hand, p.line, p.column) for p in found.report.problems
+                      if p.kind != "input" and p.hand is not None and p.line is not None]
+            assert placed == sorted(placed), [p.text() for p in found.report.problems]

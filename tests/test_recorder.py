@@ -487,6 +487,19 @@ def pick_wrong_hand_result(g, st, k):
         return " ".join(words[:-1] + [str(int(words[-1]) + 1)])
 
 
+def pick_left_out_side(g, st, k):
+    """An end line without a side that scored: that side is claimed 0 (docs/notation.md)."""
+    words = st[k].split(" ")
+    if words[0] != "end":
+        return None
+    start = 2 if len(words) % 2 == 0 else 1  # ("end KIND SIDE n …" or "end SIDE n …")
+    pairs = list(zip(words[start::2], words[start + 1::2]))
+    scoring = [p for p in pairs if p[1] != "0"]
+    if len(pairs) < 2 or not scoring:
+        return None
+    return " ".join(words[:start] + [w for p in pairs if p != scoring[0] for w in p])
+
+
 #: (name, game, players, seed, pick, words the refusal must hold)
 REFUSALS = [
     ("out-of-turn", "competitive", None, 0, pick_out_of_turn, ["turn", "[competitive: turn order"]),
@@ -520,6 +533,8 @@ REFUSALS = [
      [" is credited 3, but a domino-roads move scores nothing when it is made"]),
     ("wrong-hand-result", "competitive", None, 0, pick_wrong_hand_result,
      ["end: ", " for the hand, not ", "the hand is kept open"]),
+    ("left-out-side", "competitive", None, 0, pick_left_out_side,
+     ["end: ", " for the hand, not 0", "the hand is kept open"]),
     ("hand-3-before-2", "competitive", None, 0, pick_hand_too_far, ["the next hand is hand 2, not hand 3"]),
 ]
 REFUSAL_IDS = [c[0] for c in REFUSALS]

@@ -226,10 +226,12 @@ def test_a_claimed_score_that_is_wrong_is_judged_straight_through_and_placed_on_
     with mock.patch.object(loading, "read_straight", taken):
         (found,) = notation.read_games(text, "typed.dgn")
     assert taken.read == 1
-    (problem,) = found.report.problems
     line = text.split("\n").index("end NS 999") + 1
-    assert (problem.kind, problem.line, problem.hand) == ("score", line, 1)
-    assert "NS is claimed 999 for hand 1" in problem.message
+    # (EW, left out of the end line, is claimed 0, and this hand EW went out: said too, on that
+    # line, at its first column: before NS's 999, in the order of the text)
+    assert [(p.kind, p.line, p.hand) for p in found.report.problems] == [("score", line, 1)] * 2
+    assert "EW is claimed 0 for hand 1 (it is left out" in found.report.problems[0].message
+    assert "NS is claimed 999 for hand 1" in found.report.problems[1].message
 
 
 def test_a_move_the_rules_refuse_is_left_to_the_general_reading():

@@ -61,7 +61,33 @@ def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
         e = InputError(f"unknown game {shown(str(r.doc['game']))!r}; domrec knows {', '.join(games.MODULES)}",
                        "/game")
         return DgnGame(None, _with_position(unusable(source, e, r.doc["game"]), r.pos), first_line)
-    return _finish(r, source, first_line)
+    game = _finish(r, source, first_line)
+    return attrs.evolve(game, report=_in_text_order(game.report))
+
+
+def _in_text_order(report: Report) -> Report:
+    """The report's problems the first one first (docs/notation.md, "Every problem in one pass"):
+    the notation errors as they are (in the order of the text), then what the rules found, hand
+    by hand and, within a hand, in the order of the text (line:column).  The one-pass reading
+    finds a hand's tiles checked after the move that stopped its replay (``6-5 at 17:65 … left S
+    also lists it`` after ``17:69: 6-2 fits neither end``), and a hand's claimed scores after
+    the later hands it judged; each is put back where the text has it.  The problems of no hand
+    keep the validator's order: the game's ``[Scores]`` and ``[Winner]`` after the hands (they
+    sum them up), anything else before them.  One with no place in the text comes after the
+    placed ones of its hand."""
+    problems = report.problems
+    if len(problems) < 2:
+        return report
+    said = tuple(p for p in problems if p.kind == "input")
+    rules = [p for p in problems if p.kind != "input"]
+
+    def key(p: Problem) -> tuple:
+        if p.hand is None:
+            return (float("inf") if p.pointer.startswith("/result") else 0, False, 0, 0)
+        return (p.hand, p.line is None, p.line or 0, p.column or 0)
+
+    ordered = said + tuple(sorted(rules, key=key))
+    return report if ordered == problems else attrs.evolve(report, problems=ordered)
 
 
 def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:

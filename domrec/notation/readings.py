@@ -135,6 +135,9 @@ class HandReading:
         self.hp = hp
         self.finish = finish
         self.claim = claim
+        #: The scores the ``end`` line claims for every side (a side left out scored 0), or ``None``
+        #: where it claims none: only the readings giving them count (docs/notation.md).
+        self.claimed_scores = claim.claimed_scores(g.totals) if claim is not None else None
         self.place = place
         self.move_tok = move_tok
         self.seat_at = seat_at
@@ -152,7 +155,7 @@ class HandReading:
         self._made: dict[tuple[int, Option], tuple[_MoveTok, Any]] = {}
         #: The scores the ``end`` line claims, where the engine tells the least a hand can still
         #: give each side (``least_scores``): a reading past them is dropped (:meth:`_past`).
-        self._claim = claim.scores if claim is not None and claim.scores and \
+        self._claim = self.claimed_scores if self.claimed_scores and \
             getattr(g.state, "least_scores", None) is not None else None
         #: Whether a reading was dropped so (then a walk that finds none giving the claimed
         #: scores is made again with every reading: :meth:`run`).
@@ -214,7 +217,7 @@ class HandReading:
             many = f"{LIMIT:,} positions" if self.tried > LIMIT else f"{AGAIN_LIMIT:,} readings"
             return Outcome(problem=self._ask(f"more than {many} of hand {self.hand.number} fit what is typed"))
         legal = self.readings
-        if self.claim is not None and self.claim.scores:
+        if self.claimed_scores:
             claimed = [r for r in legal if self._claimed(r[1])]
             legal = claimed or legal
         if not legal:
@@ -456,7 +459,7 @@ class HandReading:
         met before comes after the reading that walked from there, with the same totals.)"""
         if not self._kept:
             return True
-        if self.claim is None or not self.claim.scores:
+        if not self.claimed_scores:
             return False
         return self._claimed(scores) and not self._claimed(self._kept[0][5])
 
@@ -477,7 +480,7 @@ class HandReading:
         if getattr(totals, "ended_otherwise", False):
             return False
         hand = self._hand_scores(totals)
-        return all(hand.get(side) == n for side, n in self.claim.scores.items())
+        return all(hand.get(side) == n for side, n in self.claimed_scores.items())
 
     def _read(self, path: tuple[tuple[int, Option], ...], scores: dict[str, int]) -> None:
         """A legal reading, with the totals it gives.  A hand read for now takes its first legal
@@ -489,7 +492,7 @@ class HandReading:
         if self.for_now:
             self.stopped = True
             return
-        if self.forced is None and self.root is not None and not (self.claim is not None and self.claim.scores) \
+        if self.forced is None and self.root is not None and not self.claimed_scores \
                 and not self.for_now:
             self._scores.add(_key(scores))
             if len(self._scores) > 1:

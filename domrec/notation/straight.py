@@ -405,7 +405,7 @@ class _TypedHands(Sequence[Hand]):
 
         claimed = beyond = None
         if result is not None and result.scores:
-            claim = result.scores
+            claim = result.claimed_scores(before)  # (a side left out of the end line scored 0)
 
             def claimed(totals: dict[str, int]) -> bool:
                 scores = {side: n - before.get(side, 0) for side, n in totals.items()}

@@ -1,0 +1,136 @@
+"""A side left out of a hand's claimed scores scored 0 (docs/format.md, docs/notation.md): the
+claim is checked for it as for a side written, in every form a record comes in (JSON, canonical
+DGN, typed DGN read through the readings) and in every game.  ``end out NS 0`` where EW went out
+for 34 claims EW 0, and is a wrong hand score, as ``end out NS 34`` is."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from domrec import notation, reader
+from domrec import simulate as sim
+from domrec.record import unstructure
+from domrec.validate import validate
+
+#: One configuration of each game, and those where several sides score a hand (Broadway,
+#: Domino Roads) or each seat is a side of its own (Horse Race, Castle Rock, three-player Roads).
+CONFIGS = [
+    ("competitive", None, None, None),
+    ("horse-race", 3, None, None),
+    ("horse-race", 4, {"partnerships": True}, None),
+    ("broadway", None, None, None),
+    ("castle-rock", 2, None, None),
+    ("castle-rock", 4, None, None),
+    ("domino-roads", 3, None, None),
+    ("domino-roads", 4, None, None),
+]
+IDS = [f"{g}-{n or ''}{'-partnerships' if o else ''}" for g, n, o, _ in CONFIGS]
+
+
+def simulated(config) -> dict:
+    game, players, options, variant = config
+    return json.loads(json.dumps(unstructure(next(sim.simulate(game, 1, 1, players, options, variant)))))
+
+
+def left_out(doc: dict) -> tuple[int, str, int]:
+    """The first played hand with a side that scored, and a side written beside it: (hand index,
+    the scoring side, its points)."""
+    for i, hand in enumerate(doc["hands"]):
+        scores = (hand.get("result") or {}).get("scores") or {}
+        scoring = [side for side, n in scores.items() if n]
+        if hand.get("moves") and scoring and len(scores) > 1:
+            return i, scoring[0], scores[scoring[0]]
+    raise AssertionError("no hand where a side scored")
+
+
+def without(doc: dict, i: int, side: str) -> dict:
+    out = json.loads(json.dumps(doc))
+    del out["hands"][i]["result"]["scores"][side]
+    return out
+
+
+def expected(i: int, side: str, n: int) -> str:
+    return (f"{side} is claimed 0 for hand {i + 1} (it is left out of the hand's scores: a side left out "
+            f"scored 0), but scores {n}")
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_json_hand_result_leaving_out_a_side_that_scored_is_a_wrong_hand_score(config):
+    doc = simulated(config)
+    assert validate(reader.load_dict(doc)).status == "valid"
+    i, side, n = left_out(doc)
+    report = validate(reader.load_dict(without(doc, i, side)))
+    assert report.status == "invalid"
+    assert [(p.pointer, p.message, p.kind, p.claimed, p.computed) for p in report.problems] == [
+        (f"/hands/{i}/result/scores/{side}", expected(i, side, n), "score", 0, n)]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_json_hand_result_leaving_out_a_side_that_scored_0_is_valid(config):
+    doc = simulated(config)
+    for hand in doc["hands"]:
+        scores = (hand.get("result") or {}).get("scores") or {}
+        for side in [s for s, n in scores.items() if n == 0][:len(scores) - 1]:
+            del scores[side]
+    report = validate(reader.load_dict(doc))
+    assert report.status == "valid", [p.text() for p in report.problems]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_canonical_end_line_leaving_out_a_side_that_scored_is_a_wrong_hand_score(config):
+    doc = simulated(config)
+    i, side, n = left_out(doc)
+    text = notation.dumps(reader.load_dict(without(doc, i, side)))
+    (game,) = notation.read_games(text, "t.dgn")
+    ends = [k + 1 for k, line in enumerate(text.split("\n")) if line.startswith("end")]
+    assert game.report.status == "invalid"
+    # placed at the end line that leaves the side out, as a claim no word gives (docs/notation.md)
+    assert [p.text() for p in game.report.problems] == [f"{ends[i]}:1: hand {i + 1}: {expected(i, side, n)} "
+                                                        f"[hand scoring]"]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_typed_end_line_leaving_out_a_side_that_scored_is_a_wrong_hand_score(config):
+    # A club's sheet, typed without seats or deal, each end line claiming the hand's scores: the
+    # readings that count are those giving the claim, the side left out at 0 (none does here).
+    doc = simulated(config)
+    i, side, n = left_out(doc)
+    record = reader.load_dict(doc)
+    lines = notation.dumps_typed(record, keep_deal=False, seats=False, scores=True).split("\n")
+    k = [j for j, line in enumerate(lines) if line.startswith("end")][i]
+    words = lines[k].split(" ")
+    at = words.index(side)
+    assert words[at + 1] == str(n)
+    lines[k] = " ".join(words[:at] + words[at + 2:])
+    (game,) = notation.read_games("\n".join(lines), "t.dgn")
+    assert game.report.status == "invalid"
+    said = [p.text() for p in game.report.problems]
+    assert f"{k + 1}:1: hand {i + 1}: {expected(i, side, n)} [hand scoring]" in said, said
+
+
+def test_the_docs_case_end_out_ns_0_where_ew_went_out_for_34():
+    # docs/notation.md's Competitive sheet: hand 1 scored EW 34. "end out NS 0" claims EW 0.
+    text = """[Game "competitive"]
+[N "José Núñez"]
+[E "Begoña"]
+[S "Çağla"]
+[W "Đorđe"]
+
+hand 1 lead E
+2-0 4-0 2-2 3-2  3-0 1-0 4-1 -
+4-4 5-4 5-3 3-3  - 6-4 6-2 2-1
+1-1 3-1 6-3 6-5  5-1 - 4-3 6-1
+- 4-2 6-0
+left N 5-5; E 5-2 0-0
+end out NS 0
+"""
+    (game,) = notation.read_games(text, "c2.dgn")
+    assert [p.text() for p in game.report.problems] == [
+        "13:1: hand 1: EW is claimed 0 for hand 1 (it is left out of the hand's scores: a side left out scored 0), "
+        "but scores 34 [hand scoring]"]
+    (right,) = notation.read_games(text.replace("end out NS 0", "end out EW 34"), "c2.dgn")
+    assert right.report.status == "valid"
+    (bare,) = notation.read_games(text.replace("end out NS 0", "end out"), "c2.dgn")
+    assert bare.report.status == "valid"  # (an end line with no points claims none)
