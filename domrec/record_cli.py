@@ -475,24 +475,41 @@ def _interactive(rec: Recorder) -> int:
             # with nothing typed since, leaves (so does quit).
             typed = session.default_buffer.text.strip() if prompting else ""
             if interrupted and not typed:
-                _out(f"stopped; everything entered is saved in {rec.path} (domrec record {rec.path} continues it)")
+                _stopped(rec)
                 return EXIT_OK
             interrupted = True
             try:
                 _out(("line cleared" if typed else "nothing typed") + "; Ctrl-C again (or quit) stops the recording")
             except KeyboardInterrupt:  # the second Ctrl-C came while this was said
-                _out(f"stopped; everything entered is saved in {rec.path} (domrec record {rec.path} continues it)")
+                _stopped(rec)
                 return EXIT_OK
             continue
         except EOFError:
-            _out(f"stopped; everything entered is saved in {rec.path} (domrec record {rec.path} continues it)")
+            _stopped(rec)
             return EXIT_OK
         interrupted = False
         try:
             rec.feed_line(line)
         except KeyboardInterrupt:  # the quit command
-            _out(f"saved in {rec.path} (domrec record {rec.path} continues it)")
+            _stopped(rec, quit=True)
             return EXIT_OK
+
+
+def _stopped(rec: Recorder, quit: bool = False) -> None:
+    """The last words of a recording stopped at the terminal: where the game is saved and, when
+    the next hand's lines typed before its first move are not saved yet (a deal not yet whole:
+    the file holds a hand from its start), exactly those lines, to be typed again."""
+    again = f"domrec record {rec.path} continues it"
+    unsaved = rec.unsaved_lines()
+    if not unsaved:
+        _out(f"saved in {rec.path} ({again})" if quit else f"stopped; everything entered is saved in {rec.path} ({again})")
+        return
+    number = rec.game.hand_number + 1
+    _out(f"{'' if quit else 'stopped; '}saved in {rec.path} ({again}), all but these lines of hand {number}, "
+         f"typed before its first move: a hand is saved once it starts (its first move, or its whole deal); "
+         f"type them again when you continue")
+    for line in unsaved:
+        _out(f"  {line}")
 
 
 def _prompt_words(rec: Recorder) -> str:

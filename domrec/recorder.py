@@ -255,6 +255,27 @@ class Recorder:
         still come."""
         return not self.game.in_hand and (self._sheet_pending or bool(self._parts))
 
+    def unsaved_lines(self) -> list[str]:
+        """What was typed of the next hand before its first move and is not in the file, as DGN
+        lines (its hand line with a lead or a comment, the parts of a deal not yet whole); ``[]``
+        when nothing is.  A hand is saved when it starts: at its first move, or as soon as its
+        deal is whole (and has what the game needs: Castle Rock's row…).  Until then the record
+        cannot hold it, as a DGN deal gives every seat or none (docs/notation.md, "Hands"), so
+        a recording stopped then names these lines, to be typed again when it is continued."""
+        g = self.game
+        if g.in_hand or not (self._parts or self._leader is not None or self._comment is not None):
+            return []
+        from domrec.notation.writer import _hand_lines
+
+        hand: dict[str, Any] = {}
+        if self._leader is not None:
+            hand["leader"] = self._leader
+        if self._comment is not None:
+            hand["comment"] = self._comment
+        if self._parts:
+            hand["deal"] = {"hands": {}, **copy.deepcopy(self._parts)}
+        return _hand_lines(g.hand_number, hand, g.game)
+
     def start_announced(self) -> bool:
         """Start the announced hand with what was given of it (for a look at how it would stand:
         the session does this on a copy, never on the table's own game)."""
@@ -494,7 +515,7 @@ class Recorder:
             if g.in_hand:  # a hand started with what was given so far: start it again with more
                 current = g.record().hands[-1]
                 self._leader, self._comment = current.leader, current.comment
-                self._parts = dict(getattr(self, "_started_parts", {}) or {})
+                self._parts = self._started_deal()
                 g.abandon_hand()
             _merge_part(self._parts, parsed)
             # (a deal line typed again to put it right, its comment with it, does not keep the
@@ -579,6 +600,16 @@ class Recorder:
                 return
             self._close(claim)
 
+    def _started_deal(self) -> dict:
+        """The parts of the deal the hand in play started with (none of its moves made yet), as
+        :meth:`_part_line` merges a part line into: the game's own, so that a file continued,
+        whose last hand its whole deal started, keeps that deal when a part line (a boneyard, a
+        row) comes next; the parts typed in this session are not all there is to it."""
+        from domrec.record import converter
+
+        deal = self.game.record().hands[-1].deal
+        return dict(converter.unstructure(deal, Deal)) if deal is not None else {}
+
     def _dealt_wrong(self, parsed: dict, line: str) -> tuple[int, str] | None:
         """What a part line of a hand's deal shows wrong on its own, with the parts given before
         it: a tile not of the game's set, or one dealt twice (in the line, or given already to
@@ -593,7 +624,7 @@ class Recorder:
         if len(valid) != len(full):
             return None
         name = next((n for n, tiles in T.SETS.items() if set(tiles) == valid), None)
-        before = dict(getattr(self, "_started_parts", {}) or {}) if g.in_hand else self._parts
+        before = self._started_deal() if g.in_hand else self._parts
         seen: dict[Any, str] = {}
 
         def holder(key: str, seat: str | None) -> str:

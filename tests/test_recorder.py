@@ -976,6 +976,66 @@ def test_resume_in_several_sittings(fast_dir):
     assert out.read_text(encoding="utf-8") == notation.dumps(bare(record))
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_lines_typed_before_a_hands_first_move_are_saved_or_named(config, fast_dir):
+    """Every part line of hand 1 typed before its first move, one at a time: after each, what
+    was typed is in the file (the hand started: its deal whole) or is exactly what
+    :meth:`Recorder.unsaved_lines` names (a DGN deal gives every seat or none, so a deal not yet
+    whole cannot be saved), which a terminal stopped then prints.  Those lines typed again into
+    the continued file, then the rest of the hand, give the same hand (a continued file whose
+    hand its deal started, a Horse Race boneyard to come, lost that deal at the boneyard line)."""
+    record = simulated(config, 0)
+    st = steps(notation.dumps(record))
+    first_move = next(k for k, line in enumerate(st) if line.split(" ")[0] not in PARTS)
+    assert first_move >= 2  # a hand line and at least one part line
+    st = st[:next((k for k, line in enumerate(st) if line.startswith("hand 2")), len(st))]  # hand 1 alone
+    for k in range(1, first_move):
+        out = fast_dir / f"g{k}.dgn"
+        r, said, refused = new_recorder(record, out)
+        for line in st[:k]:
+            r.feed_line(line)
+        assert refused == [], refused
+        on_file = read_record(out).hands
+        if r.game.in_hand:  # started: saved, nothing named
+            assert r.unsaved_lines() == []
+            assert len(on_file) == 1 and on_file[0].deal is not None and on_file[0].moves == ()
+        else:
+            assert on_file == ()
+            assert r.unsaved_lines() == st[:k]
+        again = Recorder.resume(out, say=said.append, refuse_out=refused.append)
+        for line in (r.unsaved_lines() + st[k:]):
+            again.feed_line(line)
+        again.finish()
+        assert refused == [], refused
+        assert out.read_text(encoding="utf-8") == notation.dumps(truncated(record, 1)), st[k - 1]
+
+
+def test_a_continued_hand_started_by_its_deal_keeps_it_when_its_boneyard_comes(fast_dir):
+    """A Horse Race hand starts when its seats' deal lines are in (the boneyard is optional) and
+    is saved then; continued from the file, its boneyard line added the boneyard to a deal of
+    its own, the seats' tiles lost (the old recorder kept only the parts typed in its session),
+    and the hand's moves were refused.  Now it is the same hand as typed in one sitting.  (The
+    pipe reads a continued text whole, and did not lose it: the terminal's recorder here.)"""
+    record = simulated(CONFIGS[6], 0)
+    assert record.game == "horse-race"
+    st = steps(notation.dumps(record))
+    at = next(k for k, line in enumerate(st) if line.startswith("boneyard"))
+    out = fast_dir / "g.dgn"
+    first = pipe(record.game, out, "\n".join([header(record), "", *st[:at]]) + "\n")
+    assert (first.code, first.err) == (0, "")
+    assert read_record(out).hands[0].deal.boneyard is None
+    refused: list[str] = []
+    again = Recorder.resume(out, interactive=True, say=lambda _: None, refuse_out=refused.append)  # the terminal's
+    again.feed_line(st[at])
+    assert refused == [] and again.game.in_hand  # (the old recorder: the hand abandoned, its deal lost)
+    assert again.game.record().hands[0].deal == attrs.evolve(
+        record.hands[0].deal, redeals=None) == read_record(out).hands[0].deal
+    for line in st[at + 1:st.index("hand 2 lead " + record.hands[1].leader)]:
+        again.feed_line(line)
+    assert refused == [], refused
+    assert read_record(out).hands[0] == record.hands[0]
+
+
 def test_resume_with_the_header_of_the_same_game(fast_dir):
     record = simulated(CONFIGS[0], 0)
     st = steps(notation.dumps(record))

@@ -562,3 +562,45 @@ def test_the_terminal_counts_back_to_the_hand_line_since_the_file_has_no_line_fo
     term.type("quit")
     term.keys("Enter")
     assert term.wait_dead() == "0"
+
+
+def test_a_stop_before_the_first_move_names_the_lines_not_saved(term, tmp_path):
+    """Lines typed before a hand's first move are saved when the hand starts (its first move, or
+    its deal made whole); a recording stopped before that cannot save a deal not yet whole (a
+    DGN deal gives every seat or none), and says so, naming those lines, instead of "everything
+    entered is saved".  Typed again after the file is continued, they give the same game."""
+    record = competitive()
+    parts, words = typed_hand(record, 0)
+    assert parts[0] == "hand 1 lead S" and parts[-1].startswith("deal W")
+    out = tmp_path / "g.dgn"
+    term.start("competitive", "-o", str(out), *_players(record))
+    term.wait_prompt("hand 1 (deal lines, or the first move)>")
+    for line in parts[:-1]:  # every line but the last seat's deal
+        term.line(line)
+    term.keys("C-c")
+    term.wait("nothing typed; Ctrl-C again (or quit) stops the recording")
+    term.keys("C-c")
+    assert term.wait_dead() == "0"
+    said = term.said()
+    assert "everything entered is saved" not in said
+    assert f"stopped; saved in {out} (domrec record {out} continues it), all but these lines of hand 1" in said
+    listed = said.split("type them again when you continue ", 1)[1].split(" Pane is dead")[0]
+    assert listed == " ".join(parts[:-1]), said  # those lines, as typed
+    shown = [x.strip() for x in term.lines() if not x.startswith("Pane is dead")]
+    assert shown[1 - len(parts):] == parts[:-1]  # one a line
+    assert read_record(out).hands == ()
+
+    # continued: the same lines typed again, then the last seat's, and the hand is the same
+    term.start(str(out))
+    term.wait_prompt("hand 1 (deal lines, or the first move)>")
+    for line in parts:
+        term.line(line)
+    term.wait_prompt(f"hand 1, {record.hands[0].moves[0].seat} to play>")
+    term.type("quit")
+    term.keys("Enter")
+    assert term.wait_dead() == "0"
+    # nothing named as not saved: the hand started with its whole deal
+    assert f"quit saved in {out} (domrec record {out} continues it)" in term.said()
+    assert "all but these lines" not in term.said()
+    got = read_record(out).hands[0]
+    assert (got.deal, got.leader, got.moves) == (record.hands[0].deal, record.hands[0].leader, ())
