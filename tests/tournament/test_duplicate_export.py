@@ -150,3 +150,45 @@ def test_info_of_a_duplicate_event_says_its_ranking_and_boards(tmp_path: Path) -
     out = run("info", teams)
     assert "ranking: teams by victory points, then the IMP difference, then the IMPs won" in out
     assert "forfeit score" not in out and "bye scores" not in out and "boards: none yet" in out
+
+
+def _served_standings(event: Path) -> dict:
+    import pytest
+
+    testclient = pytest.importorskip("starlette.testclient")
+    from tournament.web.app import VenueServer
+
+    server = VenueServer(event, base_url="http://testserver", rate=1e9, burst=10 ** 9)
+    try:
+        return testclient.TestClient(server.asgi).get("/api/v1/standings").json()
+    finally:
+        server.close()
+
+
+def test_the_venue_feed_gives_a_duplicate_events_real_standings(tmp_path: Path) -> None:
+    """``/api/v1/standings`` of duplicate pairs: ``standings`` is the pairs as ``standings --json``
+    ranks them (it was the all-zero ranking of games beside them), its ``columns`` and
+    ``tiebreaks`` name those rows, and no ranking of games is left (players all at zero)."""
+    event = tmp_path / "pairs.db"
+    run("simulate", event, "--format", "duplicate", "--tables", 3, "--rounds", 3, "--seed", 5, "-q")
+    doc = json.loads(run("standings", event, "--json"))
+    feed = _served_standings(event)
+    assert feed["standings"] == doc["pairs"] == feed["pairs"]
+    assert any(r["matchpoints"] for r in feed["standings"])
+    assert {k: v for k, v in feed.items() if k not in ("standings", "columns", "tiebreaks")} == doc
+    assert [c["key"] for c in feed["columns"]] == list(feed["standings"][0])
+    assert feed["tiebreaks"] == ["percent", "imps"] and "players" not in feed
+
+
+def test_the_venue_feed_gives_duplicate_teams_their_real_standings(tmp_path: Path) -> None:
+    event = tmp_path / "teams.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 2, "--victory-points",
+        "-q")
+    doc = json.loads(run("standings", event, "--json"))
+    feed = _served_standings(event)
+    assert feed["standings"] == doc["teams"] == feed["teams"]
+    assert feed["team_ranked_by"] == doc["ranked_by"] == "victory-points"
+    assert feed["provisional"] is doc["provisional"] is False  # (the games' ranking said True: no games)
+    assert feed["tiebreaks"] == ["victory_points", "imps", "imps_for"]
+    assert [c["key"] for c in feed["columns"]] == list(feed["standings"][0])
+    assert "players" not in feed and "pairs" not in feed
