@@ -192,3 +192,25 @@ def test_the_venue_feed_gives_duplicate_teams_their_real_standings(tmp_path: Pat
     assert feed["tiebreaks"] == ["victory_points", "imps", "imps_for"]
     assert [c["key"] for c in feed["columns"]] == list(feed["standings"][0])
     assert "players" not in feed and "pairs" not in feed
+
+
+def test_duplicate_teams_team_matches_csv_names_its_imps(tmp_path: Path) -> None:
+    """Duplicate teams' ``team_matches.csv`` says IMPs, victory points and boards under their own
+    names (it put the IMPs under ``home_games``/``away_games``, the boards under ``done``/``count``),
+    each match's IMPs those of its boards in ``team_boards.csv``."""
+    event = tmp_path / "teams.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 2, "--victory-points",
+        "-q")
+    out = tmp_path / "out"
+    run("export", event, "-o", out, "--csv")
+    header = (out / "team_matches.csv").read_text().splitlines()[0].split(",")
+    assert header == ["round", "first", "last", "home", "away", "home_imps", "away_imps", "home_vp", "away_vp",
+                      "home_points", "away_points", "boards_in", "boards", "finished"]
+    boards = rows_of(out / "team_boards.csv")
+    matches = rows_of(out / "team_matches.csv")
+    assert len(matches) == 4
+    for m in matches:
+        mine = [int(b["imps"]) for b in boards if (b["round"], b["tables"]) == (m["round"], f"{m['first']}-{m['last']}")]
+        assert (int(m["home_imps"]), int(m["away_imps"])) == (sum(i for i in mine if i > 0), -sum(i for i in mine if i < 0))
+        assert int(m["boards_in"]) == int(m["boards"]) == len(mine) == 2
+        assert abs(float(m["home_vp"]) + float(m["away_vp"]) - 20) < 0.02
