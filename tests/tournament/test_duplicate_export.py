@@ -142,6 +142,9 @@ def test_info_of_a_duplicate_event_says_its_ranking_and_boards(tmp_path: Path) -
     run("boards", event, "--boards", 4, "--seed", 11)
     out = run("info", event)
     assert "boards: 4 (1 to 4), dealt with seed 11" in out
+    # the event's own seed (the pairings') is named so, never a bare "seed: 0" beside the boards' seed
+    assert "\npairing seed: 0 (the pairings' draw, not the boards': their seed is on the boards line)\n" in out
+    assert "\nseed:" not in out
     for gone in ("bye scores", "wins, then", "forfeit score", "sit-out"):
         assert gone not in out
     teams = tmp_path / "t.db"
@@ -214,3 +217,10 @@ def test_duplicate_teams_team_matches_csv_names_its_imps(tmp_path: Path) -> None
         assert (int(m["home_imps"]), int(m["away_imps"])) == (sum(i for i in mine if i > 0), -sum(i for i in mine if i < 0))
         assert int(m["boards_in"]) == int(m["boards"]) == len(mine) == 2
         assert abs(float(m["home_vp"]) + float(m["away_vp"]) - 20) < 0.02
+
+
+def test_info_of_an_event_of_games_names_its_pairing_seed(tmp_path: Path) -> None:
+    event = tmp_path / "open.db"
+    run("new", event, "--name", "Open", "--game", "competitive", "--format", "pairs", "--seed", 7)
+    out = run("info", event)
+    assert "\npairing seed: 7 (the first round's draw and random tie order)\n" in out and "\nseed:" not in out
