@@ -142,6 +142,9 @@ def test_info_of_a_duplicate_event_says_its_ranking_and_boards(tmp_path: Path) -
     run("boards", event, "--boards", 4, "--seed", 11)
     out = run("info", event)
     assert "boards: 4 (1 to 4), dealt with seed 11" in out
+    # the event's own seed (the pairings') is named so, never a bare "seed: 0" beside the boards' seed
+    assert "\npairing seed: 0 (the pairings' draw, not the boards': their seed is on the boards line)\n" in out
+    assert "\nseed:" not in out
     for gone in ("bye scores", "wins, then", "forfeit score", "sit-out"):
         assert gone not in out
     teams = tmp_path / "t.db"
@@ -150,3 +153,74 @@ def test_info_of_a_duplicate_event_says_its_ranking_and_boards(tmp_path: Path) -
     out = run("info", teams)
     assert "ranking: teams by victory points, then the IMP difference, then the IMPs won" in out
     assert "forfeit score" not in out and "bye scores" not in out and "boards: none yet" in out
+
+
+def _served_standings(event: Path) -> dict:
+    import pytest
+
+    testclient = pytest.importorskip("starlette.testclient")
+    from tournament.web.app import VenueServer
+
+    server = VenueServer(event, base_url="http://testserver", rate=1e9, burst=10 ** 9)
+    try:
+        return testclient.TestClient(server.asgi).get("/api/v1/standings").json()
+    finally:
+        server.close()
+
+
+def test_the_venue_feed_gives_a_duplicate_events_real_standings(tmp_path: Path) -> None:
+    """``/api/v1/standings`` of duplicate pairs: ``standings`` is the pairs as ``standings --json``
+    ranks them (it was the all-zero ranking of games beside them), its ``columns`` and
+    ``tiebreaks`` name those rows, and no ranking of games is left (players all at zero)."""
+    event = tmp_path / "pairs.db"
+    run("simulate", event, "--format", "duplicate", "--tables", 3, "--rounds", 3, "--seed", 5, "-q")
+    doc = json.loads(run("standings", event, "--json"))
+    feed = _served_standings(event)
+    assert feed["standings"] == doc["pairs"] == feed["pairs"]
+    assert any(r["matchpoints"] for r in feed["standings"])
+    assert {k: v for k, v in feed.items() if k not in ("standings", "columns", "tiebreaks")} == doc
+    assert [c["key"] for c in feed["columns"]] == list(feed["standings"][0])
+    assert feed["tiebreaks"] == ["percent", "imps"] and "players" not in feed
+
+
+def test_the_venue_feed_gives_duplicate_teams_their_real_standings(tmp_path: Path) -> None:
+    event = tmp_path / "teams.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 2, "--victory-points",
+        "-q")
+    doc = json.loads(run("standings", event, "--json"))
+    feed = _served_standings(event)
+    assert feed["standings"] == doc["teams"] == feed["teams"]
+    assert feed["team_ranked_by"] == doc["ranked_by"] == "victory-points"
+    assert feed["provisional"] is doc["provisional"] is False  # (the games' ranking said True: no games)
+    assert feed["tiebreaks"] == ["victory_points", "imps", "imps_for"]
+    assert [c["key"] for c in feed["columns"]] == list(feed["standings"][0])
+    assert "players" not in feed and "pairs" not in feed
+
+
+def test_duplicate_teams_team_matches_csv_names_its_imps(tmp_path: Path) -> None:
+    """Duplicate teams' ``team_matches.csv`` says IMPs, victory points and boards under their own
+    names (it put the IMPs under ``home_games``/``away_games``, the boards under ``done``/``count``),
+    each match's IMPs those of its boards in ``team_boards.csv``."""
+    event = tmp_path / "teams.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 2, "--victory-points",
+        "-q")
+    out = tmp_path / "out"
+    run("export", event, "-o", out, "--csv")
+    header = (out / "team_matches.csv").read_text().splitlines()[0].split(",")
+    assert header == ["round", "first", "last", "home", "away", "home_imps", "away_imps", "home_vp", "away_vp",
+                      "home_points", "away_points", "boards_in", "boards", "finished"]
+    boards = rows_of(out / "team_boards.csv")
+    matches = rows_of(out / "team_matches.csv")
+    assert len(matches) == 4
+    for m in matches:
+        mine = [int(b["imps"]) for b in boards if (b["round"], b["tables"]) == (m["round"], f"{m['first']}-{m['last']}")]
+        assert (int(m["home_imps"]), int(m["away_imps"])) == (sum(i for i in mine if i > 0), -sum(i for i in mine if i < 0))
+        assert int(m["boards_in"]) == int(m["boards"]) == len(mine) == 2
+        assert abs(float(m["home_vp"]) + float(m["away_vp"]) - 20) < 0.02
+
+
+def test_info_of_an_event_of_games_names_its_pairing_seed(tmp_path: Path) -> None:
+    event = tmp_path / "open.db"
+    run("new", event, "--name", "Open", "--game", "competitive", "--format", "pairs", "--seed", 7)
+    out = run("info", event)
+    assert "\npairing seed: 7 (the first round's draw and random tie order)\n" in out and "\nseed:" not in out

@@ -275,3 +275,26 @@ def test_a_board_entered_apart_from_the_phones_play_leaves_its_log_alone(venue) 
     assert (state["board"], state["boards_played"], state["entered"]) == (second, 1, None)
     _start(client, url, token, state)
     assert _board_rows(server) == []
+
+
+@pytest.mark.parametrize("which", ["venue", "teams"])
+def test_a_board_entered_over_the_phone_keeps_its_reason_in_the_trail(which, request) -> None:
+    """``--replace --reason TEXT`` for a board with no result yet, its hand in play on the phone:
+    the result takes the place of that hand, and the trail says so, with the reason
+    (``history``, the export's audit).  Before, a reason was kept only where an earlier result
+    was replaced: here it was dropped without a word."""
+    event, server, client = request.getfixturevalue(which)
+    url, token = _table_one(server, client)
+    state = client.get(url, headers=_auth(token)).json()
+    first = state["board"]
+    _start(client, url, token, state)
+    r = _cli("result", event, "--round", 1, "--table", 1, "--board", first, "--score", "NS=50,EW=0", "--replace",
+             "--reason", "the phone ran flat mid-hand")
+    assert r.exit_code == 0, r.output
+    said = _cli("history", event).output
+    line = next((x for x in said.splitlines() if "the phone ran flat mid-hand" in x), None)
+    assert line is not None, said
+    assert f"table 1 board {first}: NS 50, EW 0 (typed score) entered over the hand its phone was playing" in line
+    audit = json.loads(_cli("export", event, "-o", "-").output)["audit"]
+    assert [(d["action"], d["reason"]) for d in audit if d.get("action") == "board_entered_over_play"] == \
+        [("board_entered_over_play", "the phone ran flat mid-hand")], audit

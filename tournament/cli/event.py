@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -218,7 +218,7 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
         results = store.results()
         lines = [f"event: {printable(s.name)}", f"uuid: {store.uuid}", f"game: {s.game}" + (f" ({s.variant})" if s.variant else ""),
                  f"options: {json.dumps(s.options, ensure_ascii=False) if s.options else 'defaults'}",
-                 f"format: {s.format_name}, tables of {s.table_size}", f"seed: {s.seed}",
+                 f"format: {s.format_name}, tables of {s.table_size}", _seed_line(s),
                  f"bye scores: {', '.join(f'{k}={v:g}' for k, v in s.bye.items())}",
                  f"a sit-out asked for scores: {', '.join(f'{k}={v:g}' for k, v in s.sit_out.items())}",
                  f"ranking: {', then '.join(s.tiebreaks)}"
@@ -269,6 +269,14 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
             entered = f"board results: {len(boards_sql.results(store))}"
         lines.append(f"players: {len(store.players())}; rounds paired: {store.last_round()}; {entered}")
         typer.echo("\n".join(lines))
+
+
+def _seed_line(s: Any) -> str:
+    """``info``'s line of the event's seed, named for what it draws: the pairings, not a duplicate
+    event's boards, whose deals have a seed of their own (``boards:``, ``tournament boards --seed``)."""
+    if s.duplicate or s.team_duplicate:
+        return f"pairing seed: {s.seed} (the pairings' draw, not the boards': their seed is on the boards line)"
+    return f"pairing seed: {s.seed} (the first round's draw and random tie order)"
 
 
 @guarded

@@ -315,7 +315,7 @@ def serve(
                             "server)")
     feeder = _upstream(event, upstream, upstream_creds, club, federation, league) if upstream else None
     scheme = "https" if tls else "http"
-    hall_given = _checked_url(hall_url_option)
+    hall_given = _checked_url(hall_url_option, "--hall-url")
     if hall_given is not None and (one_process or hall_port == 0):
         raise UnusableInput("--hall-url is the address of the hall's own process: not with --one-process")
     if hall_port is None:
@@ -492,11 +492,24 @@ def _checked_tls(certfile: Optional[Path], keyfile: Optional[Path]) -> dict[str,
     return {"ssl_certfile": str(certfile), "ssl_keyfile": str(keyfile)}
 
 
-def _checked_url(url: Optional[str]) -> Optional[str]:
+def _checked_url(url: Optional[str], option: str = "--url") -> Optional[str]:
+    """An address the venue is reached at, as given (``--url``, ``--hall-url``): http(s), and the
+    root of its host and port.  The pages link to themselves, their scripts and the API from the
+    root (``/standings``, ``/static/live.js``, ``/api/v1/…``) and the server routes them there, so
+    a path under which a reverse proxy would put them (``https://club.example/hall``) is refused
+    (exit 2) rather than printed on the QR codes and links, where every page would answer 404 or
+    lose its links (docs/venue.md, "Behind a reverse proxy")."""
     if url is None:
         return None
     if not url.startswith(("http://", "https://")) or any(c.isspace() for c in url):
-        raise UnusableInput(f"--url is an address such as http://192.168.1.20:8000, not {url!r}")
+        raise UnusableInput(f"{option} is an address such as http://192.168.1.20:8000, not {url!r}")
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.path.rstrip("/") or parts.query or parts.fragment:
+        raise UnusableInput(f"{option} {url}: the venue is served at the root of an address (a scheme, a host and "
+                            f"a port, no path): behind a reverse proxy, give it a host name or a port of its own "
+                            f"(https://hall.club.example), not a path under another site")
     return url.rstrip("/")
 
 

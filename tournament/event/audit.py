@@ -240,6 +240,10 @@ class DeskChange:
                                        f"{', '.join(map(str, d.get('absent') or []))} did not play",
             "board_replaced": lambda: f"table {d.get('table')} board {d.get('board')}: "
                                       f"{_board_change(d.get('was'), d.get('now'), 'replaced by')}",
+            "board_entered_over_play": lambda: f"table {d.get('table')} board {d.get('board')}: "
+                                               f"{_board_points(d.get('now'))} "
+                                               f"({_BOARD_HOW.get((d.get('now') or {}).get('how'), '?')}) entered "
+                                               f"over the hand its phone was playing",
             "board_corrected": lambda: f"corrected table {d.get('table')} board {d.get('board')}: "
                                        f"{_board_points(d.get('was'))} → {_board_points(d.get('now'))}",
             "result_change_of_unpaired_table": lambda: f"table {d.get('table')}'s result was taken back before "

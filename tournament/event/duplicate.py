@@ -505,7 +505,9 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
     A result it replaces is kept whole (``board_result_audit``) and, unless the caller puts its
     own line there (``trail``: false; a correction says why), told in the audit trail
     (``board_replaced``, with ``reason`` where one was given), so that ``history`` and the
-    export's audit show it as they show a game's result replaced.  A first result of the board the table's phone is playing is refused
+    export's audit show it as they show a game's result replaced; a first result entered over the
+    phone's hand in play (``replace``) is told there too (``board_entered_over_play``, with its
+    ``reason``), as it takes the place of that hand.  A first result of the board the table's phone is playing is refused
     unless ``replace`` or ``over_phone`` (the phone's own confirmation of it) says to enter it
     (:func:`tournament.event.results.refuse_game_on_phone`, board by board).
 
@@ -545,6 +547,10 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
                      {"table": table.number, "board": board_no,
                       "was": {"NS": old["ns_points"], "EW": old["ew_points"], "how": _HOW[bool(old["verified"])]},
                       "now": {"NS": ns, "EW": ew, "how": _HOW[verified]}}, who, reason)
+    elif over_play and trail:  # no result replaced, but the phone's hand in play was: said, and why
+        desk_sql.log(store, "board_entered_over_play", table.round,
+                     {"table": table.number, "board": board_no, "now": {"NS": ns, "EW": ew, "how": _HOW[verified]}},
+                     who, reason)
     # The public pages (standings, the traveller, the pair's card) and the feed hear of it, as of a game's result.
     # Not its points: the change log is public, and a board's result tells of its deal to the tables
     # still to play it (the feed's rounds give the points once every table has played the board).

@@ -145,6 +145,45 @@ def standings(store: EventStore) -> dict[str, Any]:
     return doc
 
 
+def published_standings(store: EventStore) -> dict[str, Any]:
+    """``GET /api/v1/standings`` (and the hub's copy of it): :func:`standings`, but a duplicate
+    event's are what ``standings --json`` prints for it, with ``standings`` its rows (the pairs by
+    matchpoints and IMPs; duplicate teams: the teams by victory or match points and IMPs),
+    ``columns`` and ``tiebreaks`` naming them: its rounds have no games of their own, so the ranking
+    of games (and the players' and pairs' rankings of games beside it) would be all zeros there.
+    The hall's own pages read :func:`standings`."""
+    s = store.settings
+    if not (s.duplicate or s.team_duplicate):
+        return standings(store)
+    from tournament.event import duplicate, duplicate_teams
+    from tournament.event.browsing import DUPLICATE_COLUMNS, DUPLICATE_TEAM_COLUMNS
+
+    if s.duplicate:
+        doc = duplicate.standings(store)
+        rows, keys = doc["pairs"], DUPLICATE_COLUMNS
+        ties = ["percent", "imps"] if doc["ranked_by"] == "matchpoints" else ["imps", "percent"]
+    else:
+        doc = duplicate_teams.standings(store)
+        rows, keys = doc["teams"], DUPLICATE_TEAM_COLUMNS
+        first = "victory_points" if doc["ranked_by"] == "victory-points" else "match_points"
+        ties = [first, "imps", "imps_for"]
+        doc = {**doc, "team_ranked_by": doc["ranked_by"], "team_provisional": doc["provisional"],
+               "team_tiebreaks": [doc["ranked_by"], "imps", "imps-for"]}
+    columns = [{"key": k, "ranks": k in ties, "order": ties.index(k) + 1 if k in ties else None,
+                "about": DUPLICATE_ABOUT.get(k)} for k in keys]
+    return {**doc, "standings": rows, "columns": columns, "tiebreaks": ties}
+
+
+#: What the ranking columns of a duplicate event's standings count (:func:`published_standings`).
+DUPLICATE_ABOUT = {
+    "percent": "matchpoints as a percentage of the top (ranks the pairs: matchpoints over the boards played)",
+    "imps": "IMPs: the net of the boards' IMPs (duplicate teams: IMPs won less IMPs lost)",
+    "victory_points": "victory points, from each match's IMP margin",
+    "match_points": "match points: 2 a match won, 1 drawn",
+    "imps_for": "IMPs won",
+}
+
+
 # --- rounds and tables ---------------------------------------------------------------------------
 
 

@@ -395,13 +395,16 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
     if "teams" in data:  # a team event: the team standings, and each round's matches
         team_rows = data["standings"].get("teams", [])
         out["teams"] = (list(team_rows[0]) if team_rows else ["rank", "team", "id"], team_rows)
-        out["team_matches"] = (["round", "first", "last", "home", "away", "home_games", "away_games", "home_points",
-                                "away_points", "done", "count", "finished"]
-                               + (["target", "winner", "won_at"] if data["event"].get("team_set") else []),
-                               [{**m, "home": m["home"]["name"], "away": m["away"]["name"],
-                                 **({"winner": (m["home"] if m["winner"] == m["home"]["id"] else m["away"])["name"]
-                                     if m.get("winner") is not None else ""} if "target" in m else {})}
-                                for m in data["team_matches"]])
+        if "duplicate_team_matches" in data:  # scored on the boards: IMPs, not games
+            out["team_matches"] = duplicate_team_matches_csv(data)
+        else:
+            out["team_matches"] = (
+                ["round", "first", "last", "home", "away", "home_games", "away_games", "home_points", "away_points",
+                 "done", "count", "finished"] + (["target", "winner", "won_at"] if data["event"].get("team_set") else []),
+                [{**m, "home": m["home"]["name"], "away": m["away"]["name"],
+                  **({"winner": (m["home"] if m["winner"] == m["home"]["id"] else m["away"])["name"]
+                      if m.get("winner") is not None else ""} if "target" in m else {})}
+                 for m in data["team_matches"]])
     from tournament.event.audit import TRAIL_COLUMNS
 
     out["audit"] = (list(TRAIL_COLUMNS), data.get("audit", []))
@@ -411,6 +414,29 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
     if group_rows:
         out["groups"] = (list(dict.fromkeys(k for r in group_rows for k in r)), group_rows)
     return out
+
+
+#: Duplicate teams' ``team_matches.csv``: a match's IMPs, victory points (empty where the event
+#: ranks by match points), the points its team scored at both tables, and its boards in at both.
+DUPLICATE_TEAM_MATCH_COLUMNS = ["round", "first", "last", "home", "away", "home_imps", "away_imps", "home_vp",
+                                "away_vp", "home_points", "away_points", "boards_in", "boards", "finished"]
+
+
+def duplicate_team_matches_csv(data: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """Duplicate teams' ``team_matches.csv``, a row a match: its tables (``first``, ``last``), its
+    teams, the IMPs each has won (``home_imps``, ``away_imps``; ``team_boards.csv`` has them board by
+    board), the victory points, each team's points over both tables, and how many of the round's
+    boards (``boards``) are in at both tables (``boards_in``).  The columns a match of games has
+    (``home_games``, ``done``, ``count``) would hold IMPs and boards under other names."""
+    def vp(x: Any) -> Any:
+        return "" if x is None else x
+
+    return list(DUPLICATE_TEAM_MATCH_COLUMNS), [
+        {"round": m["round"], "first": m["first"], "last": m["last"], "home": m["home"]["name"],
+         "away": m["away"]["name"], "home_imps": m["home_games"], "away_imps": m["away_games"],
+         "home_vp": vp(m.get("home_vp")), "away_vp": vp(m.get("away_vp")), "home_points": m["home_points"],
+         "away_points": m["away_points"], "boards_in": m["done"], "boards": m["count"], "finished": m["finished"]}
+        for m in data["team_matches"]]
 
 
 def duplicate_standings_csv(data: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:

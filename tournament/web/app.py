@@ -1180,7 +1180,7 @@ class HallSite(Site):
         return await self._feed(request, feed.event)
 
     async def feed_standings(self, request: Request) -> Response:
-        return await self._feed(request, feed.standings)
+        return await self._feed(request, feed.published_standings)
 
     async def feed_round(self, request: Request) -> Response:
         try:

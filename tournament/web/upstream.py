@@ -377,7 +377,7 @@ def _snapshot(store: EventStore, where: dict[str, Any]) -> dict[str, Any]:
     with store.reading():
         data = public_data(store, hall=True)
         return {"seq": data["seq"], "revision": changes.latest_public_seq(store), "public": data,
-                "feed": {"event": feed.event(store), "standings": feed.standings(store),
+                "feed": {"event": feed.event(store), "standings": feed.published_standings(store),
                          "rounds": feed.rounds(store, withhold=True)},
                 "where": dict(where), "started": _started(store)}
 
