@@ -91,8 +91,10 @@ def standings(name: str, events: Iterable[tuple[str, dict[str, Any]] | tuple[str
             found["events"] += 1
         listed, key = _LISTS[by]
         for row in doc.get(listed) or []:
-            player = row.get(key) or row.get("name")
-            if not player:
+            # (a duplicate event's pairs are numbered by its movement: ``pair`` is that number, and
+            # the pair is found by its name; a number given to name_key stopped the league's page)
+            player = row.get(key) if isinstance(row.get(key), str) else row.get("name")
+            if not player or not isinstance(player, str):
                 continue
             if by != "club":
                 found = rows.setdefault(name_key(player), {"player": player, "events": 0, **{k: 0 for k in _COUNTED}})
