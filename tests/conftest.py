@@ -85,13 +85,39 @@ def _one_command_an_app() -> None:
     typer.testing._get_command = one_command
 
 
+def _one_engine_files_a_process() -> None:
+    """Each venue server (``VenueServer``) keeps an ``EngineFiles``: the phone's engine as it serves
+    it, made on first request and kept in memory (the bundle of domrec's modules, zipped, at the
+    first table page it serves, a third of a second of a core; Pyodide's WebAssembly gzipped, at a
+    page that loads the engine, two seconds more).  A real server makes them once a process; the
+    tests start a server of their own for nearly every table page they open, and made them again
+    each time, from the same files.  Here the servers of a test process share one ``EngineFiles``
+    (its lock guards what it makes): the same bytes, the same addresses, made once.  Done once the
+    test modules have imported the venue's app (never imported here for them)."""
+    from tournament.web import app
+    from tournament.web.engine_bundle import EngineFiles
+
+    shared: dict[tuple, EngineFiles] = {}
+
+    def engine_files(phrases):
+        phrases = tuple(phrases)
+        if phrases not in shared:
+            shared[phrases] = EngineFiles(phrases)
+        return shared[phrases]
+
+    app.EngineFiles = engine_files
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Once the test modules are imported: their clients keep a portal (if one imported Starlette's),
-    and Typer's runner makes an app's command once (if one imported it)."""
+    Typer's runner makes an app's command once (if one imported it), and the venue's servers share
+    the engine's files (if one imported the venue's app)."""
     if "starlette.testclient" in sys.modules:
         _one_portal_a_test_client()
     if "typer.testing" in sys.modules:
         _one_command_an_app()
+    if "tournament.web.app" in sys.modules:
+        _one_engine_files_a_process()
 
 
 @pytest.fixture(autouse=True)
