@@ -276,11 +276,26 @@ def examples(default: int, long: int) -> int:
     return long if os.environ.get("DOMREC_LONG_TESTS") == "1" else default
 
 
+def _run_first(item: pytest.Item) -> tuple[bool, bool]:
+    """Where a test runs in the order (smallest first): the page tests (the ``browser`` fixture),
+    then the other tests marked ``slow``, then the rest, each group in the order collected."""
+    return "browser" not in getattr(item, "fixturenames", ()), item.get_closest_marker("slow") is None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``long`` draw thousands of simulated positions; the default run stays under ten
+    """The page tests first, one after the other, then the other slow tests, then the rest (no test
+    depends on another or on the order they run in).  In the order collected, the page modules of
+    tests/tournament/ lie between modules of other tests: a worker closed its Chromium before each
+    of those (:func:`pytest_runtest_setup`) and launched it again at the next page module, some
+    twenty times a worker, seconds of both cores each time; now once a worker.  The slow tests run
+    before the quick ones, so that the run does not end with one worker on a long test while the
+    other waits.  (The same order in every worker: pytest-xdist requires it.)
+
+    Tests marked ``long`` draw thousands of simulated positions; the default run stays under ten
     minutes by leaving them to ``pytest --long`` (or ``DOMREC_LONG_TESTS=1``)."""
     import os
 
+    items[:] = sorted(items, key=_run_first)
     if config.getoption("--long") or os.environ.get("DOMREC_LONG_TESTS") == "1":
         return
     skip = pytest.mark.skip(reason="a long property run: pytest --long runs it")
