@@ -289,7 +289,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     of those (:func:`pytest_runtest_setup`) and launched it again at the next page module, some
     twenty times a worker, seconds of both cores each time; now once a worker.  The slow tests run
     before the quick ones, so that the run does not end with one worker on a long test while the
-    other waits.  (The same order in every worker: pytest-xdist requires it.)
+    other waits.  (The same order in every worker: pytest-xdist requires it.  Its first batch to a
+    worker is a quarter of the worker's share, every page test among them for the first worker,
+    unless ``--maxschedchunk`` bounds it: pyproject's addopts give 50, so that the page tests are
+    shared out between the workers as they go.)
 
     Tests marked ``long`` draw thousands of simulated positions; the default run stays under ten
     minutes by leaving them to ``pytest --long`` (or ``DOMREC_LONG_TESTS=1``)."""
