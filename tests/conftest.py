@@ -85,13 +85,39 @@ def _one_command_an_app() -> None:
     typer.testing._get_command = one_command
 
 
+def _one_engine_files_a_process() -> None:
+    """Each venue server (``VenueServer``) keeps an ``EngineFiles``: the phone's engine as it serves
+    it, made on first request and kept in memory (the bundle of domrec's modules, zipped, at the
+    first table page it serves, a third of a second of a core; Pyodide's WebAssembly gzipped, at a
+    page that loads the engine, two seconds more).  A real server makes them once a process; the
+    tests start a server of their own for nearly every table page they open, and made them again
+    each time, from the same files.  Here the servers of a test process share one ``EngineFiles``
+    (its lock guards what it makes): the same bytes, the same addresses, made once.  Done once the
+    test modules have imported the venue's app (never imported here for them)."""
+    from tournament.web import app
+    from tournament.web.engine_bundle import EngineFiles
+
+    shared: dict[tuple, EngineFiles] = {}
+
+    def engine_files(phrases):
+        phrases = tuple(phrases)
+        if phrases not in shared:
+            shared[phrases] = EngineFiles(phrases)
+        return shared[phrases]
+
+    app.EngineFiles = engine_files
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Once the test modules are imported: their clients keep a portal (if one imported Starlette's),
-    and Typer's runner makes an app's command once (if one imported it)."""
+    Typer's runner makes an app's command once (if one imported it), and the venue's servers share
+    the engine's files (if one imported the venue's app)."""
     if "starlette.testclient" in sys.modules:
         _one_portal_a_test_client()
     if "typer.testing" in sys.modules:
         _one_command_an_app()
+    if "tournament.web.app" in sys.modules:
+        _one_engine_files_a_process()
 
 
 @pytest.fixture(autouse=True)
@@ -250,11 +276,29 @@ def examples(default: int, long: int) -> int:
     return long if os.environ.get("DOMREC_LONG_TESTS") == "1" else default
 
 
+def _run_first(item: pytest.Item) -> tuple[bool, bool]:
+    """Where a test runs in the order (smallest first): the page tests (the ``browser`` fixture),
+    then the other tests marked ``slow``, then the rest, each group in the order collected."""
+    return "browser" not in getattr(item, "fixturenames", ()), item.get_closest_marker("slow") is None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``long`` draw thousands of simulated positions; the default run stays under ten
+    """The page tests first, one after the other, then the other slow tests, then the rest (no test
+    depends on another or on the order they run in).  In the order collected, the page modules of
+    tests/tournament/ lie between modules of other tests: a worker closed its Chromium before each
+    of those (:func:`pytest_runtest_setup`) and launched it again at the next page module, some
+    twenty times a worker, seconds of both cores each time; now once a worker.  The slow tests run
+    before the quick ones, so that the run does not end with one worker on a long test while the
+    other waits.  (The same order in every worker: pytest-xdist requires it.  Its first batch to a
+    worker is a quarter of the worker's share, every page test among them for the first worker,
+    unless ``--maxschedchunk`` bounds it: pyproject's addopts give 50, so that the page tests are
+    shared out between the workers as they go.)
+
+    Tests marked ``long`` draw thousands of simulated positions; the default run stays under ten
     minutes by leaving them to ``pytest --long`` (or ``DOMREC_LONG_TESTS=1``)."""
     import os
 
+    items[:] = sorted(items, key=_run_first)
     if config.getoption("--long") or os.environ.get("DOMREC_LONG_TESTS") == "1":
         return
     skip = pytest.mark.skip(reason="a long property run: pytest --long runs it")

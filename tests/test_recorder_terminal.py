@@ -117,7 +117,8 @@ class Terminal:
 
     def wait_prompt(self, text: str, timeout: float = 120.0) -> None:
         """Until the pane's last line is the prompt ``text`` (with nothing typed after it)."""
-        self.wait(lambda s: (self.lines() or [""])[-1] == text.rstrip(), timeout)
+        # (read from the screen the poll captured: one capture-pane a poll, not two)
+        self.wait(lambda s: ([x.rstrip() for x in s.splitlines() if x.strip()] or [""])[-1] == text.rstrip(), timeout)
 
     def wait_dead(self, timeout: float = 120.0) -> str:
         """Until the program has stopped; its exit status."""

@@ -8,6 +8,7 @@ Slow, and skipped with the reason where Chromium or Playwright is missing."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -65,6 +66,19 @@ MEASURE = """() => {
 }"""
 
 
+@functools.lru_cache(maxsize=None)
+def _record(name: str, folder: str = "valid"):
+    """The sample ``name``, read once a module (only read by the tests)."""
+    return load(SAMPLES / folder / name)
+
+
+@functools.lru_cache(maxsize=None)
+def _page(name: str, title: str, folder: str = "valid") -> str:
+    """The replay page of the sample ``name`` titled ``title``: made once a module for the tests that
+    open the same sample at several widths (the page is a pure function of the record and its title)."""
+    return replay_page.page(_record(name, folder), title)
+
+
 def _open(browser, page: str, folder: Path, name: str, screenshot: bool = True) -> dict:
     path = folder / f"{name}.html"
     path.write_text(page, encoding="utf-8")
@@ -83,7 +97,7 @@ def _open(browser, page: str, folder: Path, name: str, screenshot: bool = True) 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_on_a_phone_the_board_is_as_wide_as_the_screen(browser, tmp_path, name):
-    seen = _open(browser, replay_page.page(load(SAMPLES / "valid" / name), name), tmp_path, name.split("/")[0])
+    seen = _open(browser, _page(name, name), tmp_path, name.split("/")[0])
     assert seen["innerWidth"] == PHONE["width"] and seen["scrollWidth"] <= PHONE["width"], "the page scrolls sideways"
     assert seen["hands"]
     for hand in seen["hands"]:
@@ -94,7 +108,7 @@ def test_on_a_phone_the_board_is_as_wide_as_the_screen(browser, tmp_path, name):
 
 @pytest.mark.parametrize("name", INVALID)
 def test_on_a_phone_an_invalid_record_opens_with_its_problem_in_view(browser, tmp_path, name):
-    seen = _open(browser, replay_page.page(load(SAMPLES / "invalid" / name), name), tmp_path,
+    seen = _open(browser, _page(name, name, "invalid"), tmp_path,
                  "invalid-" + name.split("/")[0])
     problem = seen["problem"]
     assert 0 <= problem["top"] and problem["bottom"] <= PHONE["height"], problem  # on the first screen
@@ -181,7 +195,7 @@ def test_on_a_phone_every_text_of_the_picture_is_at_least_11_px(browser, tmp_pat
     """The numbers and names on the felt (coordinates, counts, road names, captured and boneyard
     labels) as well as the racks' labels: at least 11 CSS px at 390 px wide, at every position."""
     path = tmp_path / "page.html"
-    path.write_text(replay_page.page(load(SAMPLES / "valid" / name), name), encoding="utf-8")
+    path.write_text(_page(name, name), encoding="utf-8")
     tab = browser.new_page(viewport=PHONE)
     try:
         tab.goto(path.as_uri())
@@ -191,14 +205,16 @@ def test_on_a_phone_every_text_of_the_picture_is_at_least_11_px(browser, tmp_pat
     assert least is not None and least["px"] >= 11 - 1e-6, least
 
 
-def _smallest(browser, tmp_path, record, name: str, viewport: dict, sample: bool = False) -> dict:
+def _smallest(browser, tmp_path, record, name: str, viewport: dict, sample: bool = False,
+              page: str | None = None) -> dict:
     """The smallest text of the page's pictures at every position (``sample``: in the default run,
-    at the positions ``tests/test_replay_drawing._sample`` opens; at every one under --long)."""
+    at the positions ``tests/test_replay_drawing._sample`` opens; at every one under --long).
+    ``page``: the record's page titled ``name``, where the test has it made already."""
     wanted = None
     if sample and os.environ.get("DOMREC_LONG_TESTS") != "1":
         wanted = _sample([h for h in replay(record, name)[0] if h.positions])
     path = tmp_path / "page.html"
-    path.write_text(replay_page.page(record, name), encoding="utf-8")
+    path.write_text(page if page is not None else replay_page.page(record, name), encoding="utf-8")
     tab = browser.new_page(viewport=viewport)
     try:
         tab.goto(path.as_uri())
@@ -217,10 +233,13 @@ def _smallest(browser, tmp_path, record, name: str, viewport: dict, sample: bool
 def test_on_a_phone_a_double_twelve_sets_numerals_are_at_least_11_px(browser, tmp_path):
     """Beyond nine a half is a numeral (double-twelve, Castle Rock's largest set): on a phone the
     racks' tiles and the captured panels' are drawn big enough for it to show at 11 px, as every
-    other text (a rack's 13 px half showed it at 6.5 px)."""
+    other text (a rack's 13 px half showed it at 6.5 px).  Every position under --long; in the
+    default run a sample of the hand's (its deal, whose racks hold every tile dealt, its end, whose
+    captured panels hold every capture, one in four and the first after each kind of move), as the
+    tests of wider screens below."""
     record = next(iter(sim.simulate("castle-rock", 1, 11, players=2, options={"set": "double-twelve",
                                                                               "start_tiles": 20})))
-    least = _smallest(browser, tmp_path, record, "double-twelve", PHONE)
+    least = _smallest(browser, tmp_path, record, "double-twelve", PHONE, sample=True)
     assert least["px"] >= 11 - 1e-6, least
 
 
@@ -233,23 +252,26 @@ def test_on_a_small_tablet_or_a_phone_turned_every_text_is_at_least_11_px(browse
     position is drawn for the box's width, as on a phone.  Every position under --long; in the
     default run (the phone's 390 px above sees every position of the same records) a sample of each
     hand's, every kind of move among them, as tests/test_replay_drawing.py compares them."""
-    least = _smallest(browser, tmp_path, load(SAMPLES / "valid" / name), name.split("/")[0],
-                      {"width": width, "height": 900}, sample=True)
+    game = name.split("/")[0]
+    least = _smallest(browser, tmp_path, _record(name), game, {"width": width, "height": 900}, sample=True,
+                      page=_page(name, game))
     assert least["px"] >= 11 - 1e-6, least
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_screenshots_on_a_phone_a_desktop_and_a_projector(browser, tmp_path, name):
     """Each game's page at 390x844, 1280x800 and 1920x1080 (kept under ``DOMREC_SCREENSHOTS``, for a
-    person to look at), at the hand's busiest position: its last."""
+    person to look at), at the hand's busiest position: its last.  The page at 390x844 is opened
+    only to be kept: that it does not scroll sideways there is
+    :func:`test_on_a_phone_the_board_is_as_wide_as_the_screen`'s check, on the same page."""
     path = tmp_path / "page.html"
-    path.write_text(replay_page.page(load(SAMPLES / "valid" / name), name), encoding="utf-8")
-    for size in (PHONE, {"width": 1280, "height": 800}, {"width": 1920, "height": 1080}):
+    path.write_text(_page(name, name), encoding="utf-8")
+    keep = os.environ.get("DOMREC_SCREENSHOTS")
+    for size in ((PHONE,) if keep else ()) + ({"width": 1280, "height": 800}, {"width": 1920, "height": 1080}):
         tab = browser.new_page(viewport=size)
         try:
             tab.goto(path.as_uri())
             tab.locator("section.hand .picture").first.scroll_into_view_if_needed()
-            keep = os.environ.get("DOMREC_SCREENSHOTS")
             if keep:
                 Path(keep).mkdir(parents=True, exist_ok=True)
                 tab.screenshot(path=str(Path(keep) / f"{name.split('/')[0]}-{size['width']}.png"))

@@ -75,14 +75,14 @@ def test_offline_the_real_engine_checks_each_line_and_refuses_an_illegal_one(tmp
         for k in range(2, 8):
             before = _rev(page)
             page.fill("#typed-text", steps[k])
-            page.click("#typed-form button[type=submit]")
+            page.click("#typed-form button[type=submit]", timeout=WAIT_MS)
             page.wait_for_function(f"() => Number(document.body.dataset.rev) === {before + 1}", timeout=WAIT_MS)
             assert page.evaluate("() => document.body.dataset.outbox") == str(k - 1)
         # an illegal move: the first move made offline, made again
         again = steps[moves[0]]
         before, shown = _rev(page), page.inner_text("#message")
         page.fill("#typed-text", again)
-        page.click("#typed-form button[type=submit]")
+        page.click("#typed-form button[type=submit]", timeout=WAIT_MS)
         page.wait_for_function(f"(before) => document.getElementById('message').textContent !== before", arg=shown,
                                timeout=WAIT_MS)
         refusal = page.inner_text("#message")
@@ -157,7 +157,7 @@ def test_the_engine_keeps_its_log_from_the_pages_own_writes_without_reading_it_a
         assert int(page.evaluate("() => document.body.dataset.engineRev")) == rows[-1][0] + 1
         page.context.set_offline(True)
         page.fill("#typed-text", steps[8])
-        page.click("#typed-form button[type=submit]")
+        page.click("#typed-form button[type=submit]", timeout=WAIT_MS)
         page.wait_for_function("() => document.body.dataset.outbox === '1'", timeout=WAIT_MS)
         assert page.inner_text("#message") == "kept on this phone, unchecked: it is checked when it is sent"
         page.context.set_offline(False)
@@ -343,7 +343,7 @@ def test_a_link_opened_once_opens_again_offline_with_its_engine(tmp_path, browse
         page.wait_for_function("() => document.body.dataset.rev === '2' && document.body.dataset.engineRev === '2'",
                                timeout=WAIT_MS)
         page.fill("#typed-text", steps[2])  # checked on the phone: the table drawn one revision on
-        page.click("#typed-form button[type=submit]")
+        page.click("#typed-form button[type=submit]", timeout=WAIT_MS)
         page.wait_for_function("() => Number(document.body.dataset.rev) === 3", timeout=WAIT_MS)
         assert "unchecked" not in page.inner_text("#message")
         context.set_offline(False)
@@ -384,13 +384,13 @@ def test_the_wifi_dropping_again_after_the_outbox_is_sent_still_checks_each_play
                     pass  # (the play below says what that costs)
             before = _rev(page)
             page.fill("#typed-text", steps[k])
-            page.click("#typed-form button[type=submit]")
+            page.click("#typed-form button[type=submit]", timeout=WAIT_MS)
             page.wait_for_function(f"() => Number(document.body.dataset.rev) === {before + 1}", timeout=WAIT_MS)
             assert "unchecked" not in page.inner_text("#message"), (k, page.inner_text("#message"))
         # an illegal move (the first made again), refused on the phone and not kept
         before = _rev(page)
         page.fill("#typed-text", steps[6])
-        page.click("#typed-form button[type=submit]")
+        page.click("#typed-form button[type=submit]", timeout=WAIT_MS)
         page.wait_for_function("() => document.getElementById('message').className === 'bad'", timeout=WAIT_MS)
         assert _rev(page) == before and page.evaluate("() => document.body.dataset.outbox") == "1"
         page.context.set_offline(False)

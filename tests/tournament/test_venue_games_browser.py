@@ -321,17 +321,20 @@ def test_the_tables_picture_fits_a_phone_without_a_tile_cut(tmp_path, browser, g
         served.close()
 
 
-def test_a_horse_race_score_sheet_typed_line_by_line_waits_for_its_end_line(tmp_path, browser):
+def test_a_horse_race_score_sheet_typed_line_by_line_waits_for_its_end_line(tmp_path, browser, request):
     """A club's Horse Race sheet (no ends, no seats, no deal, each hand's scores on its end line)
     typed into the phone's box line by line: hand 4's left line leaves readings with different
     scores, and the page says the hand waits for its end line; the end line settles it, and the
-    game confirmed is the game as scored."""
+    game confirmed is the game as scored.  The default run types hands 1 to 4 line by line (hand 4
+    the one that waits) and the six after it a hand a request, as a scorer catching up from the
+    sheet; under --long every line is typed alone."""
     from domrec import notation
 
     path, record = _served_game(tmp_path, "horse-race", ["Ana", "Bo"], 1)
     lines = [line for line in notation.dumps_typed(record, keep_deal=False, ends=False, seats=False,
                                                      scores=True).splitlines()
              if line.strip() and not line.startswith("[")]
+    lines, rest = harness._split_at_hand(lines, None if request.config.getoption("--long") else 4)
     served = harness._served(path)
     try:
         page = _table_page(browser, served)
@@ -350,6 +353,8 @@ def test_a_horse_race_score_sheet_typed_line_by_line_waits_for_its_end_line(tmp_
                 assert page.locator("#layout").is_hidden()
                 _shot(page, "horse-race-sheet-waits")
         assert waited
+        for text in hand_by_hand(rest):
+            _type(page, text)
         _close_hand_if_over(page)
         sides = page.evaluate("() => [...document.querySelectorAll('#panel button[data-side]')].map(b => b.dataset.side)")
         assert sides
