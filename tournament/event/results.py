@@ -719,13 +719,16 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
         refuse_game_on_phone(store, table)
     if existing is not None:
         same = (existing.record_hash == digest) if digest is not None else (
-            existing.kind == kind and existing.scores == scores and existing.winner == winner)
+            existing.kind == kind and existing.scores == scores and existing.winner == winner
+            # A forfeit is who did not play, not its scores alone: a side's forfeit and a player's
+            # (their partner came, and wins) can have the same scores and stand for other standings.
+            and (kind != "forfeit" or existing.note == note))
         if same:
             return attrs.evolve(entry, status=UNCHANGED)
         old = ", ".join(f"{k} {v}" for k, v in table.in_seat_order(existing.scores))
         if not replace:
             raise ResultRefused(f"round {table.round} table {table.number} already has a result ({old}, "
-                                f"{'verified record' if existing.verified else existing.kind}); give --replace "
+                                f"{_stored_how(store, existing)}); give --replace "
                                 f"to replace it (the old one is kept: `tournament history`)")
         from tournament.event.audit import default_author
 
@@ -751,6 +754,20 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
     done = attrs.evolve(entry, reseated=_advance(store, table))
     progress.note_if_finished(store)
     return done
+
+
+def _stored_how(store: EventStore, existing: Result) -> str:
+    """How a stored result was entered, as a refusal to replace it says it: ``verified record``,
+    ``manual``, ``forfeit: EW did not play``, ``forfeit: Ana did not play`` (a forfeit by player)."""
+    if existing.verified:
+        return "verified record"
+    if existing.kind != "forfeit":
+        return existing.kind
+    who: Sequence[str] = existing.absent
+    if existing.absent_players:
+        names = store.players_by_id(list(existing.absent_players))
+        who = [names[p].name if p in names else f"#{p}" for p in existing.absent_players]
+    return f"forfeit: {', '.join(who)} did not play" if who else "forfeit"
 
 
 def _advance(store: EventStore, table: Table) -> tuple[Table, ...]:
