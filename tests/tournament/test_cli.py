@@ -353,6 +353,33 @@ def test_result_from_an_empty_archive_or_a_missing_file(tmp_path: Path) -> None:
     assert r.exit_code == 2 and r.stderr.count("nothere.json") == 1, r.stderr
 
 
+def _two_records(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A rotating event of 8, round 1 paired, and the records of its tables 1 and 2 (no event tag)."""
+    path = new_event(tmp_path)
+    run("add", path, *[f"p{i}" for i in range(8)])
+    run("pair", path)
+    from tournament import open_event
+    with open_event(path) as store:
+        files = []
+        for table in store.tables(1)[:2]:
+            doc = json.loads(play_table(store, table, seed=table.number))
+            doc.pop("event", None)
+            files.append(tmp_path / f"table{table.number}.json")
+            files[-1].write_text(json.dumps(doc))
+    return path, files[0], files[1]
+
+
+def test_a_batchs_conflicting_result_is_refused_naming_its_file(tmp_path: Path) -> None:
+    # Every line of a batch names its file; the refusal of a table that has another result did not.
+    path, one, two = _two_records(tmp_path)
+    assert run("result", path, "--table", "2", "--score", "NS=100,EW=200").exit_code == 0
+    r = run("result", path, one, two)
+    assert r.exit_code == 1, r.output
+    assert r.stdout.startswith(f"{one}: round 1 table 1:"), r.stdout
+    assert r.stderr == (f"error: {two}: round 1 table 2 already has a result (NS 100, EW 200, manual); give "
+                        f"--replace to replace it (the old one is kept: `tournament history`)\n"), r.stderr
+
+
 def test_stage_options_out_of_range_are_usage_errors(tmp_path):
     from typer.testing import CliRunner
 

@@ -727,7 +727,10 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
             return attrs.evolve(entry, status=UNCHANGED)
         old = ", ".join(f"{k} {v}" for k, v in table.in_seat_order(existing.scores))
         if not replace:
-            raise ResultRefused(f"round {table.round} table {table.number} already has a result ({old}, "
+            # A record's refusal names its file, as its other refusals do: in a batch of files,
+            # each line of the answer starts with the file it is about.
+            said = f"{source}: " if kind == "record" else ""
+            raise ResultRefused(f"{said}round {table.round} table {table.number} already has a result ({old}, "
                                 f"{_stored_how(store, existing)}); give --replace "
                                 f"to replace it (the old one is kept: `tournament history`)")
         from tournament.event.audit import default_author
