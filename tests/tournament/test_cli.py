@@ -380,6 +380,26 @@ def test_a_batchs_conflicting_result_is_refused_naming_its_file(tmp_path: Path) 
                         f"--replace to replace it (the old one is kept: `tournament history`)\n"), r.stderr
 
 
+def test_a_round_not_paired_is_a_usage_error_however_the_result_comes(tmp_path: Path) -> None:
+    # --round 5 of a record said "has not been paired", exit 1; of a typed score "does not exist", exit 2.
+    path, one, _ = _two_records(tmp_path)
+    r = run("result", path, "--round", "5", one)
+    assert r.exit_code == 2, r.output
+    assert r.stderr == f"error: {one}: round 5 does not exist (the last round is 1); nothing was stored\n"
+    r = run("result", path, "--round", "5", "--table", "1", "--score", "NS=10,EW=200")
+    assert r.exit_code == 2 and r.stderr == "error: round 5 does not exist (the last round is 1); nothing was stored\n"
+    # A record that says it is of round 5 itself (no --round) is a refused record (exit 1), in those words.
+    doc = json.loads(one.read_text())
+    doc["event"] = {"round": 5}
+    one.write_text(json.dumps(doc))
+    r = run("result", path, one)
+    assert r.exit_code == 1, r.output
+    assert f"{one}: round 5 (its event.round) does not exist (the last round is 1)" in r.stderr
+    from tournament import open_event
+    with open_event(path) as store:
+        assert not store.results()
+
+
 def test_stage_options_out_of_range_are_usage_errors(tmp_path):
     from typer.testing import CliRunner
 
