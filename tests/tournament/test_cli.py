@@ -353,6 +353,53 @@ def test_result_from_an_empty_archive_or_a_missing_file(tmp_path: Path) -> None:
     assert r.exit_code == 2 and r.stderr.count("nothere.json") == 1, r.stderr
 
 
+def _two_records(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A rotating event of 8, round 1 paired, and the records of its tables 1 and 2 (no event tag)."""
+    path = new_event(tmp_path)
+    run("add", path, *[f"p{i}" for i in range(8)])
+    run("pair", path)
+    from tournament import open_event
+    with open_event(path) as store:
+        files = []
+        for table in store.tables(1)[:2]:
+            doc = json.loads(play_table(store, table, seed=table.number))
+            doc.pop("event", None)
+            files.append(tmp_path / f"table{table.number}.json")
+            files[-1].write_text(json.dumps(doc))
+    return path, files[0], files[1]
+
+
+def test_a_batchs_conflicting_result_is_refused_naming_its_file(tmp_path: Path) -> None:
+    # Every line of a batch names its file; the refusal of a table that has another result did not.
+    path, one, two = _two_records(tmp_path)
+    assert run("result", path, "--table", "2", "--score", "NS=100,EW=200").exit_code == 0
+    r = run("result", path, one, two)
+    assert r.exit_code == 1, r.output
+    assert r.stdout.startswith(f"{one}: round 1 table 1:"), r.stdout
+    assert r.stderr == (f"error: {two}: round 1 table 2 already has a result (NS 100, EW 200, manual); give "
+                        f"--replace to replace it (the old one is kept: `tournament history`)\n"), r.stderr
+
+
+def test_a_round_not_paired_is_a_usage_error_however_the_result_comes(tmp_path: Path) -> None:
+    # --round 5 of a record said "has not been paired", exit 1; of a typed score "does not exist", exit 2.
+    path, one, _ = _two_records(tmp_path)
+    r = run("result", path, "--round", "5", one)
+    assert r.exit_code == 2, r.output
+    assert r.stderr == f"error: {one}: round 5 does not exist (the last round is 1); nothing was stored\n"
+    r = run("result", path, "--round", "5", "--table", "1", "--score", "NS=10,EW=200")
+    assert r.exit_code == 2 and r.stderr == "error: round 5 does not exist (the last round is 1); nothing was stored\n"
+    # A record that says it is of round 5 itself (no --round) is a refused record (exit 1), in those words.
+    doc = json.loads(one.read_text())
+    doc["event"] = {"round": 5}
+    one.write_text(json.dumps(doc))
+    r = run("result", path, one)
+    assert r.exit_code == 1, r.output
+    assert f"{one}: round 5 (its event.round) does not exist (the last round is 1)" in r.stderr
+    from tournament import open_event
+    with open_event(path) as store:
+        assert not store.results()
+
+
 def test_stage_options_out_of_range_are_usage_errors(tmp_path):
     from typer.testing import CliRunner
 

@@ -190,6 +190,8 @@ def test_a_typed_score_replaced_by_the_hands_record_of_the_same_points_says_so(s
     assert out.exit_code == 1, out.output
     assert f"round 1 table 1 board 1 already has a result (NS {ns}, EW {ew}, a typed score); this is the hand's " \
            f"record of the same points; give --replace to replace it" in out.output
+    # The record's file named first, as every line of a batch of files names its own.
+    assert out.stderr.startswith(f"error: {path}: round 1 table 1 board 1 already has a result"), out.stderr
     run("result", seated, path, "--replace")
     out = runner.invoke(app, ["result", str(seated), "--round", "1", "--table", "1", "--board", "1",
                               "--score", f"NS={ns},EW={ew}"])

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from domrec import games
-from tournament import add_players, create_event, enter_manual, enter_record, make_settings, pair_next_round, \
-    run_check
+from tournament import add_players, create_event, enter_manual, enter_record, make_settings, open_event, \
+    pair_next_round, run_check
 from tournament.cli import app
 from tournament.errors import ResultRefused, UnknownPlayer, UnusableInput
 from tournament.event.ratings import event_games
@@ -133,3 +133,77 @@ def test_the_exports_tables_csv_gives_each_seat_its_own_game_of_a_forfeit_by_pla
     got = {r["seat"]: (r["score"], r["winner"], r["result"]) for r in rows}
     assert got == {"N": ("0", "", "forfeit"), "E": ("200", "", "forfeit"), "S": ("200", "", "forfeit"),
                    "W": ("200", "", "forfeit")}, got
+
+
+def _result(path: Path, *args: str):
+    return runner.invoke(app, ["result", str(path), "--table", "1", *args])
+
+
+def _won(path: Path) -> dict[int, tuple[int, int]]:
+    with open_event(path) as store:
+        return {r.unit: (r.won, r.points_for) for r in current_standings(store).rows}
+
+
+@pytest.mark.parametrize("first", ["side", "player"])
+def test_a_side_forfeit_and_a_player_forfeit_are_different_results(rotating_event, first: str) -> None:
+    # Both store NS 200, EW 0 when W does not come; the side's forfeit makes W's partner E lose, the
+    # player's makes E win.  Switching was "already stored; nothing changed", even with --replace.
+    store = rotating_event
+    table = store.tables(1)[0]
+    by_seat = {s.seat: s.player for s in table.seats}
+    names = {p.id: p.name for p in store.players()}
+    path = store.path
+    store.close()
+    side, player = ["--forfeit", "EW"], ["--absent", names[by_seat["W"]]]
+    old, new = (side, player) if first == "side" else (player, side)
+    old_how, new_how = (f"forfeit: {'EW' if old is side else names[by_seat['W']]} did not play",
+                        f"forfeit: {'EW' if new is side else names[by_seat['W']]} did not play")
+    done = _result(path, *old)
+    assert done.exit_code == 0 and "— stored" in done.stdout, done.output
+    before = _won(path)
+    assert before[by_seat["E"]] == ((0, 0) if old is side else (1, 200))
+    done = _result(path, *new)
+    assert done.exit_code == 1, done.output
+    assert f"round 1 table 1 already has a result (NS 200, EW 0, {old_how}); give --replace" in done.stderr
+    assert "already stored" not in done.output and _won(path) == before
+    done = _result(path, *new, "--replace")
+    assert done.exit_code == 0 and f"({new_how}) — replaced" in done.stdout, done.output
+    after = _won(path)
+    assert after[by_seat["E"]] == ((0, 0) if new is side else (1, 200))
+    assert after[by_seat["W"]] == (0, 0) and after[by_seat["N"]] == (1, 200)
+    # The same forfeit again changes nothing; the trail says which forfeit each was.
+    done = _result(path, *new)
+    assert done.exit_code == 0 and f"({new_how}) — already stored; nothing changed" in done.stdout, done.output
+    done = runner.invoke(app, ["history", str(path)])
+    assert f"({old_how}) → NS 200, EW 0; winner NS ({new_how})" in done.stdout, done.output
+
+
+def test_an_individual_tables_side_forfeit_and_player_forfeit_are_different_results(tmp_path: Path) -> None:
+    if "castle-rock" not in games.available():
+        pytest.skip("castle-rock is not available")
+    store = create_event(tmp_path / "ind.db", make_settings("Ind", "castle-rock", "individual", 4, seed=2))
+    add_players(store, ["Ana", "Bo", "Cy", "Di"])
+    pair_next_round(store)
+    table = store.tables(1)[0]
+    seat = table.seats[1]
+    path = store.path
+    store.close()
+    for old, new in ((["--forfeit", seat.side], ["--absent", f"#{seat.player}"]),
+                     (["--absent", f"#{seat.player}"], ["--forfeit", seat.side])):
+        done = _result(path, *old, "--replace")
+        assert done.exit_code == 0, done.output
+        with open_event(path) as store:
+            before = {r.unit: r.placement for r in current_standings(store).rows}
+        done = _result(path, *new)
+        assert done.exit_code == 1 and "already has a result" in done.stderr, done.output
+        done = _result(path, *new, "--replace")
+        assert done.exit_code == 0 and "— replaced" in done.stdout, done.output
+        with open_event(path) as store:
+            after = {r.unit: r.placement for r in current_standings(store).rows}
+            points = store.settings.placement
+        # A player's forfeit: each who came takes first place's points; a side's: they share the places.
+        came = [p for p in table.players if p != seat.player]
+        player_way, side_way = (after, before) if new[0] == "--absent" else (before, after)
+        assert all(player_way[p] == points[0] for p in came)
+        assert sorted(side_way[p] for p in came) != [points[0]] * len(came)
+        assert player_way[seat.player] == side_way[seat.player] == points[-1]

@@ -23,6 +23,7 @@ import attrs
 from tournament.errors import UnusableInput
 from tournament.names import bidi_controls
 from tournament.store.event_store import EventStore
+from tournament.values import FORFEIT_NOTE, forfeit_players
 
 #: The longest ``--by`` and ``--reason`` accepted (docs/tournament.md, "Limits").
 MAX_TEXT = 1000
@@ -69,17 +70,27 @@ class Values:
     scores: dict[str, int]
     winner: str | None
     record_hash: str | None
+    #: A forfeit: who did not play, as the line says them (the sides, or the players by name): a
+    #: side's forfeit and a player's can have the same scores, and are other results.
+    absent: tuple[str, ...] = ()
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> "Values":
+    def from_row(cls, row: dict[str, Any], names: dict[int, str] | None = None) -> "Values":
         scores = row.get("scores")
         if isinstance(scores, str):
             try:
                 scores = json.loads(scores)
             except ValueError:
                 scores = {}
+        note = row.get("note") if isinstance(row.get("note"), str) else None
+        absent: tuple[str, ...] = ()
+        if row.get("kind") == "forfeit" and note:
+            if note.startswith(FORFEIT_NOTE):
+                absent = tuple(x.strip() for x in note[len(FORFEIT_NOTE):].split(",") if x.strip())
+            else:
+                absent = tuple((names or {}).get(p, f"#{p}") for p in forfeit_players(note))
         return cls(row.get("id"), str(row.get("kind")), bool(row.get("verified")),
-                   scores if isinstance(scores, dict) else {}, row.get("winner"), row.get("record_hash"))
+                   scores if isinstance(scores, dict) else {}, row.get("winner"), row.get("record_hash"), absent)
 
     def ordered_scores(self) -> list[tuple[str, int]]:
         """Sides in seating order: NS before EW, P2 before P10 (stored JSON has its keys sorted)."""
@@ -89,11 +100,16 @@ class Values:
         scores = ", ".join(f"{k} {v}" for k, v in self.ordered_scores())
         won = f"winner {self.winner}" if self.winner else "a draw"
         how = f"record {self.record_hash[:12]}" if self.kind == "record" and self.record_hash else self.kind
+        if self.absent:
+            how = f"forfeit: {', '.join(self.absent)} did not play"
         return f"{scores}; {won} ({how})"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "verified": self.verified, "scores": dict(self.ordered_scores()), "winner": self.winner,
-                "record_hash": self.record_hash}
+        out = {"kind": self.kind, "verified": self.verified, "scores": dict(self.ordered_scores()),
+               "winner": self.winner, "record_hash": self.record_hash}
+        if self.absent:
+            out["absent"] = list(self.absent)
+        return out
 
 
 @attrs.frozen
@@ -145,6 +161,7 @@ def history(store: EventStore) -> list[Change]:
     of the later change that replaced it in turn)."""
     rows = store.audit()
     where = {t.id: (t.round, t.number) for t in store.tables()}
+    names = {p.id: p.name for p in store.players()} if rows else {}
     olds = {}
     for r in rows:
         try:
@@ -157,15 +174,15 @@ def history(store: EventStore) -> list[Change]:
         new: Values | None = None
         if r["new_result"]:
             try:
-                new = Values.from_row(json.loads(r["new_result"]))
+                new = Values.from_row(json.loads(r["new_result"]), names)
             except (TypeError, ValueError):
                 new = None
         if new is None and r["new_result_id"] is not None:
             row = store.result_row(r["new_result_id"]) or by_result.get(r["new_result_id"])
-            new = Values.from_row(row) if row else None
+            new = Values.from_row(row, names) if row else None
         rnd, tno = where.get(r["table_id"], (None, None))
         out.append(Change(r["id"], r["replaced_at"], r["changed_by"] or UNKNOWN, rnd, tno, r["reason"],
-                          Values.from_row(olds[r["id"]] if isinstance(olds[r["id"]], dict) else {}), new,
+                          Values.from_row(olds[r["id"]] if isinstance(olds[r["id"]], dict) else {}, names), new,
                           cleared=r["new_result_id"] is None and not r["new_result"]))
     return out
 

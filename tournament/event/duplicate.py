@@ -457,7 +457,8 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
         table = (find or _seated)(store, round_no, table_no, board_no)
         _check_players(store, record, table, report.source)
         return _put(store, table, board_no, scores["NS"], scores["EW"], hand.result.end, True,
-                    text_of([record], "json"), digest, replace, by, over_phone=from_phone, reason=reason)
+                    text_of([record], "json"), digest, replace, by, over_phone=from_phone, reason=reason,
+                    source=report.source)
 
 
 def _check_players(store: EventStore, record: Record, table: Table, source: str) -> None:
@@ -500,7 +501,7 @@ def _what_differs(old: dict[str, Any], ns: int, ew: int, verified: bool) -> str:
 
 def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended: str | None, verified: bool,
          record: str | None, digest: str | None, replace: bool, by: str | None, trail: bool = True,
-         over_phone: bool = False, reason: str | None = None) -> BoardEntry:
+         over_phone: bool = False, reason: str | None = None, source: str | None = None) -> BoardEntry:
     """Within a write: a table's result on a board, stored (or the same one again, unchanged).
     A result it replaces is kept whole (``board_result_audit``) and, unless the caller puts its
     own line there (``trail``: false; a correction says why), told in the audit trail
@@ -534,7 +535,9 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
             return BoardEntry(UNCHANGED, table.round, table.number, board_no, ns, ew, verified)
         if not replace:
             differs = _what_differs(old, ns, ew, verified)
-            raise ResultRefused(f"round {table.round} table {table.number} board {board_no} already has a result "
+            # ``source``: a record's file, named first, as its other refusals name it.
+            raise ResultRefused(f"{source + ': ' if source else ''}round {table.round} table {table.number} board "
+                                f"{board_no} already has a result "
                                 f"(NS {old['ns_points']}, EW {old['ew_points']}, {_how(bool(old['verified']))})"
                                 + (f"; this is {differs}" if differs else "") + "; give --replace to replace it")
         status = REPLACED

@@ -567,12 +567,13 @@ def _find_table(store: EventStore, record: Record, round_no: int | None, source:
     from tournament.event import stages
 
     refuse_other_round(record, round_no, source)
+    given = round_no is not None  # --round: a round that does not exist is a usage mistake (exit 2)
     said = (record.event or {}).get("round")
     if round_no is None and said is not None and _round_number(said) is not None:
         round_no = _round_number(said)
     stage = stages.current(store)
     if stage is None or (round_no is not None and stages.stage_of_round(store, round_no) is None):
-        rnd = _round(store, record, round_no, source)
+        rnd = _round(store, record, round_no, source, given)
         players = record_players(store, record)
         former = former_names(store) if any(name_key(rp.name) not in {name_key(p.name) for p in players.values()}
                                             for rp in record.players) else {}
@@ -592,8 +593,7 @@ def _find_table(store: EventStore, record: Record, round_no: int | None, source:
     if round_no is not None:
         last = store.last_round()
         if not 1 <= round_no <= last:
-            raise ResultRefused(f"{source}: round {round_no} has no table yet (the last round with tables is "
-                                f"{last})")
+            _no_such_round(source, round_no, last, given)
     rounds = {n for n, s in store.round_stage().items() if s == stage.id}
     candidates = [t for t in store.tables(round_no) if t.round in rounds] if round_no is not None else \
         [t for t in store.tables() if t.round in rounds]
@@ -625,19 +625,33 @@ def refuse_other_round(record: Record, round_no: int | None, source: str, what: 
                             f"nothing was stored")
 
 
-def _round(store: EventStore, record: Record, round_no: int | None, source: str) -> int:
+def _round(store: EventStore, record: Record, round_no: int | None, source: str, given: bool = True) -> int:
+    """The record's round: ``round_no`` (``given``: from --round, else the record's event.round),
+    else the record's event.round, else the last round paired."""
     last = store.last_round()
     if not last:
         raise UnusableInput("no round has been paired yet")
     if round_no is None:
         said = (record.event or {}).get("round")
         if said is not None and _round_number(said) is not None:
-            round_no = _round_number(said)
+            round_no, given = _round_number(said), False
         else:
             round_no = last
     if not 1 <= round_no <= last:
-        raise ResultRefused(f"{source}: round {round_no} has not been paired (the last round is {last})")
+        _no_such_round(source, round_no, last, given)
     return round_no
+
+
+def _no_such_round(source: str, round_no: int, last: int, given: bool) -> None:
+    """Refuse a record for a round not paired, in the words of a typed score's refusal
+    (:func:`_round_table`): ``given`` on the command line (--round), a usage mistake (exit 2),
+    whether the result is a record or a typed score; named by the record's own event.round, a
+    record that is not this event's (exit 1)."""
+    if given:
+        raise UnusableInput(f"{source}: round {round_no} does not exist (the last round is {last}); "
+                            f"nothing was stored")
+    raise ResultRefused(f"{source}: round {round_no} (its event.round) does not exist (the last round is "
+                        f"{last}); nothing was stored")
 
 
 #: A whole game's result at a duplicate pairs table, refused (exit 2): its results are its boards', each
@@ -719,13 +733,19 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
         refuse_game_on_phone(store, table)
     if existing is not None:
         same = (existing.record_hash == digest) if digest is not None else (
-            existing.kind == kind and existing.scores == scores and existing.winner == winner)
+            existing.kind == kind and existing.scores == scores and existing.winner == winner
+            # A forfeit is who did not play, not its scores alone: a side's forfeit and a player's
+            # (their partner came, and wins) can have the same scores and stand for other standings.
+            and (kind != "forfeit" or existing.note == note))
         if same:
             return attrs.evolve(entry, status=UNCHANGED)
         old = ", ".join(f"{k} {v}" for k, v in table.in_seat_order(existing.scores))
         if not replace:
-            raise ResultRefused(f"round {table.round} table {table.number} already has a result ({old}, "
-                                f"{'verified record' if existing.verified else existing.kind}); give --replace "
+            # A record's refusal names its file, as its other refusals do: in a batch of files,
+            # each line of the answer starts with the file it is about.
+            said = f"{source}: " if kind == "record" else ""
+            raise ResultRefused(f"{said}round {table.round} table {table.number} already has a result ({old}, "
+                                f"{_stored_how(store, existing)}); give --replace "
                                 f"to replace it (the old one is kept: `tournament history`)")
         from tournament.event.audit import default_author
 
@@ -751,6 +771,20 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
     done = attrs.evolve(entry, reseated=_advance(store, table))
     progress.note_if_finished(store)
     return done
+
+
+def _stored_how(store: EventStore, existing: Result) -> str:
+    """How a stored result was entered, as a refusal to replace it says it: ``verified record``,
+    ``manual``, ``forfeit: EW did not play``, ``forfeit: Ana did not play`` (a forfeit by player)."""
+    if existing.verified:
+        return "verified record"
+    if existing.kind != "forfeit":
+        return existing.kind
+    who: Sequence[str] = existing.absent
+    if existing.absent_players:
+        names = store.players_by_id(list(existing.absent_players))
+        who = [names[p].name if p in names else f"#{p}" for p in existing.absent_players]
+    return f"forfeit: {', '.join(who)} did not play" if who else "forfeit"
 
 
 def _advance(store: EventStore, table: Table) -> tuple[Table, ...]:

@@ -578,7 +578,7 @@ class EventStore:
 
     def link_audit(self, audit_id: int, new_result_id: int) -> None:
         """Within :meth:`write`: the result that replaced the audited one, and its values."""
-        row = self._rows("SELECT kind, verified, scores, winner, record_hash, entered_at FROM results "
+        row = self._rows("SELECT kind, verified, scores, winner, record_hash, entered_at, note FROM results "
                          "WHERE id = ?", [new_result_id])[0]
         row = {**row, "id": new_result_id, "scores": json.loads(row["scores"])}
         self.db.execute("UPDATE result_audit SET new_result_id = ?, new_result = ? WHERE id = ?",
@@ -611,7 +611,7 @@ class EventStore:
 
     def result_row(self, result_id: int) -> dict[str, Any] | None:
         """A current result's stored values (no record text), for the audit trail."""
-        rows = self._rows("SELECT id, kind, verified, scores, winner, record_hash, entered_at FROM results "
+        rows = self._rows("SELECT id, kind, verified, scores, winner, record_hash, entered_at, note FROM results "
                           "WHERE id = ?", [result_id])
         return rows[0] if rows else None
 
