@@ -112,23 +112,12 @@ def test_a_typed_end_line_leaving_out_a_side_that_scored_is_a_wrong_hand_score(c
 
 def test_the_docs_case_end_out_ns_0_where_ew_went_out_for_34():
     # docs/notation.md's Competitive sheet: hand 1 scored EW 34. "end out NS 0" claims EW 0.
-    text = """[Game "competitive"]
-[N "José Núñez"]
-[E "Begoña"]
-[S "Çağla"]
-[W "Đorđe"]
+    from tests.test_one_pass import _CLUB
 
-hand 1 lead E
-2-0 4-0 2-2 3-2  3-0 1-0 4-1 -
-4-4 5-4 5-3 3-3  - 6-4 6-2 2-1
-1-1 3-1 6-3 6-5  5-1 - 4-3 6-1
-- 4-2 6-0
-left N 5-5; E 5-2 0-0
-end out NS 0
-"""
+    text = _CLUB.replace("end out EW 34", "end out NS 0", 1)
     (game,) = notation.read_games(text, "c2.dgn")
     assert [p.text() for p in game.report.problems] == [
-        "13:1: hand 1: EW is claimed 0 for hand 1 (it is left out of the hand's scores: a side left out scored 0), "
+        "14:1: hand 1: EW is claimed 0 for hand 1 (it is left out of the hand's scores: a side left out scored 0), "
         "but scores 34 [hand scoring]"]
     (right,) = notation.read_games(text.replace("end out NS 0", "end out EW 34"), "c2.dgn")
     assert right.report.status == "valid"

@@ -67,13 +67,18 @@ def test_a_forfeit_by_player_is_refused_clearly(rotating_event, pairs_event) -> 
     assert store.results().keys() == {table.id}
 
 
-def test_an_individual_forfeit_by_player(tmp_path: Path) -> None:
+def _castle_rock_table(tmp_path: Path):
+    """An individual Castle Rock event of four, round 1 paired: its store and its one table."""
     if "castle-rock" not in games.available():
         pytest.skip("castle-rock is not available")
     store = create_event(tmp_path / "ind.db", make_settings("Ind", "castle-rock", "individual", 4, seed=2))
     add_players(store, ["Ana", "Bo", "Cy", "Di"])
     pair_next_round(store)
-    table = store.tables(1)[0]
+    return store, store.tables(1)[0]
+
+
+def test_an_individual_forfeit_by_player(tmp_path: Path) -> None:
+    store, table = _castle_rock_table(tmp_path)
     gone = table.seats[2].player
     entry = enter_player_forfeit(store, 1, (f"#{gone}",))
     assert entry.scores[table.seats[2].seat] == 0 and entry.winner is None
@@ -179,12 +184,7 @@ def test_a_side_forfeit_and_a_player_forfeit_are_different_results(rotating_even
 
 
 def test_an_individual_tables_side_forfeit_and_player_forfeit_are_different_results(tmp_path: Path) -> None:
-    if "castle-rock" not in games.available():
-        pytest.skip("castle-rock is not available")
-    store = create_event(tmp_path / "ind.db", make_settings("Ind", "castle-rock", "individual", 4, seed=2))
-    add_players(store, ["Ana", "Bo", "Cy", "Di"])
-    pair_next_round(store)
-    table = store.tables(1)[0]
+    store, table = _castle_rock_table(tmp_path)
     seat = table.seats[1]
     path = store.path
     store.close()
