@@ -679,6 +679,16 @@ class GameOnPhone(ResultRefused):
         self.round, self.table, self.board = round_no, table_no, board
 
 
+class HasResult(ResultRefused):
+    """A result for a table that has one already (a different one), without ``--replace``: the
+    command line's words, and the round, the table and the stored result's scores (in seat order,
+    ``NS 100, EW 200``), so that the venue's table page can say it in its own words."""
+
+    def __init__(self, message: str, round_no: int, table_no: int, scores: str) -> None:
+        super().__init__(message)
+        self.round, self.table, self.scores = round_no, table_no, scores
+
+
 def refuse_game_on_phone(store: EventStore, table: Table, board: int | None = None,
                          boards: Sequence[int] = ()) -> None:
     """Within the write: refuse a first result for ``table`` while its phone has a game in progress
@@ -744,9 +754,10 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
             # A record's refusal names its file, as its other refusals do: in a batch of files,
             # each line of the answer starts with the file it is about.
             said = f"{source}: " if kind == "record" else ""
-            raise ResultRefused(f"{said}round {table.round} table {table.number} already has a result ({old}, "
-                                f"{_stored_how(store, existing)}); give --replace "
-                                f"to replace it (the old one is kept: `tournament history`)")
+            raise HasResult(f"{said}round {table.round} table {table.number} already has a result ({old}, "
+                            f"{_stored_how(store, existing)}); give --replace "
+                            f"to replace it (the old one is kept: `tournament history`)", table.round,
+                            table.number, old)
         from tournament.event.audit import default_author
 
         audit_id = store.move_result_to_audit(existing, reason or f"replaced by {source}",

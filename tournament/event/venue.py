@@ -160,8 +160,15 @@ SEED_REFUSAL = N_('"seed" is draw, rating or column:NAME (round 1 only; a rating
 GAME_ON_PHONE = N_("round %(n)s table %(n2)s has a game in progress on its table phone: let the table finish it "
                    "and confirm it there, or give the reason for entering this result over it; nothing was stored")
 
+#: A table's last confirmation finding the table's result stored already (the director's, landed
+#: after the confirmation read the table): the phone's game is not stored (:meth:`Venue._enter`;
+#: the command line's words name ``--replace``).
+HAS_RESULT = N_("round %(n)s table %(n2)s already has a result (%(scores)s): this game was not stored; call the "
+                "director")
+
 REFUSALS = (
     GAME_ON_PHONE,
+    HAS_RESULT,
     N_("round %(n)s table %(n2)s has no game to show: its result is a forfeit"),
     N_("round %(n)s table %(n2)s has no game to show: its result is a score typed by hand"),
     N_("round %(n)s table %(n2)s plays no boards: its replay is its game's"),
@@ -1397,6 +1404,9 @@ class Venue:
         try:
             entry = results.enter_record(self.store, text, f"round {table.round} table {table.number} (table page)",
                                          table.round, within=True, from_phone=True)
+        except results.HasResult as e:  # in the players' words: once the table, no flag; the table as it is now
+            raise Locked(HAS_RESULT % {"n": e.round, "n2": e.table, "scores": e.scores},
+                         table_log.state(self._facts(table), live, [])) from None
         finally:
             self.store.author = None
         venue_sql.set_entered_via(self.store, table.id, "table")
