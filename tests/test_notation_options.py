@@ -156,6 +156,24 @@ def test_a_number_with_a_leading_zero_in_an_option_is_unusable_in_every_form(gam
         assert not (tmp_path / "g.dgn").exists()
 
 
+def test_the_recorder_refuses_a_start_tiles_the_players_cannot_have_before_recording(tmp_path):
+    """The recorder's side of the test above: given a start_tiles no table of its players can use
+    (given by -p, or the most the game allows when -p is left out: six for Castle Rock), nothing
+    can be recorded, so it refuses at the start (exit 2, docs/recording.md), in the rule's words
+    the validator says of a record holding it (INVALID, exit 1: a record that exists breaks a rule)."""
+    import contextlib
+
+    for count, most in ((None, "16 for 6 players"), (2, "24 for 2 players")):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = record_cli.run("castle-rock", str(tmp_path / "g.dgn"), [], count, ["start_tiles=99"], None,
+                                  stdin=io.StringIO(""), interactive=False)
+        assert (code, out.getvalue(), err.getvalue()) == (2, "", (
+            f"error: /rules/options/start_tiles: start_tiles must be a whole number from 1 to {most} with the "
+            f"double-six set (or \"auto\"), not 99 [castle-rock: option start_tiles]\n"))
+        assert not (tmp_path / "g.dgn").exists()
+
+
 # --- the property -------------------------------------------------------------------------
 
 #: Text that may stand in a quoted tag value: no quote, backslash, bracket, line break or control.
