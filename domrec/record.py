@@ -254,6 +254,15 @@ class GameResult:
     #: ``None`` is a claimed draw; :data:`UNSET` means no winner is claimed.
     winner: Any = UNSET
 
+    def claimed_scores(self, sides: Iterable[str]) -> dict[str, int] | None:
+        """The final totals this result claims, for every one of ``sides``: a side left out of
+        ``scores`` finished with 0 (docs/format.md), a claim checked like a written one, as a
+        hand's is (:meth:`HandResult.claimed_scores`).  A key that is no side stays, for the check
+        to name.  ``None`` when no totals are claimed at all (no ``scores``: a winner alone)."""
+        if self.scores is None:
+            return None
+        return {**dict.fromkeys(sides, 0), **self.scores}
+
 
 @attrs.frozen(kw_only=True)
 class Record:

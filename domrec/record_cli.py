@@ -157,7 +157,11 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         _err(f"error: {too_long}")
         return EXIT_UNUSABLE
     if header is not None and header.get("result"):
+        before = rec.refused
         _check_result(rec, header["result"])
+        if first is not None and rec.refused > before:  # (said at the tag, as a refused line is said)
+            for said in refusals[before - rec.refused:]:
+                _err(f"line {header['result_at'][0]}, column {header['result_at'][1]}: {said}")
     report = rec.game.report(str(rec.path) if rec.path else "<record>")
     _out(report.summary())
     for problem in report.problems:
@@ -295,21 +299,24 @@ def _check_result(rec: Recorder, claim: dict) -> None:
     """A game result written in the text's tags ([Scores], [Winner]) is checked like any claim:
     kept when right, refused when wrong."""
     from domrec.record import UNSET, GameResult
+    from domrec.validate import LEFT_OUT_OF_FINAL
 
     g = rec.game
     if not g.over:
         rec._refuse("the text claims the game's result ([Scores]/[Winner]), but the game is not over "
                     f"({', '.join(f'{k} {v}' for k, v in g.totals.items())})")
         return
-    wrong = [f"{side} finished with {g.totals.get(side)}, not {n}" for side, n in (claim.get("scores") or {}).items()
-             if g.totals.get(side) != n]
+    result = GameResult(scores=claim.get("scores"), winner=claim.get("winner", UNSET))
+    # (a side left out of [Scores] finished with 0, checked like a number written: docs/format.md)
+    wrong = [f"{side} finished with {g.totals.get(side)}, not {n}{'' if side in claim['scores'] else LEFT_OUT_OF_FINAL}"
+             for side, n in (result.claimed_scores(g.totals) or {}).items() if g.totals.get(side) != n]
     if "winner" in claim and claim["winner"] != g.winner:
         real = "a draw" if g.winner is None else g.winner
         wrong.append(f"the winner is {real}, not {'a draw' if claim['winner'] is None else claim['winner']}")
     if wrong:
         rec._refuse("[Scores]/[Winner]: " + "; ".join(wrong))
         return
-    g.set_result(GameResult(scores=claim.get("scores"), winner=claim.get("winner", UNSET)))
+    g.set_result(result)
     rec._save()
 
 

@@ -527,6 +527,10 @@ def _check_hand_claims(hand: Hand, outcome: HandOutcome, match: Match, hp: str, 
                                     computed=outcome.scores[side]))
 
 
+#: Why a side the game's final scores leave out is claimed 0 (the recorder says it too).
+LEFT_OUT_OF_FINAL = " (it is left out of the game's final scores: a side left out finished with 0)"
+
+
 def _check_game_claims(record: Record, n_hands: int, match: Match, problems: list[Problem], over: bool,
                        winner: str | None) -> None:
     """Check the game's claimed ``result`` against ``over`` and ``winner``: the engine's, or, for a
@@ -539,14 +543,19 @@ def _check_game_claims(record: Record, n_hands: int, match: Match, problems: lis
                                            f"({_totals(match.totals)} after {_count(n_hands, 'hand')})",
                                 "end of game", "unfinished"))
         return
-    for side, n in (claim.scores or {}).items():
+    written = claim.scores or {}
+    # Every side's total is claimed: a side left out of the final scores finished with 0, as a
+    # side left out of a hand's scores scored 0 (docs/format.md).
+    for side, n in (claim.claimed_scores(match.totals) or {}).items():
         if side not in match.totals:
             problems.append(Problem(f"/result/scores/{pointer_token(side)}",
                                     f"{clip(side)} is not a side of this game (sides: {', '.join(match.sides)})",
                                     "sides", "score"))
         elif match.totals[side] != n:
+            why = "" if side in written else LEFT_OUT_OF_FINAL
             problems.append(Problem(f"/result/scores/{pointer_token(side)}",
-                                    f"{clip(side)} is claimed to finish with {shown(n)}, but has {match.totals[side]}",
+                                    f"{clip(side)} is claimed to finish with {shown(n)}{why}, but has "
+                                    f"{match.totals[side]}",
                                     "game scoring", "score", claimed=n, computed=match.totals[side]))
     if claim.winner is not UNSET and claim.winner != winner:
         said = "a draw" if claim.winner is None else claim.winner

@@ -123,6 +123,57 @@ def test_a_start_tiles_the_players_cannot_have_is_a_setup_problem_in_every_form(
     assert [(p[0], p[1]) for p in problems] == [(p["pointer"], p["message"]) for p in said["problems"]]
 
 
+#: Options whose value is a number, with that number written with a leading zero.
+LEADING_ZERO = [("horse-race", "target=007", "target=7"), ("horse-race", "target=061", "target=61"),
+                ("castle-rock", "start_tiles=05", "start_tiles=5"), ("castle-rock", "start_tiles=00", "start_tiles=0")]
+
+
+@pytest.mark.parametrize(("game", "opt", "plain"), LEADING_ZERO, ids=[f"{g}-{o}" for g, o, _ in LEADING_ZERO])
+def test_a_number_with_a_leading_zero_in_an_option_is_unusable_in_every_form(game, opt, plain, tmp_path, monkeypatch):
+    """``[Option "target=007"]`` was read as target 7, while a JSON record cannot write 007 (JSON
+    has no leading zeros): the DGN text, typed or canonical, and the recorder's ``--option``
+    refuse it as unusable (exit 2), at the tag."""
+    name, _, value = opt.partition("=")
+    message = f"rule option {name}: a number has no leading zero: write {plain}, not {opt}"
+    tag = option_tag(opt)
+    typed_verdict = verdict(with_tag(typed(game), tag))
+    assert typed_verdict == verdict(with_tag(canonical(game), tag))
+    assert typed_verdict == ("unusable", ((f"/rules/options/{name}", message, 2, 1),))
+    # the JSON record's own text refuses the number (not JSON), unusable too
+    doc = unstructure(notation.loads(typed(game)))
+    doc["rules"] = {"options": {name: 1}}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(doc).replace(f'"{name}": 1', f'"{name}": {value}'), encoding="utf-8")
+    r = runner.invoke(app, ["validate", str(path)])
+    assert r.exit_code == 2 and "UNUSABLE" in r.output, r.output
+    with pytest.raises(Exception) as refused:
+        games.parse_options([opt])
+    assert refused.value.pointer == f"/rules/options/{name}"
+    monkeypatch.setattr(record_cli, "_ask", lambda prompt: pytest.fail(f"asked {prompt!r}"))
+    for interactive in (False, True):
+        code, said = _record(game, tmp_path / "g.dgn", "", [opt], interactive)
+        assert (code, said) == (2, f"error: {message}\n")
+        assert not (tmp_path / "g.dgn").exists()
+
+
+def test_the_recorder_refuses_a_start_tiles_the_players_cannot_have_before_recording(tmp_path):
+    """The recorder's side of the test above: given a start_tiles no table of its players can use
+    (given by -p, or the most the game allows when -p is left out: six for Castle Rock), nothing
+    can be recorded, so it refuses at the start (exit 2, docs/recording.md), in the rule's words
+    the validator says of a record holding it (INVALID, exit 1: a record that exists breaks a rule)."""
+    import contextlib
+
+    for count, most in ((None, "16 for 6 players"), (2, "24 for 2 players")):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = record_cli.run("castle-rock", str(tmp_path / "g.dgn"), [], count, ["start_tiles=99"], None,
+                                  stdin=io.StringIO(""), interactive=False)
+        assert (code, out.getvalue(), err.getvalue()) == (2, "", (
+            f"error: /rules/options/start_tiles: start_tiles must be a whole number from 1 to {most} with the "
+            f"double-six set (or \"auto\"), not 99 [castle-rock: option start_tiles]\n"))
+        assert not (tmp_path / "g.dgn").exists()
+
+
 # --- the property -------------------------------------------------------------------------
 
 #: Text that may stand in a quoted tag value: no quote, backslash, bracket, line break or control.
@@ -142,7 +193,7 @@ def test_any_option_text_in_a_typed_header_gets_the_verdict_of_canonical_dgn(dat
     if data is None:
         opt = "target=zero"
     else:
-        value = data.draw(st.sampled_from(["0", "-1", "1", "7", "61", "4.0", "true", "false", "auto", "any",
+        value = data.draw(st.sampled_from(["0", "-1", "1", "7", "007", "-01", "00", "61", "4.0", "true", "false", "auto", "any",
                                            "double-nine", "double-six", "equal", "sum", "end_of_hand"]) | _TAG_TEXT)
         opt = f"{data.draw(_names(game))}={value}"
     tag = option_tag(opt)
@@ -197,7 +248,8 @@ end
 COMMAND_CASES = [("target=zero", "target must be a whole number, not the text 'zero'"),
                  ("target=0", "target must be at least 1, not 0"),
                  ("target=1.5", "target must be a whole number, not the text '1.5'"),
-                 ("partnerships=maybe", "rule option partnerships must be true or false, not the text 'maybe'")]
+                 ("partnerships=maybe", "rule option partnerships must be true or false, not the text 'maybe'"),
+                 ("target=007", "rule option target: a number has no leading zero: write target=7, not target=007")]
 
 
 @pytest.mark.parametrize(("opt", "message"), COMMAND_CASES, ids=[c[0] for c in COMMAND_CASES])

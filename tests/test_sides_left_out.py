@@ -123,3 +123,111 @@ def test_the_docs_case_end_out_ns_0_where_ew_went_out_for_34():
     assert right.report.status == "valid"
     (bare,) = notation.read_games(text.replace("end out NS 0", "end out"), "c2.dgn")
     assert bare.report.status == "valid"  # (an end line with no points claims none)
+
+
+# --- the game's final scores ------------------------------------------------------------------
+# The game's result.scores ([Scores] in DGN) reads the same way: a side left out finished with 0,
+# and that 0 is checked (docs/format.md, "Claims"); a result without scores claims no totals.
+
+
+def final_left_out(doc: dict) -> tuple[str, int]:
+    """A side that finished with points, and its total."""
+    for side, n in doc["result"]["scores"].items():
+        if n:
+            return side, n
+    raise AssertionError("no side finished with points")
+
+
+def final_without(doc: dict, side: str) -> dict:
+    out = json.loads(json.dumps(doc))
+    del out["result"]["scores"][side]
+    return out
+
+
+def final_expected(side: str, n: int) -> str:
+    return (f"{side} is claimed to finish with 0 (it is left out of the game's final scores: a side left out "
+            f"finished with 0), but has {n}")
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_json_game_result_leaving_out_a_side_that_scored_is_a_wrong_final_score(config):
+    doc = simulated(config)
+    assert validate(reader.load_dict(doc)).status == "valid"
+    side, n = final_left_out(doc)
+    report = validate(reader.load_dict(final_without(doc, side)))
+    assert report.status == "invalid"
+    assert [(p.pointer, p.message, p.rule, p.kind, p.claimed, p.computed) for p in report.problems] == [
+        (f"/result/scores/{side}", final_expected(side, n), "game scoring", "score", 0, n)]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_json_game_result_leaving_out_sides_that_finished_with_0_or_giving_no_scores_is_valid(config):
+    doc = simulated(config)
+    zero = json.loads(json.dumps(doc))
+    zero["result"]["scores"] = {s: n for s, n in doc["result"]["scores"].items() if n}
+    report = validate(reader.load_dict(zero))
+    assert report.status == "valid", [p.text() for p in report.problems]
+    bare = json.loads(json.dumps(doc))
+    del bare["result"]["scores"]  # (a winner alone claims no totals)
+    report = validate(reader.load_dict(bare))
+    assert report.status == "valid", [p.text() for p in report.problems]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_canonical_scores_tag_leaving_out_a_side_that_scored_is_a_wrong_final_score(config):
+    doc = simulated(config)
+    side, n = final_left_out(doc)
+    text = notation.dumps(reader.load_dict(final_without(doc, side)))
+    (game,) = notation.read_games(text, "t.dgn")
+    tag = [k + 1 for k, line in enumerate(text.split("\n")) if line.startswith("[Scores ")]
+    assert game.report.status == "invalid"
+    # placed at the tag (its first column: no word gives the 0)
+    assert [p.text() for p in game.report.problems] == [f"{tag[0]}:1: {final_expected(side, n)} [game scoring]"]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_a_typed_scores_tag_leaving_out_a_side_that_scored_is_a_wrong_final_score(config):
+    # A game typed without seats or deal (read through the readings), its [Scores] tag typed in.
+    doc = simulated(config)
+    side, n = final_left_out(doc)
+    record = reader.load_dict(doc)
+    lines = notation.dumps_typed(record, keep_deal=False, seats=False, scores=True).split("\n")
+    pairs = " ".join(f"{s} {k}" for s, k in doc["result"]["scores"].items() if s != side)
+    lines.insert(1, f'[Scores "{pairs}"]')
+    (game,) = notation.read_games("\n".join(lines), "t.dgn")
+    assert game.report.status == "invalid"
+    assert [p.text() for p in game.report.problems] == [f"2:1: {final_expected(side, n)} [game scoring]"]
+    lines[1] = f'[Scores "{pairs} {side} {n}"]'
+    (right,) = notation.read_games("\n".join(lines), "t.dgn")
+    assert right.report.status == "valid", [p.text() for p in right.report.problems]
+
+
+def test_the_recorder_refuses_a_scores_tag_leaving_out_a_side_that_scored(tmp_path):
+    # docs/notation.md's Competitive score sheet piped into `domrec record`: NS 204, EW 103.
+    import contextlib
+    import io
+    from pathlib import Path
+
+    from domrec import record_cli
+
+    sheet = (Path(__file__).parent.parent / "samples/valid/competitive/score-sheet-game.dgn").read_text()
+    assert '[Scores "NS 204 EW 103"]' in sheet
+    tag = sheet.split("\n").index('[Scores "NS 204 EW 103"]') + 1
+
+    def piped(text: str, out: Path) -> tuple[int, list[str]]:
+        stdout, stderr = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            code = record_cli.run("competitive", str(out), [], None, [], None, stdin=io.StringIO(text),
+                                  interactive=False)
+        return code, stderr.getvalue().splitlines()
+
+    code, err = piped(sheet.replace('"NS 204 EW 103"', '"NS 204"'), tmp_path / "left-out.dgn")
+    assert code == 1
+    assert err == [f"line {tag}, column 1: [Scores]/[Winner]: EW finished with 103, not 0 (it is left out of "
+                   f"the game's final scores: a side left out finished with 0)"]
+    assert "[Scores" not in (tmp_path / "left-out.dgn").read_text()  # (a wrong claim is not kept)
+    code, err = piped(sheet.replace('"NS 204 EW 103"', '"NS 200 EW 103"'), tmp_path / "wrong.dgn")
+    assert (code, err) == (1, [f"line {tag}, column 1: [Scores]/[Winner]: NS finished with 204, not 200"])
+    code, err = piped(sheet, tmp_path / "right.dgn")
+    assert (code, err) == (0, [])
+    assert '[Scores "NS 204 EW 103"]' in (tmp_path / "right.dgn").read_text()

@@ -10,7 +10,7 @@ import importlib
 import re
 from typing import Any
 
-from domrec.errors import InputError, UnknownGameError
+from domrec.errors import InputError, UnknownGameError, clip, pointer_token, shown
 from domrec.games.base import Engine
 
 #: game name -> module holding ``ENGINE``.
@@ -59,7 +59,9 @@ def parse_options(texts: list[str]) -> dict[str, Any]:
     """Rule options as typed on a command line (``name=value``) to a record's ``options``.
 
     ``true``/``false`` become booleans and whole numbers integers; anything
-    else stays text.  The values are checked later, as in any record.
+    else stays text.  The values are checked later, as in any record.  A whole number
+    with a leading zero (``target=007``) is refused (:class:`InputError`, pointing at the
+    option): a JSON record cannot write it.
     """
     options: dict[str, Any] = {}
     for text in texts:
@@ -70,6 +72,13 @@ def parse_options(texts: list[str]) -> dict[str, Any]:
             raise InputError(f"rule option {name} is given twice")
         if value in ("true", "false"):
             options[name] = value == "true"
+        elif re.fullmatch("-?0[0-9]+", value):
+            # "007" is no number of a record: JSON writes none with a leading zero, so the same
+            # rules are refused in DGN and on a command line as in a JSON record (unusable).
+            plain = value[:value[0] == "-"] + (value.lstrip("-").lstrip("0") or "0")
+            raise InputError(f"rule option {clip(name)}: a number has no leading zero: write "
+                             f"{clip(name)}={shown(plain)}, not {clip(name)}={shown(value)}",
+                             f"/rules/options/{pointer_token(name)}")
         elif re.fullmatch("-?[0-9]+", value):  # not str.isdigit(): "²" and "١٠" stay text
             options[name] = int(value)
         else:

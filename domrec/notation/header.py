@@ -355,7 +355,10 @@ class _HeaderReader:
                 raise src.error(f"write a rule option as [Option \"name=value\"], not {shown(str(text))!r}", at)
             if opt_name in options:
                 raise self._twice(f"rule option {opt_name}", pos.at.get(f"/rules/options/{opt_name}", at), at)
-            options[opt_name] = games.parse_options([f"{opt_name}={raw.strip()}"])[opt_name]
+            try:
+                options[opt_name] = games.parse_options([f"{opt_name}={raw.strip()}"])[opt_name]
+            except InputError as e:  # (a number with a leading zero: unusable, said at the tag)
+                raise NotationError(e.message, *src.where(at), e.pointer) from None
             pos[f"/rules/options/{opt_name}"] = at
         elif low == "seats":
             return
