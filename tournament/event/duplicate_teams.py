@@ -80,8 +80,8 @@ def find_table(store: EventStore, round_no: int, table_no: int, board_no: int) -
     table = store.table(round_no, table_no)
     if table is None:
         last = store.last_round()
-        raise UnusableInput(f"round {round_no} has no table {table_no}" if round_no <= last and last else
-                            f"round {round_no} has not been paired (the last round paired is {last})")
+        raise UnusableInput(f"round {round_no} has no table {table_no}" if 1 <= round_no <= last else
+                            f"round {round_no} does not exist (the last round is {last})")
     playing = round_boards(store, round_no)
     if board_no not in playing:
         raise UnusableInput(f"the tables of round {round_no} play boards {', '.join(map(str, playing))}, "
