@@ -610,12 +610,17 @@ def standings(store: EventStore) -> dict[str, Any]:
     """The pairs ranked by the event's choice (matchpoints or IMPs; the other breaks a tie), as
     ``standings --json`` prints them: ``{"pairs": [{"rank", "pair", "name", "direction", "boards",
     "matchpoints", "top", "percent", "imps", "unscored"}...], "ranked_by", "too_few": [{"board",
-    "direction", "tables"}...], "provisional", "missing": {"round": board results still to come}}``.  ``pair`` is the movement's number; ``unscored`` the boards the
-    pair played that had too few tables to be compared."""
+    "direction", "tables"}...], "provisional", "missing": {"round": board results still to come},
+    "members": {"pair": [its two players' names]}}``.  ``pair`` is the movement's number (``members``
+    is keyed by it, as text: a league by player credits each of them with their pair's place and
+    score, :mod:`tournament.event.league`); ``unscored`` the boards the pair played that had too few
+    tables to be compared."""
     check_duplicate(store, "duplicate standings")
     scored = session(store)
     names = {t.id: t.name for t in store.teams()}
     ids = sql.pair_numbers(store)
+    players = {p.id: p.name for p in store.players()}
+    partners = {t.id: [players[p] for p in t.players if p in players] for t in store.teams()}
     facing = directions(store)
     by = store.settings.ranking or "matchpoints"
     totals = {t.pair: t for t in scored.totals}
@@ -635,7 +640,8 @@ def standings(store: EventStore) -> dict[str, Any]:
            if tr.too_few]
     left = missing_by_round(store)
     return {"pairs": rows, "ranked_by": by, "too_few": few, "provisional": bool(left),
-            "missing": {str(r): n for r, n in sorted(left.items())}}
+            "missing": {str(r): n for r, n in sorted(left.items())},
+            "members": {str(n): partners.get(i, []) for n, i in sorted(ids.items())}}
 
 
 def missing_by_round(store: EventStore) -> dict[int, int]:
