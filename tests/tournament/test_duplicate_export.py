@@ -224,3 +224,36 @@ def test_info_of_an_event_of_games_names_its_pairing_seed(tmp_path: Path) -> Non
     run("new", event, "--name", "Open", "--game", "competitive", "--format", "pairs", "--seed", 7)
     out = run("info", event)
     assert "\npairing seed: 7 (the first round's draw and random tie order)\n" in out and "\nseed:" not in out
+
+
+def test_duplicate_teams_team_matches_json_names_its_imps(tmp_path: Path) -> None:
+    """The JSON export's ``team_matches`` of duplicate teams names what it holds as
+    ``team_matches.csv`` does: the IMPs under ``home_imps``/``away_imps`` (they were under
+    ``home_games``/``away_games``), the boards in under ``boards_in`` and the round's boards under
+    ``board_count`` (they were ``done``/``count``), ``boards`` each board itself; a team event of
+    games keeps its names."""
+    event = tmp_path / "teams.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 2, "--victory-points",
+        "-q")
+    doc = json.loads(run("export", event, "-o", "-"))
+    out = tmp_path / "out"
+    run("export", event, "-o", out, "--csv")
+    csv_rows = rows_of(out / "team_matches.csv")
+    assert len(doc["team_matches"]) == len(csv_rows) == 4
+    by_match = {(m["round"], m["home"], m["away"]): m for m in doc["duplicate_team_matches"]}
+    for m, row in zip(doc["team_matches"], csv_rows):
+        assert not {"home_games", "away_games", "home_text", "away_text", "done", "count"} & set(m), m
+        assert set(m) >= {"round", "first", "last", "home", "away", "home_imps", "away_imps", "home_vp", "away_vp",
+                          "home_points", "away_points", "boards_in", "board_count", "boards", "finished"}
+        whole = by_match[(m["round"], m["home"]["name"], m["away"]["name"])]
+        assert (m["home_imps"], m["away_imps"]) == (whole["home_imps"], whole["away_imps"])
+        assert m["boards"] == whole["boards"] and m["boards_in"] == len(whole["boards"]) == m["board_count"] == 2
+        for key in ("home_imps", "away_imps", "home_points", "away_points", "boards_in"):  # the CSV's, as said
+            assert str(m[key]) == row[key], key
+        assert str(m["board_count"]) == row["boards"] and str(m["home_vp"]) == row["home_vp"]
+    # A team event of games: its matches' games under home_games/away_games, done of count, as before.
+    games = tmp_path / "games.db"
+    run("simulate", games, "--format", "teams", "--teams", 4, "--rounds", 1, "-q")
+    plain = json.loads(run("export", games, "-o", "-"))["team_matches"]
+    assert plain and all({"home_games", "away_games", "home_text", "away_text", "done", "count"} <= set(m)
+                         and "home_imps" not in m and "boards_in" not in m for m in plain)

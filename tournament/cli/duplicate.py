@@ -95,8 +95,9 @@ def _write_slips(store: EventStore, made: Any, output: Optional[Path], round_no:
         tables = [(t.round, t.number, round_boards(store, t.round)) for t in store.tables(round_no)]
     else:
         tables = [(t.round, t.table, t.boards) for t in dup.table_boards(store, round_no)]
-    if round_no is not None and not tables:
-        raise UnusableInput(f"round {round_no} has not been seated")
+    if round_no is not None and not tables:  # in the words of every event's `tables --round`
+        from tournament.event.rounds import round_tables
+        round_tables(store, round_no)
     page = slips_page(store.settings, made, tables, page_language(lang, store.settings.lang))
     write_output(output, page, BOARD_SLIPS, force)
     if str(output) != "-":
@@ -129,8 +130,9 @@ def print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, w
         played = sum((t.table_id, b) in done for b in t.boards)
         rows.append({"round": t.round, "table": t.table, "ns": t.ns, "ns_name": names[t.ns_pair], "ew": t.ew,
                      "ew_name": names[t.ew_pair], "boards": list(t.boards), "results": played})
-    if not rows:
-        raise UnusableInput(f"round {round_no} has not been seated")
+    if not rows:  # in the words of every event's `tables --round`
+        from tournament.event.rounds import round_tables
+        round_tables(store, round_no)
     if as_json:
         emit(rows, False, True, "", {"round": round_no})
         return

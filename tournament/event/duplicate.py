@@ -279,8 +279,8 @@ def _table(store: EventStore, round_no: int, table_no: int, board_no: int) -> tu
     found = next((t for t in table_boards(store, round_no) if t.table == table_no), None)
     if table is None or found is None:
         last = store.last_round()
-        raise UnusableInput(f"round {round_no} has no table {table_no}" if round_no <= last and last else
-                            f"round {round_no} has not been seated (the last round seated is {last})")
+        raise UnusableInput(f"round {round_no} has no table {table_no}" if 1 <= round_no <= last else
+                            f"round {round_no} does not exist (the last round is {last})")
     if board_no not in found.boards:
         raise UnusableInput(f"table {table_no} of round {round_no} plays board"
                             f"{'s' if len(found.boards) > 1 else ''} {', '.join(map(str, found.boards))}, "
@@ -323,6 +323,22 @@ def _seated(store: EventStore, round_no: int, table_no: int, board_no: int) -> T
     return _table(store, round_no, table_no, board_no)[0]
 
 
+def refuse_unseated_round(store: EventStore, round_no: int, source: str | None = None, given: bool = True) -> None:
+    """Within a write: refuse a board's result for a round not seated in the words of every event's
+    result (:func:`tournament.event.results._round_table`, :func:`tournament.event.results._no_such_round`):
+    ``round 5 does not exist (the last round is 3); nothing was stored``, a usage mistake (exit 2)
+    for a typed score or a --round (``given``); a record's own event.round (not ``given``, the
+    record's ``source`` named) is a refused record (exit 1)."""
+    last = store.last_round()
+    if not last:
+        raise UnusableInput("no round has been paired yet")
+    if 1 <= round_no <= last:
+        return
+    if source is None:
+        raise UnusableInput(f"round {round_no} does not exist (the last round is {last}); nothing was stored")
+    res._no_such_round(source, round_no, last, given)
+
+
 def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
                 replace: bool = False, by: str | None = None, find: TableFinder | None = None,
                 within: bool = False, ended: str | None = None, from_phone: bool = False,
@@ -341,6 +357,7 @@ def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, 
         check_duplicate(store, "a board's result")
     reason = _reason(reason)
     with contextlib.nullcontext() if within else store.write():
+        refuse_unseated_round(store, round_no)
         table = (find or _seated)(store, round_no, table_no, board_no)
         ordered, _ = res._manual_scores(table, scores, None, store.settings, hand=True)
         check_hand_score(store, table, board_no, ordered, ended)
@@ -434,6 +451,7 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
     event = record.event or {}
     for what, given in (("round", round_no), ("table", table_no), ("board", board_no)):
         res.refuse_other_round(record, given, report.source, what)
+    given = round_no is not None  # a --round not seated is a usage mistake (exit 2); a record's own, refused (exit 1)
     round_no = round_no if round_no is not None else res._round_number(event.get("round"))
     table_no = table_no if table_no is not None else res._round_number(event.get("table"))
     board_no = board_no if board_no is not None else res._round_number(event.get("board"))
@@ -441,6 +459,7 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
         lacking = [n for n, v in (("--round", round_no), ("--table", table_no), ("--board", board_no)) if v is None]
         raise UnusableInput(f"{report.source}: say which board this is: give {', '.join(lacking)} (or the "
                             f"record's event.round, event.table and event.board)")
+    refuse_unseated_round(store, round_no, report.source, given)
     if len(record.hands) != 1:
         raise ResultRefused(f"{report.source}: a board's record holds that one hand, not {len(record.hands)}")
     hand = record.hands[0]
@@ -591,12 +610,17 @@ def standings(store: EventStore) -> dict[str, Any]:
     """The pairs ranked by the event's choice (matchpoints or IMPs; the other breaks a tie), as
     ``standings --json`` prints them: ``{"pairs": [{"rank", "pair", "name", "direction", "boards",
     "matchpoints", "top", "percent", "imps", "unscored"}...], "ranked_by", "too_few": [{"board",
-    "direction", "tables"}...], "provisional", "missing": {"round": board results still to come}}``.  ``pair`` is the movement's number; ``unscored`` the boards the
-    pair played that had too few tables to be compared."""
+    "direction", "tables"}...], "provisional", "missing": {"round": board results still to come},
+    "members": {"pair": [its two players' names]}}``.  ``pair`` is the movement's number (``members``
+    is keyed by it, as text: a league by player credits each of them with their pair's place and
+    score, :mod:`tournament.event.league`); ``unscored`` the boards the pair played that had too few
+    tables to be compared."""
     check_duplicate(store, "duplicate standings")
     scored = session(store)
     names = {t.id: t.name for t in store.teams()}
     ids = sql.pair_numbers(store)
+    players = {p.id: p.name for p in store.players()}
+    partners = {t.id: [players[p] for p in t.players if p in players] for t in store.teams()}
     facing = directions(store)
     by = store.settings.ranking or "matchpoints"
     totals = {t.pair: t for t in scored.totals}
@@ -616,7 +640,8 @@ def standings(store: EventStore) -> dict[str, Any]:
            if tr.too_few]
     left = missing_by_round(store)
     return {"pairs": rows, "ranked_by": by, "too_few": few, "provisional": bool(left),
-            "missing": {str(r): n for r, n in sorted(left.items())}}
+            "missing": {str(r): n for r, n in sorted(left.items())},
+            "members": {str(n): partners.get(i, []) for n, i in sorted(ids.items())}}
 
 
 def missing_by_round(store: EventStore) -> dict[int, int]:

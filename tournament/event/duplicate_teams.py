@@ -80,8 +80,8 @@ def find_table(store: EventStore, round_no: int, table_no: int, board_no: int) -
     table = store.table(round_no, table_no)
     if table is None:
         last = store.last_round()
-        raise UnusableInput(f"round {round_no} has no table {table_no}" if round_no <= last and last else
-                            f"round {round_no} has not been paired (the last round paired is {last})")
+        raise UnusableInput(f"round {round_no} has no table {table_no}" if 1 <= round_no <= last else
+                            f"round {round_no} does not exist (the last round is {last})")
     playing = round_boards(store, round_no)
     if board_no not in playing:
         raise UnusableInput(f"the tables of round {round_no} play boards {', '.join(map(str, playing))}, "
@@ -169,7 +169,10 @@ def matches(store: EventStore, round_no: int | None = None) -> list[Match]:
 def standings(store: EventStore) -> dict[str, Any]:
     """The teams ranked, as ``standings --json`` prints them: ``{"teams": [{"rank", "team", "id",
     "played", "won", "drawn", "lost", "byes", "match_points", "victory_points", "imps_for",
-    "imps_against", "imps"}...], "ranked_by", "provisional"}``.  A match counts the boards both its
+    "imps_against", "imps"}...], "ranked_by", "provisional", "members": {"id": [names]}}``, ``members``
+    keyed by the team's ``id`` (as text): the players who sat for it at a table of the event, in the
+    order they first did (a league by player credits each with the team's matches and place:
+    :mod:`tournament.event.league`).  A match counts the boards both its
     tables have played (the standings are provisional while one is missing); it is won by the team
     with more IMPs.  Ranked by victory points (``--victory-points``) or match points, then the IMP
     difference, then the IMPs won; a team's bye is a match won (2 match points, 12 VPs, no IMPs)."""
@@ -218,7 +221,14 @@ def standings(store: EventStore) -> dict[str, Any]:
                      "imps": int(a["imps_for"] - a["imps_against"]),
                      "status": "active" if names[u].active_in(store.last_round() + 1) else "withdrawn"})
         previous = here
-    return {"teams": rows, "ranked_by": by, "provisional": provisional}
+    players = {p.id: p.name for p in store.players()}
+    members: dict[int, dict[int, None]] = {u: {} for u in acc}
+    for table in store.tables():
+        for seat in table.seats:
+            if squad_of.get(seat.player) in members:
+                members[squad_of[seat.player]].setdefault(seat.player)
+    return {"teams": rows, "ranked_by": by, "provisional": provisional,
+            "members": {str(u): [players[p] for p in members[u] if p in players] for u in order}}
 
 
 def ranking(store: EventStore) -> list[int]:

@@ -10,6 +10,14 @@ federation names a league's tie-breaks (``tournament hub --league NAME=won,diff`
 ask for others (``?by=``), and for a row a pair, a team or a club instead of a row a player
 (``?group=pair``, ``team``, ``club``).
 
+A duplicate event has no games of its own (a board is scored against the other tables that played
+it), and its standings list pairs or teams, not players: there, each player of a pair or team
+(its ``members``) is credited with the event, with what the pair or team earned that the league's
+columns count (duplicate teams: their matches, played, won, drawn and lost, as a row a team counts
+them; duplicate pairs: none, a pair's result being a place and a percentage, not games), and with
+its place and score (``places``: the event, the rank, of how many, and the ranking's numbers).
+IMPs and matchpoints are not game points: they add nothing to the points for and against.
+
 Pure: it reads the feed's documents, never an event file.
 """
 
@@ -76,6 +84,40 @@ def group(text: str | None) -> str:
     return text
 
 
+#: Where a row of a duplicate event's standings keeps its place and score for the league.
+_DUPLICATE = "duplicate"
+#: What a duplicate pair's or team's place says besides its rank: the numbers it is ranked by.
+_SCORES = ("percent", "matchpoints", "top", "imps", "victory_points", "match_points", "imps_for", "imps_against")
+
+
+def _rows(doc: dict[str, Any], by: str) -> list[dict[str, Any]]:
+    """The rows of an event's feed standings a league counts, a row a ``by``: its list of them;
+    for a duplicate event (its pairs or teams ranked by matchpoints, IMPs or victory points),
+    each row with its place and score (``duplicate``), and, by player or club, a row each player
+    of each pair or team (its ``members``), credited with what the pair or team earned: the
+    event, its matches (duplicate teams; a duplicate pair has no games) and its place."""
+    members = doc.get("members")
+    listed = doc.get("pairs") if "pairs" in doc else doc.get("teams")
+    duplicate = isinstance(members, dict) and isinstance(listed, list)
+    if not duplicate:
+        rows = doc.get(_LISTS[by][0])
+        return rows if isinstance(rows, list) else []
+    out = []
+    of = len(listed)
+    for row in listed:
+        if not isinstance(row, dict):
+            continue
+        place = {"rank": row.get("rank"), "of": of, **{k: row[k] for k in _SCORES if row.get(k) is not None}}
+        counted = {k: row[k] for k in ("played", "won", "drawn", "lost") if k in row}  # teams' matches
+        if by in ("player", "club"):
+            number = row.get("pair") if "pair" in row else row.get("id")
+            for player in members.get(str(number)) or []:
+                out.append({"player": player, **counted, _DUPLICATE: place})
+        elif _LISTS[by][0] in doc:
+            out.append({**row, _DUPLICATE: place})
+    return out
+
+
 def standings(name: str, events: Iterable[tuple[str, dict[str, Any]] | tuple[str, dict[str, Any], str | None]],
               ranked_by: tuple[str, ...] = DEFAULT_TIEBREAKS, by: str = "player") -> dict[str, Any]:
     """The league ``name``'s standings over ``events``: (event id, its feed standings document, and
@@ -90,7 +132,7 @@ def standings(name: str, events: Iterable[tuple[str, dict[str, Any]] | tuple[str
             found = rows.setdefault(name_key(club), {"player": club, "events": 0, **{k: 0 for k in _COUNTED}})
             found["events"] += 1
         listed, key = _LISTS[by]
-        for row in doc.get(listed) or []:
+        for row in _rows(doc, by):
             # (a duplicate event's pairs are numbered by its movement: ``pair`` is that number, and
             # the pair is found by its name; a number given to name_key stopped the league's page)
             player = row.get(key) if isinstance(row.get(key), str) else row.get("name")
@@ -103,6 +145,8 @@ def standings(name: str, events: Iterable[tuple[str, dict[str, Any]] | tuple[str
                 value = row.get(k)
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     found[k] += value
+            if by != "club" and _DUPLICATE in row:
+                found.setdefault("places", []).append({"event": event, **row[_DUPLICATE]})
     for row in rows.values():
         row["diff"] = row["points_for"] - row["points_against"]
         row["for"] = row["points_for"]

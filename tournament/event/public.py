@@ -137,6 +137,8 @@ def _event_data(store: EventStore, log: bool, hall: bool = False) -> dict[str, A
         # Each round's matches as its tables' results add up (the export's; the pages make theirs).
         out["team_matches"] = [{"round": r["round"], **{k: v for k, v in m.items() if k != "sides"}}
                                for r in rounds for m in round_matches(out, r)]
+        if s.team_duplicate:  # scored on the boards: the IMPs and boards under their own names
+            out["team_matches"] = [exported_duplicate_match(m) for m in out["team_matches"]]
     if s.duplicate:  # the boards, each board's traveller and the duplicate standings
         from tournament.event import duplicate
         from tournament.pairing.boards import boards_json
@@ -632,6 +634,27 @@ def duplicate_team_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict
                     "through": None, "round": m["round"],
                     "sides": [{"NS": home, "EW": away}, {"NS": away, "EW": home}]})
     return out
+
+
+#: A duplicate teams match in the export's ``team_matches``: the names its keys have in the shape of
+#: a match of games (:func:`duplicate_team_matches`, which the pages read) and in the export, as
+#: ``team_matches.csv`` names its columns: the IMPs each team won, the round's boards in at both
+#: tables and how many it has.  (``home_text`` and ``away_text``, the IMPs again as the pages show
+#: them, are left out.)
+DUPLICATE_MATCH_KEYS = {"home_games": "home_imps", "away_games": "away_imps", "done": "boards_in",
+                        "count": "board_count"}
+
+
+def exported_duplicate_match(m: dict[str, Any]) -> dict[str, Any]:
+    """A duplicate teams match as the export's ``team_matches`` gives it: ``round``, ``tables``,
+    ``first``, ``last``, ``duplicate`` (true), ``home`` and ``away`` (``{"id", "name"}``),
+    ``home_imps`` and ``away_imps``, ``home_points`` and ``away_points`` (each team's points at both
+    tables), ``home_vp`` and ``away_vp`` (None where the event ranks by match points), ``boards``
+    (each board in at both tables: its points there, the home team's net and IMPs),
+    ``boards_in`` of ``board_count`` (the round's boards), ``finished``, ``winner`` (the team with
+    more IMPs, once finished) and ``through``; a match of games has ``home_games``, ``away_games``,
+    ``home_text``, ``away_text``, ``done`` and ``count`` instead."""
+    return {DUPLICATE_MATCH_KEYS.get(k, k): v for k, v in m.items() if k not in ("home_text", "away_text")}
 
 
 def team_byes(data: dict[str, Any], r: dict[str, Any]) -> list[int]:

@@ -340,7 +340,6 @@ REFUSALS = (
     N_("give the reason for correcting a board's result (it goes into the audit trail)"),
     N_("table %(n)s of round %(n2)s plays board %(n3)s, not board %(n4)s"),
     N_("table %(n)s of round %(n2)s plays boards %(list)s, not board %(n3)s"),
-    N_("round %(n)s has not been seated (the last round seated is %(n2)s)"),
     N_("board %(n)s: %(problem)s"),
     N_("the reason is %(n)s characters long; at most %(n2)s are kept in the audit trail"),
     N_("the reason contains a line break or control character (U+%(code)s); the audit trail keeps one line of "

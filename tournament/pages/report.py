@@ -427,15 +427,19 @@ def duplicate_team_matches_csv(data: dict[str, Any]) -> tuple[list[str], list[di
     teams, the IMPs each has won (``home_imps``, ``away_imps``; ``team_boards.csv`` has them board by
     board), the victory points, each team's points over both tables, and how many of the round's
     boards (``boards``) are in at both tables (``boards_in``).  The columns a match of games has
-    (``home_games``, ``done``, ``count``) would hold IMPs and boards under other names."""
+    (``home_games``, ``done``, ``count``) would hold IMPs and boards under other names.  Read from
+    the export's ``team_matches``, which names them so too
+    (:func:`tournament.event.public.exported_duplicate_match`; its ``board_count`` is this ``boards``,
+    the JSON's ``boards`` being the match's boards themselves)."""
     def vp(x: Any) -> Any:
         return "" if x is None else x
 
     return list(DUPLICATE_TEAM_MATCH_COLUMNS), [
         {"round": m["round"], "first": m["first"], "last": m["last"], "home": m["home"]["name"],
-         "away": m["away"]["name"], "home_imps": m["home_games"], "away_imps": m["away_games"],
+         "away": m["away"]["name"], "home_imps": m["home_imps"], "away_imps": m["away_imps"],
          "home_vp": vp(m.get("home_vp")), "away_vp": vp(m.get("away_vp")), "home_points": m["home_points"],
-         "away_points": m["away_points"], "boards_in": m["done"], "boards": m["count"], "finished": m["finished"]}
+         "away_points": m["away_points"], "boards_in": m["boards_in"], "boards": m["board_count"],
+         "finished": m["finished"]}
         for m in data["team_matches"]]
 
 
