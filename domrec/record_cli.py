@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from domrec import console, games, notation, output as outputs, shape
-from domrec.errors import RECORD_CONTROLS, DomrecError, InputError, control_said, one_line, plain_direction
+from domrec.errors import (RECORD_CONTROLS, DomrecError, InputError, RuleViolation, control_said, one_line,
+                           plain_direction)
 from domrec.reader import MAX_DGN_GAME_BYTES, MAX_RECORD_BYTES, size_text
 from domrec.recorder import Recorder, RecorderError, first_problem, new_game, read_whole, said_in_text
 
@@ -369,7 +370,8 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
         raise RecorderError(f"{output} is a folder: name the file to save the game in (-o {out / ('game' + out.suffix)})")
     if _looked_at(out, "exists") or out.is_symlink():
         raise RecorderError(f"{output} already exists: not replaced (to continue it: domrec record {output})")
-    options = games.parse_options(option) or None
+    options = cli_options = games.parse_options(option) or None
+    variant_given = variant is not None
     # The variant and options given on the command line held to the record's shape at once, before
     # the players are asked for (the text's tags are, as it is read: notation.parse_header).
     shape.check_rules({k: v for k, v in (("variant", variant), ("options", options)) if v}, target)
@@ -382,7 +384,14 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
         variant = variant or header["variant"]
         event = header["event"] or None
     seats_names = _players(target, player, players, options, variant, header, interactive)
-    game = new_game(target, seats_names, variant, options, event)
+    try:
+        game = new_game(target, seats_names, variant, options, event)
+    except DomrecError as e:  # a rule tag the players make wrong (start_tiles=99 for four): said at the tag
+        at = (header or {}).get("rules_at", {}).get(getattr(e, "pointer", ""))
+        if at is None or e.pointer.rpartition("/")[2] in (cli_options or {}) or (variant_given and "variant" in e.pointer):
+            raise
+        said = f"{e.message} [{e.rule}]" if isinstance(e, RuleViolation) else str(getattr(e, "message", e))
+        raise notation.NotationError(said, at[0], at[1], e.pointer) from None
     rec = Recorder(game, out, "json" if out.suffix == ".json" else "dgn", interactive, say, refuse)
     try:  # (the first save: nothing typed yet to take back, so said as the file's problem alone)
         rec.write()

@@ -174,6 +174,25 @@ def test_the_recorder_refuses_a_start_tiles_the_players_cannot_have_before_recor
         assert not (tmp_path / "g.dgn").exists()
 
 
+def test_a_start_tiles_tag_the_players_cannot_have_is_said_at_its_tag(tmp_path):
+    """The same start_tiles piped in the text's tags: said at the tag's line and column, as every
+    other refusal of a piped header is (it was said by its JSON Pointer); given on the command
+    line too, the command line's value is the one used, and said as the command line's."""
+    import contextlib
+
+    rule = ("start_tiles must be a whole number from 1 to 20 for 4 players with the double-six set "
+            "(or \"auto\"), not {n} [castle-rock: option start_tiles]")
+    for given, said in (([], "line 2, column 1: " + rule.format(n=99)),
+                        (["start_tiles=98"], "/rules/options/start_tiles: " + rule.format(n=98))):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = record_cli.run("castle-rock", str(tmp_path / "g.dgn"), [], 4, given, None,
+                                  stdin=io.StringIO('[Game "castle-rock"]\n[Option "start_tiles=99"]\n'),
+                                  interactive=False)
+        assert (code, out.getvalue(), err.getvalue()) == (2, "", f"error: {said}\n")
+        assert not (tmp_path / "g.dgn").exists()
+
+
 # --- the property -------------------------------------------------------------------------
 
 #: Text that may stand in a quoted tag value: no quote, backslash, bracket, line break or control.

@@ -108,4 +108,7 @@ def parse_header(text: str, game: str | None = None) -> dict[str, Any] | None:
     return {"game": r.doc["game"], "players": [(p["seat"], p["name"]) for p in r.doc_players],
             "ids": {p["seat"]: p["id"] for p in r.doc_players if "id" in p},
             "variant": r.rules.get("variant"), "options": dict(r.options), "event": dict(r.event),
-            "result": dict(r.result_claim), "result_at": r.pos.locate("/result") or (1, 1), "body_line": k + 1}
+            "result": dict(r.result_claim), "result_at": r.pos.locate("/result") or (1, 1), "body_line": k + 1,
+            # where each rule tag is, for a rule that only the players make wrong (start_tiles for
+            # a count the tags do not give) to be said at its tag, as a game's reading says it
+            "rules_at": {ptr: r.src.where(at) for ptr, at in r.pos.at.items() if ptr.startswith("/rules/")}}
