@@ -6,18 +6,21 @@ each hand says its table needs the script and shows the rest.
 
 As in tests/tournament/test_pages_browser.py, the driving is done from a harness page that holds
 the page under test in a same-origin ``srcdoc`` frame of the exact width, acts on it (clicks the
-buttons, sends key presses), and writes what it saw into its own DOM, which ``--dump-dom`` prints;
-no DevTools client is needed.  A frame sandboxed without ``allow-scripts`` is the page without
-JavaScript.  Screenshots are kept under ``DOMREC_SCREENSHOTS`` when that is set.
+buttons, sends key presses), and writes what it saw into its own DOM (a ``<pre>``), read back when
+the harness has loaded.  A frame sandboxed without ``allow-scripts`` is the page without
+JavaScript.  The harnesses and the screenshots are loaded, one after the other, into one tab of the
+module's Chromium (Playwright's, the ``browser`` fixture), instead of a Chromium program started
+for each (seconds a start).  Screenshots are kept under ``DOMREC_SCREENSHOTS`` when that is set.
 
-Slow (each Chromium start takes seconds), and skipped where Chromium is not installed.
+Slow, and skipped with the reason where Chromium or Playwright is missing.
 """
 
 from __future__ import annotations
 
 import html
 import json
-import re
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -25,13 +28,12 @@ import pytest
 from domrec import reader, replay_page
 from domrec.pictures.positions import position, replay
 
-from tests.browser import CHROMIUM, DESKTOP, MISSING, PHONE, chromium, in_harness, screenshot
+from tests.browser import DESKTOP, PHONE, playwright_or_skip
 from tests.conftest import SAMPLES
 
 pytestmark = pytest.mark.slow
 
-if CHROMIUM is None:
-    pytest.skip(MISSING, allow_module_level=True)
+playwright_api = playwright_or_skip(server=False)
 
 GAME = SAMPLES / "valid" / "competitive" / "game-to-200.json"
 
@@ -90,10 +92,40 @@ window.addEventListener('load', function () {
 """
 
 
-def drive(page: str, width: int, height: int, folder: Path, actions: list[dict], scripts: bool = True) -> dict:
+def _harnessed(tab, harness: Path, width: int, height: int, address: str | None = None) -> dict:
+    """What the harness ``harness`` (its frame ``width`` × ``height`` px) wrote into its ``<pre
+    id="seen">``, loaded in ``tab`` at a window of the size Chromium was started with for it (the
+    frame's, and 20 px more; never narrower than 520 px, as a headless window is never narrower
+    than 500); at ``address`` where it is served from one."""
+    tab.set_viewport_size({"width": max(width, 500) + 20, "height": height + 20})
+    tab.goto(address or harness.as_uri())
+    seen = tab.wait_for_selector("pre#seen", state="attached")
+    return json.loads(seen.text_content())
+
+
+def drive(tab, page: str, width: int, height: int, folder: Path, actions: list[dict], scripts: bool = True) -> dict:
     harness = folder / f"harness-{width}-{'js' if scripts else 'nojs'}.html"
-    sandbox = "" if scripts else ' sandbox="allow-same-origin"'
-    return in_harness(page, width, height, harness, f"var ACTIONS = {json.dumps(actions)};{DRIVE}", "seen", sandbox)
+    sandbox = ' sandbox="allow-same-origin"' if not scripts else ""
+    harness.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">'
+                       f'<iframe id="page"{sandbox} style="border:0;width:{width}px;height:{height}px" '
+                       f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
+                       f"<script>var ACTIONS = {json.dumps(actions)};{DRIVE}</script></body></html>",
+                       encoding="utf-8")
+    return _harnessed(tab, harness, width, height)
+
+
+def screenshot(tab, page_file: Path, width: int, height: int, name: str) -> None:
+    """``page_file`` opened at ``width`` × ``height`` and its screen taken (kept under
+    ``DOMREC_SCREENSHOTS`` when that is set): a picture of the page, not an empty one."""
+    png = page_file.parent / f"{name}.png"
+    tab.set_viewport_size({"width": width, "height": height})
+    tab.goto(page_file.as_uri())
+    tab.screenshot(path=str(png))
+    assert png.exists() and png.stat().st_size > 1000
+    keep = os.environ.get("DOMREC_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(png, Path(keep) / png.name)
 
 
 @pytest.fixture(scope="module")
@@ -101,12 +133,20 @@ def folder(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("replay-browser")
 
 
-def test_pressing_next_through_a_whole_hand_shows_the_engines_counter_and_scores(folder):
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One tab for the module's harnesses: each test loads its own into it, the last one's gone."""
+    page = browser.new_page(viewport={"width": DESKTOP[0] + 20, "height": DESKTOP[1] + 20})
+    yield page
+    page.close()
+
+
+def test_pressing_next_through_a_whole_hand_shows_the_engines_counter_and_scores(tab, folder):
     record = reader.load(str(GAME))
     hand = 2
     moves = len(record.hands[hand - 1].moves)
     actions = [{"hand": hand, "button": "first"}] + [{"hand": hand, "button": "next"}] * (moves + 1)
-    seen = drive(replay_page.page(record), *DESKTOP, folder, actions)
+    seen = drive(tab, replay_page.page(record), *DESKTOP, folder, actions)
     assert seen["js"]
     steps = seen["steps"]
     for move in range(moves + 1):
@@ -123,20 +163,20 @@ def test_pressing_next_through_a_whole_hand_shows_the_engines_counter_and_scores
     assert steps[-1]["scores"].startswith("Totals after the hand: " + " · ".join(f"{s} {n}" for s, n in totals.items()))
 
 
-def test_the_keys_and_the_move_list_step_too(folder):
+def test_the_keys_and_the_move_list_step_too(tab, folder):
     record = reader.load(str(GAME))
     moves = len(record.hands[0].moves)
     actions = [{"hand": 1, "key": "Home"}, {"hand": 1, "key": "ArrowRight"}, {"hand": 1, "key": "ArrowRight"},
                {"hand": 1, "key": "ArrowLeft"}, {"hand": 1, "key": "End"}, {"hand": 1, "link": "h1-m7"},
                {"hand": 1, "button": "prev"}]
-    steps = drive(replay_page.page(record), *DESKTOP, folder, actions)["steps"]
+    steps = drive(tab, replay_page.page(record), *DESKTOP, folder, actions)["steps"]
     assert [s["shown"] for s in steps] == [["0"], ["1"], ["2"], ["1"], [str(moves)], ["7"], ["6"]]
     assert [s["counter"].split(" (")[0] for s in steps] == [f"move {m} of {moves}" for m in (0, 1, 2, 1, moves, 7, 6)]
 
 
-def test_without_javascript_every_hand_says_its_table_needs_the_script(folder):
+def test_without_javascript_every_hand_says_its_table_needs_the_script(tab, folder):
     record = reader.load(str(GAME))
-    seen = drive(replay_page.page(record), *DESKTOP, folder, [], scripts=False)
+    seen = drive(tab, replay_page.page(record), *DESKTOP, folder, [], scripts=False)
     assert not seen["js"]
     for shown, hand in zip(seen["hands"], record.hands):
         n = len(hand.moves)
@@ -144,38 +184,38 @@ def test_without_javascript_every_hand_says_its_table_needs_the_script(folder):
         assert shown["buttons"] == []  # nothing to press without a script
 
 
-def test_an_invalid_record_opens_at_the_first_problem(folder):
+def test_an_invalid_record_opens_at_the_first_problem(tab, folder):
     record = reader.load(str(SAMPLES / "invalid" / "competitive" / "wrong-leader.json"))
-    seen = drive(replay_page.page(record), *DESKTOP, folder, [])
+    seen = drive(tab, replay_page.page(record), *DESKTOP, folder, [])
     # Hand 2's deal breaks a rule: the page has scrolled to it.
     assert seen["scrollY"] > 0 and abs(seen["problemTop"]) < 40
     record = reader.load(str(SAMPLES / "invalid" / "competitive" / "tile-not-in-hand.json"))
-    seen = drive(replay_page.page(record), *DESKTOP, folder, [])
+    seen = drive(tab, replay_page.page(record), *DESKTOP, folder, [])
     assert seen["hands"][0]["shown"] == ["2"] and seen["hands"][0]["counter"] == "move 2 of 25"  # before move 3
 
 
 @pytest.mark.parametrize("size, name", [(DESKTOP, "desktop"), (PHONE, "phone")])
-def test_the_layout_fits_without_sideways_scrolling(folder, size, name):
+def test_the_layout_fits_without_sideways_scrolling(tab, folder, size, name):
     record = reader.load(str(GAME))
     page = replay_page.page(record)
-    seen = drive(page, *size, folder, [{"hand": 1, "button": "first"}])
+    seen = drive(tab, page, *size, folder, [{"hand": 1, "button": "first"}])
     assert seen["innerWidth"] == size[0]
     assert seen["scrollWidth"] <= seen["innerWidth"], "the page scrolls sideways"
     for hand in seen["hands"]:
         for b in hand["buttons"]:
             assert b["w"] >= 44 and b["h"] >= 44  # large enough to tap
     bad = reader.load(str(SAMPLES / "invalid" / "competitive" / "pass-while-able.json"))
-    seen = drive(replay_page.page(bad), *size, folder, [])
+    seen = drive(tab, replay_page.page(bad), *size, folder, [])
     assert seen["scrollWidth"] <= seen["innerWidth"]
     page_file = folder / f"replay-{name}.html"
     page_file.write_text(page, encoding="utf-8")
-    screenshot(page_file, *size, f"replay-{name}")
+    screenshot(tab, page_file, *size, f"replay-{name}")
     bad_file = folder / f"replay-invalid-{name}.html"
     bad_file.write_text(replay_page.page(bad), encoding="utf-8")
-    screenshot(bad_file, *size, f"replay-invalid-{name}")
+    screenshot(tab, bad_file, *size, f"replay-invalid-{name}")
 
 
-def test_an_address_names_a_position(folder):
+def test_an_address_names_a_position(tab, folder):
     """A move list's address (``#h2-m3``) opens that position of that hand; the other hands show
     their final one."""
     record = reader.load(str(GAME))
@@ -186,11 +226,14 @@ def test_an_address_names_a_position(folder):
                        f'<iframe id="page" style="border:0;width:1280px;height:900px" '
                        f'src="{page_file.name}#h2-m3"></iframe><script>var ACTIONS = [];{DRIVE}</script></body></html>',
                        encoding="utf-8")
-    done = chromium("--window-size=1300,920", "--allow-file-access-from-files", "--virtual-time-budget=5000",
-                    "--dump-dom", harness.as_uri())
-    found = re.search(r'<pre id="seen">(.*?)</pre>', done.stdout, re.S)
-    assert found, f"Chromium saw nothing: {done.stderr[-800:]}"
-    seen = json.loads(html.unescape(found.group(1)))
+    # Served from one http origin (the frame's document is the harness's to read, as two files
+    # are to a Chromium started with --allow-file-access-from-files), each file as it is.
+    tab.route("http://replay.test/**",
+              lambda route: route.fulfill(path=str(folder / route.request.url.split("/")[-1].split("#")[0])))
+    try:
+        seen = _harnessed(tab, harness, 1280, 900, f"http://replay.test/{harness.name}")
+    finally:
+        tab.unroute("http://replay.test/**")
     assert seen["js"]
     finals = [str(len(h.moves)) for h in record.hands]
     assert [h["shown"] for h in seen["hands"]] == [[finals[0]], ["3"], [finals[2]]]

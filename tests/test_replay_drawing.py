@@ -102,33 +102,7 @@ COLLECT = """([kept, wanted]) => {
   return {hands: out, faces: faces, width: width};
 }"""
 
-#: In the default run a hand's positions are compared one in ``STRIDE`` (a different one of each
-#: ``STRIDE`` in each hand), with its deal and its end, and the first position after each kind of
-#: move the record holds (a play, a draw, a pass, a capture, a span, a bridge, a roll ...), scoring
-#: or not: every kind of drawing, on a third of the positions, at a third of the time.  Under
-#: ``pytest --long`` every position is, stepped through as before.
-STRIDE = 4
-
-
-def _move_kind(position) -> str | None:
-    """A move's kind: its words after the player, tiles, numbers and roads left out ("plays # on #",
-    "draws", "spans # onto road NS#")."""
-    return re.sub(r"[-\d(),]+", "#", " ".join(position.last.split()[1:])) if position.last else None
-
-
-def _sample(hands) -> dict[str, list[int]]:
-    """The positions of each hand (by its number) compared in the default run (see ``STRIDE``)."""
-    seen: set = set()
-    wanted = {}
-    for k, hand in enumerate(hands):
-        chosen = []
-        for i, position in enumerate(hand.positions):
-            kind = (_move_kind(position), bool(position.points))
-            if i in (0, len(hand.positions) - 1) or i % STRIDE == k % STRIDE or kind not in seen:
-                chosen.append(i)
-                seen.add(kind)
-        wanted[str(hand.number)] = chosen
-    return wanted
+from tests.replay_sample import STRIDE, _move_kind, _sample  # noqa: E402,F401  (the sample, shared)
 
 
 FACE = re.compile(r"dt-(\d+)-(\d+)([vh])(.+)$")
@@ -197,7 +171,16 @@ def _check_face(ident: str, markup: str) -> None:
     _same(expected, symbol, ident)
 
 
-def _compare(browser, record, name: str, tmp_path: Path, hands_compared: int | None = None,
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One tab for the module's pages: each test sizes it and loads its own page into it (a new
+    document, the last one gone), instead of opening a tab of its own."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    yield page
+    page.close()
+
+
+def _compare(tab, record, name: str, tmp_path: Path, hands_compared: int | None = None,
              viewport: dict | None = None) -> tuple[int, int]:
     """How many positions the page drew exactly as the picture module draws them (every hand's
     count is checked; the drawings of the first ``hands_compared`` hands, or all: each of their
@@ -209,12 +192,9 @@ def _compare(browser, record, name: str, tmp_path: Path, hands_compared: int | N
     wanted = None if os.environ.get("DOMREC_LONG_TESTS") == "1" else _sample([h for h in hands if h.positions])
     page_file = tmp_path / "page.html"
     page_file.write_text(replay_page.page(record, name), encoding="utf-8")
-    tab = browser.new_page(viewport=viewport or {"width": 1280, "height": 900})
-    try:
-        tab.goto(page_file.as_uri())
-        seen = tab.evaluate(COLLECT, [hands_compared, wanted])
-    finally:
-        tab.close()
+    tab.set_viewport_size(viewport or {"width": 1280, "height": 900})
+    tab.goto(page_file.as_uri())
+    seen = tab.evaluate(COLLECT, [hands_compared, wanted])
 
     width = seen["width"]
     narrow = width is not None and width < frame.NARROW
@@ -243,8 +223,8 @@ def _compare(browser, record, name: str, tmp_path: Path, hands_compared: int | N
 
 
 @pytest.mark.parametrize("name", RECORDS)
-def test_the_page_draws_every_position_of_a_sample_as_the_picture_module_does(browser, tmp_path, name):
-    assert _compare(browser, load(VALID / name), name, tmp_path)[0] > 1
+def test_the_page_draws_every_position_of_a_sample_as_the_picture_module_does(tab, tmp_path, name):
+    assert _compare(tab, load(VALID / name), name, tmp_path)[0] > 1
 
 
 def _long(*values):
@@ -255,7 +235,7 @@ def _long(*values):
     ("competitive", None, None), ("broadway", None, None), _long("horse-race", None, None), ("horse-race", 3, None),
     _long("castle-rock", None, None), ("castle-rock", 2, {"set": "double-twelve", "start_tiles": 20}),
     _long("domino-roads", None, None), ("domino-roads", 3, None)])
-def test_the_page_draws_every_position_of_a_simulated_game_as_the_picture_module_does(browser, tmp_path, game, players,
+def test_the_page_draws_every_position_of_a_simulated_game_as_the_picture_module_does(tab, tmp_path, game, players,
                                                                                       options, request):
     """Simulated games with their accidents (seats other than the usual, draws written the other
     ways, tiles shown out of turn), and a double-twelve set (numerals beyond nine).  The first two
@@ -266,7 +246,7 @@ def test_the_page_draws_every_position_of_a_simulated_game_as_the_picture_module
     usual count for those games are drawn under --long, their samples above in the default run."""
     record = next(iter(sim.simulate(game, 1, 11, players=players, options=options)))
     hands = None if request.config.getoption("--long") else 2
-    compared, held = _compare(browser, record, f"simulated {game}", tmp_path, hands_compared=hands)
+    compared, held = _compare(tab, record, f"simulated {game}", tmp_path, hands_compared=hands)
     assert held > 20 and compared > (20 if hands is None else 5), (compared, held)
 
 
@@ -281,15 +261,15 @@ PHONE_RECORDS = ["competitive/first-lead-double-six.json", "broadway/exposure-an
 
 
 @pytest.mark.parametrize("name", PHONE_RECORDS)
-def test_on_a_phone_the_page_draws_every_position_as_frame_draw_narrow_does(browser, tmp_path, name):
-    assert _compare(browser, load(VALID / name), name, tmp_path, viewport={"width": 390, "height": 844})[0] > 1
+def test_on_a_phone_the_page_draws_every_position_as_frame_draw_narrow_does(tab, tmp_path, name):
+    assert _compare(tab, load(VALID / name), name, tmp_path, viewport={"width": 390, "height": 844})[0] > 1
 
 
-def test_on_a_phone_the_page_draws_a_double_twelve_game_as_frame_draw_narrow_does(browser, tmp_path):
+def test_on_a_phone_the_page_draws_a_double_twelve_game_as_frame_draw_narrow_does(tab, tmp_path):
     """A set with numerals (beyond nine): the phone's racks and captured panels hold bigger tiles,
     drawn by the script as by the picture module (the first two hands)."""
     record = next(iter(sim.simulate("castle-rock", 1, 11, players=2, options={"set": "double-twelve",
                                                                               "start_tiles": 20})))
-    compared, held = _compare(browser, record, "simulated double-twelve", tmp_path, hands_compared=2,
+    compared, held = _compare(tab, record, "simulated double-twelve", tmp_path, hands_compared=2,
                               viewport={"width": 390, "height": 844})
     assert held > 20 and compared > 5, (compared, held)

@@ -27,7 +27,7 @@ from tests.browser import playwright_or_skip
 
 playwright_api = playwright_or_skip(server=False)
 
-from tests.test_replay_drawing import _sample  # noqa: E402
+from tests.replay_sample import _sample  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
 MARGIN = 8   # the page's padding each side on a narrow screen (replay.html.j2)
@@ -79,25 +79,36 @@ def _page(name: str, title: str, folder: str = "valid") -> str:
     return replay_page.page(_record(name, folder), title)
 
 
-def _open(browser, page: str, folder: Path, name: str, screenshot: bool = True) -> dict:
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One tab for the module's pages: each test sets the screen's size and loads its own page into
+    it (a new document, the last one gone), instead of opening a tab of its own each time."""
+    page = browser.new_page(viewport=PHONE)
+    yield page
+    page.close()
+
+
+def _load(tab, path: Path, viewport: dict) -> None:
+    """``path`` loaded into ``tab`` on a screen of ``viewport``."""
+    tab.set_viewport_size(viewport)
+    tab.goto(path.as_uri())
+
+
+def _open(tab, page: str, folder: Path, name: str, screenshot: bool = True) -> dict:
     path = folder / f"{name}.html"
     path.write_text(page, encoding="utf-8")
-    tab = browser.new_page(viewport=PHONE)
-    try:
-        tab.goto(path.as_uri())
-        seen = tab.evaluate(MEASURE)
-        keep = os.environ.get("DOMREC_SCREENSHOTS")
-        if keep and screenshot:
-            Path(keep).mkdir(parents=True, exist_ok=True)
-            tab.screenshot(path=str(Path(keep) / f"phone-{name}.png"))
-    finally:
-        tab.close()
+    _load(tab, path, PHONE)
+    seen = tab.evaluate(MEASURE)
+    keep = os.environ.get("DOMREC_SCREENSHOTS")
+    if keep and screenshot:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        tab.screenshot(path=str(Path(keep) / f"phone-{name}.png"))
     return seen
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_on_a_phone_the_board_is_as_wide_as_the_screen(browser, tmp_path, name):
-    seen = _open(browser, _page(name, name), tmp_path, name.split("/")[0])
+def test_on_a_phone_the_board_is_as_wide_as_the_screen(tab, tmp_path, name):
+    seen = _open(tab, _page(name, name), tmp_path, name.split("/")[0])
     assert seen["innerWidth"] == PHONE["width"] and seen["scrollWidth"] <= PHONE["width"], "the page scrolls sideways"
     assert seen["hands"]
     for hand in seen["hands"]:
@@ -107,8 +118,8 @@ def test_on_a_phone_the_board_is_as_wide_as_the_screen(browser, tmp_path, name):
 
 
 @pytest.mark.parametrize("name", INVALID)
-def test_on_a_phone_an_invalid_record_opens_with_its_problem_in_view(browser, tmp_path, name):
-    seen = _open(browser, _page(name, name, "invalid"), tmp_path,
+def test_on_a_phone_an_invalid_record_opens_with_its_problem_in_view(tab, tmp_path, name):
+    seen = _open(tab, _page(name, name, "invalid"), tmp_path,
                  "invalid-" + name.split("/")[0])
     problem = seen["problem"]
     assert 0 <= problem["top"] and problem["bottom"] <= PHONE["height"], problem  # on the first screen
@@ -117,22 +128,18 @@ def test_on_a_phone_an_invalid_record_opens_with_its_problem_in_view(browser, tm
     assert problem["bad"] or "score" in name  # a move's problem: the move is marked in the list
 
 
-def test_what_a_record_says_stays_text_in_the_pictures(browser, tmp_path):
+def test_what_a_record_says_stays_text_in_the_pictures(tab, tmp_path):
     doc = json.loads((SAMPLES / "valid" / "competitive" / "game-to-200.json").read_text())
     record = reader.load_dict(_everything_evil(doc))
     path = tmp_path / "evil.html"
     path.write_text(replay_page.page(record, EVIL), encoding="utf-8")
     for viewport in (PHONE, {"width": 1280, "height": 900}):
-        tab = browser.new_page(viewport=viewport)
-        try:
-            tab.goto(path.as_uri())
-            found = tab.evaluate("""() => ({
-              scripts: document.querySelectorAll('script').length,
-              bold: document.querySelectorAll('b[onmouseover], svg b, svg script').length,
-              names: [...document.querySelectorAll('.picture svg .rack .name, .picture svg .rack title')]
-                .map(n => n.textContent)})""")
-        finally:
-            tab.close()
+        _load(tab, path, viewport)
+        found = tab.evaluate("""() => ({
+          scripts: document.querySelectorAll('script').length,
+          bold: document.querySelectorAll('b[onmouseover], svg b, svg script').length,
+          names: [...document.querySelectorAll('.picture svg .rack .name, .picture svg .rack title')]
+            .map(n => n.textContent)})""")
         assert found["scripts"] == 2 and found["bold"] == 0
         assert any(EVIL[:20] in n for n in found["names"]), found["names"][:4]
 
@@ -191,46 +198,38 @@ SMALLEST_TEXT = """(wanted) => {
 @pytest.mark.parametrize("name", GAMES + ["domino-roads/three-players-pile-top-up.json",
                                           "castle-rock/four-players-named-draws.json",
                                           "broadway/exposure-and-penalty-play.dgn"])
-def test_on_a_phone_every_text_of_the_picture_is_at_least_11_px(browser, tmp_path, name):
+def test_on_a_phone_every_text_of_the_picture_is_at_least_11_px(tab, tmp_path, name):
     """The numbers and names on the felt (coordinates, counts, road names, captured and boneyard
-    labels) as well as the racks' labels: at least 11 CSS px at 390 px wide, at every position."""
-    path = tmp_path / "page.html"
-    path.write_text(_page(name, name), encoding="utf-8")
-    tab = browser.new_page(viewport=PHONE)
-    try:
-        tab.goto(path.as_uri())
-        least = tab.evaluate(SMALLEST_TEXT, None)
-    finally:
-        tab.close()
-    assert least is not None and least["px"] >= 11 - 1e-6, least
+    labels) as well as the racks' labels: at least 11 CSS px at 390 px wide, at every position under
+    --long; in the default run at a sample of each hand's (tests/replay_sample.py: its deal, whose
+    racks are fullest, its end, whose board is biggest, one in four, the first after each kind of
+    move), as at the wider screens below."""
+    least = _smallest(tab, tmp_path, _record(name), name, PHONE, sample=True, page=_page(name, name))
+    assert least["px"] >= 11 - 1e-6, least
 
 
-def _smallest(browser, tmp_path, record, name: str, viewport: dict, sample: bool = False,
+def _smallest(tab, tmp_path, record, name: str, viewport: dict, sample: bool = False,
               page: str | None = None) -> dict:
     """The smallest text of the page's pictures at every position (``sample``: in the default run,
-    at the positions ``tests/test_replay_drawing._sample`` opens; at every one under --long).
+    at the positions ``tests/replay_sample._sample`` opens; at every one under --long).
     ``page``: the record's page titled ``name``, where the test has it made already."""
     wanted = None
     if sample and os.environ.get("DOMREC_LONG_TESTS") != "1":
         wanted = _sample([h for h in replay(record, name)[0] if h.positions])
     path = tmp_path / "page.html"
     path.write_text(page if page is not None else replay_page.page(record, name), encoding="utf-8")
-    tab = browser.new_page(viewport=viewport)
-    try:
-        tab.goto(path.as_uri())
-        least = tab.evaluate(SMALLEST_TEXT, wanted)
-        keep = os.environ.get("DOMREC_SCREENSHOTS")
-        if keep:
-            Path(keep).mkdir(parents=True, exist_ok=True)
-            tab.locator("section.hand .picture").first.scroll_into_view_if_needed()
-            tab.screenshot(path=str(Path(keep) / f"{name}-{viewport['width']}.png"))
-    finally:
-        tab.close()
+    _load(tab, path, viewport)
+    least = tab.evaluate(SMALLEST_TEXT, wanted)
+    keep = os.environ.get("DOMREC_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        tab.locator("section.hand .picture").first.scroll_into_view_if_needed()
+        tab.screenshot(path=str(Path(keep) / f"{name.replace('/', '-')}-{viewport['width']}.png"))
     assert least is not None
     return least
 
 
-def test_on_a_phone_a_double_twelve_sets_numerals_are_at_least_11_px(browser, tmp_path):
+def test_on_a_phone_a_double_twelve_sets_numerals_are_at_least_11_px(tab, tmp_path):
     """Beyond nine a half is a numeral (double-twelve, Castle Rock's largest set): on a phone the
     racks' tiles and the captured panels' are drawn big enough for it to show at 11 px, as every
     other text (a rack's 13 px half showed it at 6.5 px).  Every position under --long; in the
@@ -239,27 +238,27 @@ def test_on_a_phone_a_double_twelve_sets_numerals_are_at_least_11_px(browser, tm
     tests of wider screens below."""
     record = next(iter(sim.simulate("castle-rock", 1, 11, players=2, options={"set": "double-twelve",
                                                                               "start_tiles": 20})))
-    least = _smallest(browser, tmp_path, record, "double-twelve", PHONE, sample=True)
+    least = _smallest(tab, tmp_path, record, "double-twelve", PHONE, sample=True)
     assert least["px"] >= 11 - 1e-6, least
 
 
 @pytest.mark.parametrize("width", [600, 820, 1000])
 @pytest.mark.parametrize("name", GAMES)
-def test_on_a_small_tablet_or_a_phone_turned_every_text_is_at_least_11_px(browser, tmp_path, name, width):
+def test_on_a_small_tablet_or_a_phone_turned_every_text_is_at_least_11_px(tab, tmp_path, name, width):
     """Screens between a phone's and a desktop's: at 600 px the picture's box is 584 px wide (one
     column), at 820 px 428 px (the move list beside it), at 1000 px 608 px.  The wide picture,
     scaled down to such a box, showed its texts at 7 to 10 px; below ``frame.NARROW`` (800 px) the
     position is drawn for the box's width, as on a phone.  Every position under --long; in the
-    default run (the phone's 390 px above sees every position of the same records) a sample of each
-    hand's, every kind of move among them, as tests/test_replay_drawing.py compares them."""
+    default run a sample of each hand's, every kind of move among them, as tests/test_replay_drawing.py
+    compares them (and as the phone's 390 px above measures them)."""
     game = name.split("/")[0]
-    least = _smallest(browser, tmp_path, _record(name), game, {"width": width, "height": 900}, sample=True,
+    least = _smallest(tab, tmp_path, _record(name), game, {"width": width, "height": 900}, sample=True,
                       page=_page(name, game))
     assert least["px"] >= 11 - 1e-6, least
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_screenshots_on_a_phone_a_desktop_and_a_projector(browser, tmp_path, name):
+def test_screenshots_on_a_phone_a_desktop_and_a_projector(tab, tmp_path, name):
     """Each game's page at 390x844, 1280x800 and 1920x1080 (kept under ``DOMREC_SCREENSHOTS``, for a
     person to look at), at the hand's busiest position: its last.  The page at 390x844 is opened
     only to be kept: that it does not scroll sideways there is
@@ -268,13 +267,9 @@ def test_screenshots_on_a_phone_a_desktop_and_a_projector(browser, tmp_path, nam
     path.write_text(_page(name, name), encoding="utf-8")
     keep = os.environ.get("DOMREC_SCREENSHOTS")
     for size in ((PHONE,) if keep else ()) + ({"width": 1280, "height": 800}, {"width": 1920, "height": 1080}):
-        tab = browser.new_page(viewport=size)
-        try:
-            tab.goto(path.as_uri())
-            tab.locator("section.hand .picture").first.scroll_into_view_if_needed()
-            if keep:
-                Path(keep).mkdir(parents=True, exist_ok=True)
-                tab.screenshot(path=str(Path(keep) / f"{name.split('/')[0]}-{size['width']}.png"))
-            assert tab.evaluate("document.documentElement.scrollWidth") <= size["width"]
-        finally:
-            tab.close()
+        _load(tab, path, size)
+        tab.locator("section.hand .picture").first.scroll_into_view_if_needed()
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            tab.screenshot(path=str(Path(keep) / f"{name.split('/')[0]}-{size['width']}.png"))
+        assert tab.evaluate("document.documentElement.scrollWidth") <= size["width"]

@@ -2,7 +2,9 @@
 the system's Chromium): stepping through every position of a record of each game, every text of
 the picture shows at least 11 px (its computed font size times the scale the browser draws it at:
 the board's, the picture's in its box), and no two of its texts overlap (in the default run at a
-sample of each hand's positions, every kind of move among them; at every one under ``pytest --long``).  The picture's box is the
+sample of each hand's positions, every kind of move among them, on the desktop, and at each hand's
+deal and end on the projector, whose picture is drawn for the same box; at every one under
+``pytest --long``).  The picture's box is the
 width tests/pictures/test_wide_text.py sizes the pictures for.
 
 Screenshots are kept under ``DOMREC_SCREENSHOTS`` when that is set, for a person to look at.
@@ -29,7 +31,7 @@ from tests.browser import playwright_or_skip
 
 playwright_api = playwright_or_skip(server=False)
 
-from tests.test_replay_drawing import _sample  # noqa: E402
+from tests.replay_sample import _sample  # noqa: E402
 
 SCREENS = {"desktop": {"width": 1366, "height": 768}, "projector": {"width": 1920, "height": 1080}}
 
@@ -90,30 +92,46 @@ def _overlaps(texts: list) -> list:
     return found
 
 
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One tab for the module's pages: each test sizes it and loads its own page into it (a new
+    document, the last one gone), instead of opening a tab of its own."""
+    page = browser.new_page(viewport=SCREENS["desktop"])
+    yield page
+    page.close()
+
+
+def _wanted(record, name: str, screen: str) -> dict[str, list[int]] | None:
+    """The positions opened: every one under --long.  In the default run, on the desktop, the
+    sample of each hand's positions that tests/test_replay_drawing.py compares (its deal and end,
+    one in four, the first after each kind of move); on the projector, whose picture's box is the
+    desktop's 952 px (BOXES: the same drawing, at the same scale, its texts at the same px), each
+    hand's deal and end, the picture at the projector's screen all the same."""
+    if os.environ.get("DOMREC_LONG_TESTS") == "1":
+        return None
+    hands = [h for h in replay(record, name)[0] if h.positions]
+    if screen == "desktop":
+        return _sample(hands)
+    return {str(h.number): sorted({0, len(h.positions) - 1}) for h in hands}
+
+
 @pytest.mark.parametrize("screen", list(SCREENS))
 @pytest.mark.parametrize("name", RECORDS)
-def test_every_text_of_the_picture_shows_at_least_11_px_and_none_overlaps(browser, tmp_path, name, screen):
-    page_file = tmp_path / "page.html"
-    page_file.write_text(replay_page.page(load(SAMPLES / "valid" / name), name), encoding="utf-8")
+def test_every_text_of_the_picture_shows_at_least_11_px_and_none_overlaps(tab, tmp_path, name, screen):
     record = load(SAMPLES / "valid" / name)
-    # every position under --long; in the default run the sample of each hand's positions that
-    # tests/test_replay_drawing.py compares (its deal and end, one in four, the first after each
-    # kind of move)
-    wanted = (None if os.environ.get("DOMREC_LONG_TESTS") == "1"
-              else _sample([h for h in replay(record, name)[0] if h.positions]))
-    tab = browser.new_page(viewport=SCREENS[screen])
-    try:
-        tab.goto(page_file.as_uri())
-        seen = tab.evaluate(STEP, wanted)
-        keep = os.environ.get("DOMREC_SCREENSHOTS")
-        if keep:
-            Path(keep).mkdir(parents=True, exist_ok=True)
-            tab.locator(".picture").first.screenshot(path=str(Path(keep) / f"{screen}-{name.replace('/', '-')}.png"))
-    finally:
-        tab.close()
+    page_file = tmp_path / "page.html"
+    page_file.write_text(replay_page.page(record, name), encoding="utf-8")
+    wanted = _wanted(record, name, screen)
+    tab.set_viewport_size(SCREENS[screen])
+    tab.goto(page_file.as_uri())
+    seen = tab.evaluate(STEP, wanted)
+    keep = os.environ.get("DOMREC_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        tab.locator(".picture").first.screenshot(path=str(Path(keep) / f"{screen}-{name.replace('/', '-')}.png"))
     width = SCREENS[screen]["width"]
     assert seen["box"] == BOXES[f"{screen} {width}x{SCREENS[screen]['height']}"], seen["box"]
-    assert len(seen["positions"]) > 5
+    assert len(seen["positions"]) > (5 if screen == "desktop" or wanted is None else 1)
     seen_in = {hand: 0 for hand in (wanted or {})}
     for position in seen["positions"]:
         where = (name, screen, position["hand"], position["move"])

@@ -4,11 +4,16 @@ frame draws a big board smaller) times the scale the picture is shown at (the pa
 wider than its box at ``box / width``).  Broadway's axes' legend was 9 px and its coordinates 10,
 Domino Roads' road details 9.5 (8.5 on a long road), a Horse Race count of 10 or more 10.2.
 
+Every position of the samples and the simulated games under ``pytest --long``; in the default run
+a sample of each hand's (tests/replay_sample.py: the deal, the end, one in four, the first after
+each kind of move), in each distinct box (the desktop's and the projector's are the same).
+
 Fast: Python only (tests/test_replay_wide.py measures the texts the page draws in a browser, and
 that the boxes below are the page's at those screens)."""
 
 from __future__ import annotations
 
+import os
 import re
 import xml.etree.ElementTree as ET
 
@@ -20,6 +25,7 @@ from domrec.pictures import MIN_TEXT, fit, frame, svg
 from domrec.pictures.positions import replay
 
 from tests.conftest import SAMPLES
+from tests.replay_sample import _sample
 from tests.test_replay_page import load
 
 #: The picture's box on the replay page (CSS px): None, the picture at its own size (explain --svg
@@ -49,18 +55,34 @@ def smallest_shown(position, box: float | None) -> tuple[float, str]:
     return min(shown_sizes(drawn, 1.0 if box is None else fit(box, width)))
 
 
-def _check(name: str, record) -> int:
-    hands, _ = replay(record, name)
-    positions = [p for hand in hands for p in hand.positions]
+def _screens() -> dict[float | None, str]:
+    """Each box of ``BOXES`` once, with the screens that show the picture in it: a desktop's and a
+    projector's box are the same 952 px, the same drawing at the same scale, checked once."""
+    screens: dict[float | None, list[str]] = {}
     for screen, box in BOXES.items():
+        screens.setdefault(box, []).append(screen)
+    return {box: " and ".join(names) for box, names in screens.items()}
+
+
+def _check(name: str, record) -> int:
+    """Every position of ``record`` under ``pytest --long``; in the default run the sample of each
+    hand's positions the page tests open (tests/replay_sample.py: its deal and its end, one in four,
+    and the first after each kind of move, scoring or not), in every box.  How many positions the
+    record's hands hold."""
+    hands = [hand for hand in replay(record, name)[0] if hand.positions]
+    wanted = None if os.environ.get("DOMREC_LONG_TESTS") == "1" else _sample(hands)
+    positions = [p for hand in hands for i, p in enumerate(hand.positions)
+                 if wanted is None or i in wanted[str(hand.number)]]
+    for box, screen in _screens().items():
         for position in positions:
             size, words = smallest_shown(position, box)
             assert size >= MIN_TEXT, (name, screen, position.hand, position.move, round(size, 2), words)
-    return len(positions)
+    return sum(len(hand.positions) for hand in hands)
 
 
 @pytest.mark.parametrize("name", SAMPLE_FILES)
 def test_every_text_of_every_sample_position_shows_at_least_min_text_on_a_desktop_and_a_projector(name):
+    """Each valid sample: every position under --long, a sample of each hand's in the default run."""
     _check(name, load(SAMPLES / "valid" / name))  # (a hand recorded by its scores alone has no picture)
 
 
