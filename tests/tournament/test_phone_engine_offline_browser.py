@@ -240,14 +240,22 @@ def test_a_page_opened_again_offline_checks_its_plays_with_the_log_kept_on_the_p
     assert _bodies(path) == steps[:4]
 
 
-@pytest.mark.parametrize("cut", ["the phone goes offline", "the server never answers"])
-def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browser, cut):
+#: How the phone is cut off at each tile that fits two ends, in turn, on one page (one boot of its engine).
+CUTS = ("the phone goes offline", "the server never answers")
+
+
+def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browser):
     """Without the deal, where a tapped tile may go is asked of the server; offline the page sent
     the tile alone, and a tile that fits two ends was refused ("say which it is played on … in
     DGN"), leaving the player to type notation.  The phone's engine now answers where it may go.
     A server that never answers (the laptop asleep, the hall's Wi-Fi still up) is given a moment
     and a half where the engine is ready (10 seconds where it is not), as a write is: the question
-    had no limit, and the tap did nothing for minutes."""
+    had no limit, and the tap did nothing for minutes.
+
+    Both cuts on one page, whose engine boots once (each case had a page of its own): the game's
+    first tile that fits two ends tapped with the phone offline, and (once the outbox is sent and
+    the engine holds the server's log again) the next such tile tapped while the server never
+    answers."""
     import attrs
 
     from domrec.session import Session, requests_for
@@ -256,46 +264,62 @@ def test_offline_a_tile_that_fits_two_ends_is_placed_by_tapping(tmp_path, browse
     record = _game(path, seed=12)
     steps = [t for t in requests_for(record, keep_deal=False) if t != "y"]
     probe = Session(attrs.evolve(record, hands=(), result=None))
-    for k, step in enumerate(steps):  # the first tile that fits two ends
+    twice: list[tuple[int, list[dict]]] = []  # (where in the steps, the places offered) of each such tile
+    for k, step in enumerate(steps):
         offered = probe.options(step.split("@")[0]) if "@" in step else []
         if len(offered) > 1:
+            twice.append((k, offered))
+        if len(twice) == len(CUTS):
             break
         probe.take(step)
-    chosen = next(o["text"] for o in offered if o["text"].endswith(" " + step))
+    assert len(twice) == len(CUTS), twice
     served = _served(path)
+    sent: list[str] = []
     try:
         page = _local_page(browser)
         page.goto(served.links["tables"][0]["url"])
         page.wait_for_function("() => document.body.dataset.rev", timeout=WAIT_MS)
-        for typed in steps[:k]:
-            _type(page, typed)
-        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
-        assert page.evaluate("() => document.body.dataset.engine") == "ready"
-        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
-                               timeout=WAIT_MS)
-        held = []
-        if cut == "the phone goes offline":
-            page.context.set_offline(True)
-        else:  # every request to the table held, never answered
-            page.context.route("**/api/v1/tables/**", lambda route: held.append(route))
-        before = _rev(page)
-        page.click(f'#panel .tiles button[data-tile="{step.split("@")[0]}"]', timeout=WAIT_MS)
-        page.wait_for_selector("#panel .targets button", timeout=WAIT_MS)
-        targets = page.evaluate("() => [...document.querySelectorAll('#panel .targets button')].map(b => b.dataset.move)")
-        assert sorted(targets) == sorted(o["text"] for o in offered), targets
-        page.click(f'#panel .targets button[data-move="{chosen}"]', timeout=WAIT_MS)
-        page.wait_for_function(f"() => Number(document.body.dataset.rev) === {before + 1}", timeout=WAIT_MS)
-        assert page.evaluate("() => document.body.dataset.outbox") == "1"
-        if cut == "the phone goes offline":
-            page.context.set_offline(False)
-        else:
-            page.context.unroute("**/api/v1/tables/**")
-            for route in held:
-                route.abort()
-        page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+        for cut, (k, offered) in zip(CUTS, twice):
+            for typed in steps[len(sent):k]:
+                _type(page, typed)
+                sent.append(typed)
+            if cut == CUTS[0]:
+                page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+                assert page.evaluate("() => document.body.dataset.engine") == "ready"
+            else:  # the writes made offline sent: the engine holds the server's log again, every row of it
+                page.wait_for_function("""() => {
+                    const kept = JSON.parse(localStorage.getItem('domrec.log.' + document.body.dataset.token));
+                    return kept.served === kept.held.rows.length;
+                }""", timeout=WAIT_MS)
+            page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
+                                   timeout=WAIT_MS)
+            step = steps[k]
+            chosen = next(o["text"] for o in offered if o["text"].endswith(" " + step))
+            held = []
+            if cut == "the phone goes offline":
+                page.context.set_offline(True)
+            else:  # every request to the table held, never answered
+                page.context.route("**/api/v1/tables/**", lambda route: held.append(route))
+            before = _rev(page)
+            page.click(f'#panel .tiles button[data-tile="{step.split("@")[0]}"]', timeout=WAIT_MS)
+            page.wait_for_selector("#panel .targets button", timeout=WAIT_MS)
+            targets = page.evaluate(
+                "() => [...document.querySelectorAll('#panel .targets button')].map(b => b.dataset.move)")
+            assert sorted(targets) == sorted(o["text"] for o in offered), (cut, targets)
+            page.click(f'#panel .targets button[data-move="{chosen}"]', timeout=WAIT_MS)
+            page.wait_for_function(f"() => Number(document.body.dataset.rev) === {before + 1}", timeout=WAIT_MS)
+            assert page.evaluate("() => document.body.dataset.outbox") == "1", cut
+            if cut == "the phone goes offline":
+                page.context.set_offline(False)
+            else:
+                page.context.unroute("**/api/v1/tables/**")
+                for route in held:
+                    route.abort()
+            page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+            sent.append(chosen)
     finally:
         served.close()
-    assert _bodies(path) == [*steps[:k], chosen]
+    assert _bodies(path) == sent
 
 
 def test_a_link_opened_once_opens_again_offline_with_its_engine(tmp_path, browser):
