@@ -165,7 +165,9 @@ def _first_table_in_mode(browser, served, mode: str):
 
 
 def test_a_competitive_game_tapped_through_and_confirmed_on_a_phone(tmp_path, browser, request):
-    """The first two hands tapped, the rest typed whole (every hand tapped with --long)."""
+    """The first hand tapped, the rest typed whole (every hand tapped with --long): hand 1 takes
+    every kind of tap the game takes (a lone tile sent at the tap, tiles and their places), and is
+    closed with the page's button; a second hand tapped took the same paths again."""
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     record = _game(path, seed=11)
     served = _served(path)
@@ -174,7 +176,7 @@ def test_a_competitive_game_tapped_through_and_confirmed_on_a_phone(tmp_path, br
         page.wait_for_selector("#start-hand", timeout=WAIT_MS)
         _shot(page, "competitive-start")
         used: dict = {}
-        _play_through(page, record, used, tapped=None if request.config.getoption("--long") else 2)
+        _play_through(page, record, used, tapped=None if request.config.getoption("--long") else 1)
         page.wait_for_selector('#panel button[data-side="NS"]', timeout=WAIT_MS)
         _shot(page, "competitive-confirm")
         _confirm_all(page, ["NS", "EW"])
