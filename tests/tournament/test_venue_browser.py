@@ -508,6 +508,27 @@ def test_undo_after_start_hand_takes_back_the_hand_not_the_move_before(tmp_path,
         served.close()
 
 
+def _recorded(served: BackgroundVenue, texts: list[str], mode: str | None = None) -> int:
+    """Round 1 table 1's game written through the table's API (its key from its link), ``mode``
+    chosen first, then each of ``texts`` a write of its own, as its phone sends them: for a test
+    about what the page does after them, which opens the page once they are in (the page typing
+    them one by one is what the tests that tap or type a game are about).  The table's revision."""
+    import json
+    import urllib.request
+
+    link = served.links["tables"][0]["url"]
+    headers = {"Authorization": f"Bearer {link.rsplit('/', 1)[1]}", "Content-Type": "application/json"}
+    api = f"{served.base_url}/api/v1/tables/1/1"
+    rev = _table_state(served)["rev"]
+    writes = ([("mode", {"mode": mode})] if mode else []) + [("dgn", {"text": text}) for text in texts]
+    for what, body in writes:
+        asked = urllib.request.Request(f"{api}/{what}", data=json.dumps({"rev": rev, **body}).encode(),
+                                       method="POST", headers=headers)
+        with urllib.request.urlopen(asked, timeout=60) as answer:
+            rev = json.loads(answer.read())["rev"]
+    return rev
+
+
 def _table_state(served: BackgroundVenue) -> dict:
     """Round 1 table 1's state as its phone reads it (its key from its link)."""
     import json

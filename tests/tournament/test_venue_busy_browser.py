@@ -24,8 +24,10 @@ from tests.browser import playwright_or_skip
 
 playwright_api = playwright_or_skip(server=True)
 
-from tests.tournament.test_venue_browser import (PHONE, WAIT_MS, _event, _game, _log, _play_through,  # noqa: E402
-                                                 _rev, _served, _steps, _type, _wait_rev)
+from tests.tournament.test_venue_browser import (PHONE, WAIT_MS, _event, _game, _log,  # noqa: E402
+                                                 _recorded, _rev, _served, _steps, _type)
+from tests.tournament.helpers import hand_by_hand  # noqa: E402
+from domrec.session import requests_for  # noqa: E402
 from tests.tournament.test_venue_outbox_browser import _bodies, _opened, _outbox  # noqa: E402
 
 HELD = "another program is holding the event file: nothing was stored; this is sent again shortly"
@@ -131,11 +133,9 @@ def test_a_confirmation_answered_busy_is_sent_again_with_its_id_and_taken_once(t
     served = _served(path)
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
+        # (the game written a hand a request before the page opens: what is looked at is its confirmation)
+        _recorded(served, hand_by_hand(requests_for(record)), mode="play")
         page = _opened(context, served.links["tables"][0]["url"])
-        before = _rev(page)
-        page.click("#mode-play")
-        _wait_rev(page, before)
-        _play_through(page, record, {}, tapped=0)  # (every hand typed whole)
         page.wait_for_selector('#panel button[data-side="NS"]:not([disabled])', timeout=WAIT_MS)
         over = _rev(page)
         _record(page)
@@ -245,11 +245,8 @@ def test_a_confirmation_answered_busy_says_the_server_is_busy_and_then_what_its_
     served = _served(path)
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
+        _recorded(served, hand_by_hand(requests_for(record)), mode="play")  # (a hand a request, before the page opens)
         page = _opened(context, served.links["tables"][0]["url"] + f"?lang={lang}")
-        before = _rev(page)
-        page.click("#mode-play")
-        _wait_rev(page, before)
-        _play_through(page, record, {}, tapped=0)
         page.wait_for_selector('#panel button[data-side="NS"]:not([disabled])', timeout=WAIT_MS)
         over = _rev(page)
         _record(page)
