@@ -91,18 +91,46 @@ def _tap(page, text: str, used: dict) -> None:
     _wait_rev(page, before)
 
 
+def _kind(text: str) -> str:
+    """Which way :func:`_tap` taps a request (a part line typed: its part), and whether the seat
+    is written before it (the tap then names the seat instead of taking the one to move)."""
+    words = text.split()
+    if words[0] in PARTS:
+        return words[0]
+    word = words[-1]
+    if re.fullmatch(r"r(\d)\+?(\d)", word):
+        kind = "dice"
+    elif re.fullmatch(r"\+(\d+-\d+)", word):
+        kind = "drawn"
+    elif re.match(r"[*!sb#]?(\d+-\d+)", word):
+        kind = "tile" + ("@" if "@" in word else "") + (word[0] if word[0] in "*!sb#" else "")
+    else:
+        kind = word[0]
+    return kind + (" with its seat" if len(words) == 2 else "")
+
+
 def _play(page, record, keep_deal: bool, used: dict, hands: int | None = None, named: bool = False,
-          shot: str = "", tapped: int | None = None) -> None:
+          shot: str = "", tapped: int | None = None, typed: tuple[int, int] | None = None) -> None:
     """The game tapped (its part lines typed); a hand that is over is closed with the page's
     button once nothing more of it is to come (closing captures, the tiles left).  Past hand
     ``tapped``, each hand is typed whole into the page's box and sent at once, as a scorer
-    catching up from a paper sheet does (the taps of every hand are in the run with --long)."""
+    catching up from a paper sheet does (the taps of every hand are in the run with --long).
+    ``typed``: the requests ``typed[0]`` to ``typed[1]`` (not included) typed into the box at once
+    instead of tapped, the taps before and after them taking every way of tapping the requests
+    tapped take (checked here)."""
     requests = _requests(record, keep_deal)
     if named:
         requests = _named_draws(requests, record)
     requests, rest = harness._split_at_hand(requests, tapped)
+    if typed:
+        a, b = typed
+        assert {_kind(t) for t in requests[:a] + requests[b:]} == {_kind(t) for t in requests}, \
+            "the taps kept do not take every way of tapping"
+        requests = [*requests[:a], "\n".join(requests[a:b]), *requests[b:]]
     for k, text in enumerate(requests):
-        if text.split()[0] in PARTS:
+        if typed and k == typed[0]:
+            _type(page, text)
+        elif text.split()[0] in PARTS:
             if hands is not None and text.startswith("hand ") and int(text.split()[1]) > hands:
                 return
             _type(page, text)
@@ -202,19 +230,25 @@ def test_a_whole_game_tapped_with_the_deal_and_confirmed(tmp_path, browser, game
         served.close()
 
 
-@pytest.mark.parametrize("game, players, seed", [
-    ("castle-rock", ["Ana", "Bo", "Cy"], 5),
-    ("domino-roads", ["Ana", "Bo", "Cy", "Di"], 7),
+@pytest.mark.parametrize("game, players, seed, typed", [
+    ("castle-rock", ["Ana", "Bo", "Cy"], 5, (10, 50)),
+    ("domino-roads", ["Ana", "Bo", "Cy", "Di"], 7, (42, 55)),
 ])
-def test_the_first_hand_tapped_without_the_deal(tmp_path, browser, game, players, seed):
+def test_the_first_hand_tapped_without_the_deal(tmp_path, browser, game, players, seed, typed, request):
     """No deal entered: the page offers every move that may be legal (captures, draws by tile,
-    the dice, places of a tile the mover may hold), and each tap is checked by the engine."""
+    the dice, places of a tile the mover may hold), and each tap is checked by the engine.  The
+    default run taps the hand's first moves and its last, which take every way of tapping its
+    moves take (a tile, a capture, a draw by tile, a tile with its seat written before it; the
+    dice, tiles on roads, the spinner, doubles, passes and the dice reused), and types the moves
+    between them at once (``typed``: they are tapped as the ones around them are); --long taps
+    every move."""
     path, record = _served_game(tmp_path, game, players, seed)
     served = harness._served(path)
     try:
         page = _table_page(browser, served)
         used: dict = {}
-        _play(page, record, False, used, hands=1, named=game == "castle-rock", shot=f"{game}-no-deal-playing")
+        _play(page, record, False, used, hands=1, named=game == "castle-rock", shot=f"{game}-no-deal-playing",
+              typed=None if request.config.getoption("--long") else typed)
         _shot(page, f"{game}-no-deal")
         assert page.locator("#moves").inner_text().strip() or page.locator("#start-hand").count()
         if game == "castle-rock":
