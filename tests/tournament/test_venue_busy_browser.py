@@ -20,12 +20,14 @@ from tournament import open_event
 
 pytestmark = pytest.mark.slow
 
-from tests.browser import playwright_or_skip
+from tests.browser import playwright_or_skip, with_clock
 
 playwright_api = playwright_or_skip(server=True)
 
-from tests.tournament.test_venue_browser import (PHONE, WAIT_MS, _event, _game, _log, _play_through,  # noqa: E402
-                                                 _rev, _served, _steps, _type, _wait_rev)
+from tests.tournament.test_venue_browser import (PHONE, WAIT_MS, _event, _game, _log,  # noqa: E402
+                                                 _recorded, _rev, _served, _steps, _type)
+from tests.tournament.helpers import hand_by_hand  # noqa: E402
+from domrec.session import requests_for  # noqa: E402
 from tests.tournament.test_venue_outbox_browser import _bodies, _opened, _outbox  # noqa: E402
 
 HELD = "another program is holding the event file: nothing was stored; this is sent again shortly"
@@ -80,6 +82,25 @@ def _answered(page, pattern: str, plan: list[str]) -> list[dict]:
     return sent
 
 
+def _pause_passed(page, shown: str, ms: int) -> None:
+    """Once the page shows ``shown`` (a JavaScript condition: what it says of a try answered busy, or
+    of one that found no answer, said as it sets its pause before the next try), its clock moved on
+    by ``ms``, the pause (the Retry-After's second, or 1, 2 … seconds after a try that failed): the
+    next try goes now, not that long later.  The page's time passes as it did (its clock installed
+    before it loaded: :func:`tests.browser.with_clock`); only how long the test sat waiting changes,
+    and what the page showed meanwhile is recorded in the page as before."""
+    page.wait_for_function(f"() => {shown}", timeout=WAIT_MS)
+    page.clock.fast_forward(ms)
+
+
+def _detail_is(text: str) -> str:
+    return f"document.getElementById('detail-message').textContent === {json.dumps(text)}"
+
+
+def _pending_is(text: str) -> str:
+    return f"(document.getElementById('confirm-pending') || {{}}).textContent === {json.dumps(text)}"
+
+
 def _is_response(path_end: str, status: int):
     return lambda r: r.url.split("?")[0].endswith(path_end) and r.request.method == "POST" and r.status == status
 
@@ -92,7 +113,7 @@ def test_a_line_answered_busy_waits_in_the_outbox_and_is_sent_again_with_its_id(
     steps = _steps(_game(path, seed=3))
     served = _served(path)
     try:
-        context = browser.new_context(viewport=PHONE, service_workers="block")
+        context = with_clock(browser.new_context(viewport=PHONE, service_workers="block"))
         page = _opened(context, served.links["tables"][0]["url"])  # (without the engine: kept unchecked)
         _type(page, steps[0])
         at = _rev(page)
@@ -101,6 +122,7 @@ def test_a_line_answered_busy_waits_in_the_outbox_and_is_sent_again_with_its_id(
         page.fill("#typed-text", steps[1])
         with page.expect_response(_is_response("/dgn", 200), timeout=WAIT_MS) as again:
             page.click("#typed-form button[type=submit]")
+            _pause_passed(page, "document.body.dataset.link === 'busy' && document.body.dataset.outbox === '1'", 1000)
         assert again.value.request.post_data_json["cid"] == sent[0]["cid"]
         _outbox(page, 0)
         page.wait_for_function("() => document.getElementById('outbox').textContent === 'all sent'", timeout=WAIT_MS)
@@ -130,18 +152,18 @@ def test_a_confirmation_answered_busy_is_sent_again_with_its_id_and_taken_once(t
     record = _game(path, seed=5)
     served = _served(path)
     try:
-        context = browser.new_context(viewport=PHONE, service_workers="block")
+        context = with_clock(browser.new_context(viewport=PHONE, service_workers="block"))
+        # (the game written a hand a request before the page opens: what is looked at is its confirmation)
+        _recorded(served, hand_by_hand(requests_for(record)), mode="play")
         page = _opened(context, served.links["tables"][0]["url"])
-        before = _rev(page)
-        page.click("#mode-play")
-        _wait_rev(page, before)
-        _play_through(page, record, {}, tapped=0)  # (every hand typed whole)
         page.wait_for_selector('#panel button[data-side="NS"]:not([disabled])', timeout=WAIT_MS)
         over = _rev(page)
         _record(page)
         sent = _answered(page, "**/confirm*", ["busy"])
         with page.expect_response(_is_response("/confirm", 200), timeout=WAIT_MS) as again:
             page.click('#panel button[data-side="NS"]')
+            _pause_passed(page, "document.body.dataset.unanswered === '/confirm' && document.body.dataset.link === 'busy'",
+                          1000)
         assert again.value.request.post_data_json["cid"] == sent[0]["cid"]
         page.wait_for_function(f"() => Number(document.body.dataset.rev) === {over + 1} "
                                "&& document.body.dataset.unanswered === undefined", timeout=WAIT_MS)
@@ -184,6 +206,7 @@ def test_a_directors_result_answered_busy_is_said_and_sent_again_with_its_id(tmp
         sent = _answered(page, "**/tables/1/1/result", ["busy"])
         with page.expect_response(_is_response("/result", 200), timeout=WAIT_MS) as again:
             page.click("#result-form button[type=submit]")
+            _pause_passed(page, _detail_is(HELD), 1000)
         assert again.value.request.post_data_json["cid"] == sent[0]["cid"]
         page.wait_for_selector("#detail-message.good", timeout=WAIT_MS)
         assert "NS 150" in page.inner_text("#detail-message")
@@ -244,18 +267,17 @@ def test_a_confirmation_answered_busy_says_the_server_is_busy_and_then_what_its_
     record = _game(path, seed=5)
     served = _served(path)
     try:
-        context = browser.new_context(viewport=PHONE, service_workers="block")
+        context = with_clock(browser.new_context(viewport=PHONE, service_workers="block"))
+        _recorded(served, hand_by_hand(requests_for(record)), mode="play")  # (a hand a request, before the page opens)
         page = _opened(context, served.links["tables"][0]["url"] + f"?lang={lang}")
-        before = _rev(page)
-        page.click("#mode-play")
-        _wait_rev(page, before)
-        _play_through(page, record, {}, tapped=0)
         page.wait_for_selector('#panel button[data-side="NS"]:not([disabled])', timeout=WAIT_MS)
         over = _rev(page)
         _record(page)
         sent = _answered(page, "**/confirm*", ["busy", "lost"])
         with page.expect_response(_is_response("/confirm", 200), timeout=WAIT_MS):
             page.click('#panel button[data-side="NS"]')
+            _pause_passed(page, _pending_is(BUSY[lang]), 1000)  # (the Retry-After's second)
+            _pause_passed(page, _pending_is(SILENT[lang]), 2000)  # (the second pause after a try)
         page.wait_for_function(f"() => Number(document.body.dataset.rev) === {over + 1} "
                                "&& document.body.dataset.unanswered === undefined", timeout=WAIT_MS)
         seen = _seen(page)
@@ -268,6 +290,7 @@ def test_a_confirmation_answered_busy_says_the_server_is_busy_and_then_what_its_
 
 def _director_with_table_open(browser, served):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
+    with_clock(page.context)
     page.goto(served.links["director"])
     row = '#tables tbody tr[data-table="1"]'
     page.wait_for_selector(f'{row}[data-status="not started"]', timeout=WAIT_MS)
@@ -292,6 +315,9 @@ def test_the_directors_page_says_what_the_last_try_of_a_write_found(tmp_path, br
         sent = _answered(page, "**/tables/1/1/result", plan)
         with page.expect_response(_is_response("/result", 200), timeout=WAIT_MS):
             page.click("#result-form button[type=submit]")
+            # (the first pause a second, the Retry-After's or the first after a failed try; the next two)
+            for text, ms in zip(said, (1000, 2000)):
+                _pause_passed(page, _detail_is(text), ms)
         page.wait_for_selector("#detail-message.good", timeout=WAIT_MS)
         seen = _seen(page)
         assert len(sent) == 3 and sent[0] == sent[1] == sent[2], sent
@@ -314,6 +340,7 @@ def test_a_directors_write_answered_at_last_clears_what_was_said_of_its_waiting(
         page.click("#new-key")
         with page.expect_response(_is_response("/key", 200), timeout=WAIT_MS):
             page.click("#new-key-yes")
+            _pause_passed(page, _detail_is(HELD), 1000)
         page.wait_for_selector("#key-done:not([hidden])", timeout=WAIT_MS)
         assert len(sent) == 2 and sent[0] == sent[1], sent
         assert HELD in _said_in_turn(_seen(page), "detail")

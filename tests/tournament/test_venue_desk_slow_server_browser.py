@@ -42,7 +42,8 @@ from tests.tournament.test_phone_engine_offline_browser import _local_only  # no
 from tests.tournament.test_venue import _auth  # noqa: E402
 from tests.tournament.test_venue_browser import WAIT_MS  # noqa: E402
 from tests.tournament.test_venue_browser import _event as _named_event  # noqa: E402
-from tests.tournament.test_venue_slow_server_browser import _links, _log, _phone, _played, _serving  # noqa: E402
+from tests.tournament.test_venue_slow_server_browser import (_asleep_tap, _links, _log, _phone, _played,  # noqa: E402
+                                                             _serving)
 
 #: The page's words, in each language (the catalogs' own).
 WORDS = {
@@ -70,7 +71,7 @@ def test_the_directors_pin_at_a_table_waits_for_a_hung_server_and_works_once_it_
         sent: list = []
         page.on("request", lambda r: sent.append(r) if r.url.split("?")[0].endswith("/lines") else None)
         os.kill(proc.pid, signal.SIGSTOP)
-        page.click("#td-open", timeout=WAIT_MS)
+        _asleep_tap(page, "/lines", lambda: page.click("#td-open", timeout=WAIT_MS))
         # Said beside the PIN as the banner says it: the server is waited for...
         shown = page.wait_for_function("""() => document.body.dataset.link === 'slow'
             && document.getElementById('td-message').innerText
@@ -145,14 +146,15 @@ def test_the_directors_page_tells_a_hung_server_and_makes_each_write_once(tmp_pa
 
         # The server hangs: the page's refresh is waited for, then the connection taken as lost.
         os.kill(proc.pid, signal.SIGSTOP)
-        refresh_now(page.context, 3000)  # the page's next refresh, at once, finding the server asleep
+        # the page's next refresh, at once, finding the server asleep
+        _asleep_tap(page, "/api/v1/director", lambda: refresh_now(page.context, 3000))
         shown = page.wait_for_function("""() => document.body.dataset.link === 'slow'
             && [document.getElementById('link').innerText, document.getElementById('link').className]""",
                                        timeout=WAIT_MS).json_value()
         assert shown == [words["slow"], "outbox slow"], shown
         keep(page, f"venue-desk-waiting-{lang}")
         # The call cleared meanwhile: said to wait beside the button; a second tap sends nothing.
-        page.click("#clear-call", timeout=WAIT_MS)
+        _asleep_tap(page, "/clear", lambda: page.click("#clear-call", timeout=WAIT_MS))
         said = page.wait_for_function("""() => document.body.dataset.unanswered
             && document.getElementById('detail-message').innerText""", timeout=WAIT_MS).json_value()
         assert said == words["waits"], said
@@ -188,7 +190,7 @@ def test_the_directors_page_tells_a_hung_server_and_makes_each_write_once(tmp_pa
             page.fill(f"#dir-score-{side}", score)
         page.fill("#result-reason", "score sheet")
         os.kill(proc.pid, signal.SIGSTOP)
-        page.click("#result-form button[type=submit]", timeout=WAIT_MS)
+        _asleep_tap(page, "/result", lambda: page.click("#result-form button[type=submit]", timeout=WAIT_MS))
         said = page.wait_for_function("""() => document.body.dataset.unanswered
             && document.getElementById('detail-message').innerText""", timeout=WAIT_MS).json_value()
         assert said == words["waits"], said
@@ -236,12 +238,12 @@ def test_pair_next_round_tapped_while_the_server_hangs_pairs_one_round(tmp_path,
     path = _named_event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     with _serving(path) as (base, proc):
         links, director = _ready_to_pair(path, base)
-        page = _director(browser, f"{links['director']}?lang={lang}")
+        page = _director(browser, f"{links['director']}?lang={lang}", clock=True)
         page.wait_for_function("() => !document.getElementById('pair').disabled", timeout=WAIT_MS)
         writes: list = []
         page.on("request", lambda r: writes.append(r) if r.method == "POST" else None)
         os.kill(proc.pid, signal.SIGSTOP)
-        page.click("#pair", timeout=WAIT_MS)
+        _asleep_tap(page, "/director/pair", lambda: page.click("#pair", timeout=WAIT_MS))
         said = page.wait_for_function("""() => document.body.dataset.unanswered
             && document.getElementById('message').innerText""", timeout=WAIT_MS).json_value()
         assert said == words["waits"], said

@@ -7,6 +7,7 @@ Chromium or Playwright is missing."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -35,17 +36,29 @@ def _tap_a_legal_move(page) -> None:
     wait_rev(page, before, WAIT_MS)
 
 
-def _seated(tmp_path: Path) -> Path:
-    """A 6-pair Mitchell event with its boards dealt (seed 38) and round 1 seated: its file."""
-    path = tmp_path / "dup.db"
+@pytest.fixture(scope="module")
+def _dealt(tmp_path_factory) -> Path:
+    """A 6-pair Mitchell event with its boards dealt (seed 38) and round 1 seated, made once for
+    the module (six commands, a second of a core): each test serves a copy of its own."""
+    path = tmp_path_factory.mktemp("duplicate") / "dup.db"
     new_event(path, 6, "mitchell")
     run("boards", path, "--boards", 6, "--seed", 38)
     run("pair", path)
     return path
 
 
-def test_one_board_tapped_through_and_confirmed(tmp_path: Path, browser) -> None:
-    path = _seated(tmp_path)
+def _seated(tmp_path: Path, dealt: Path) -> Path:
+    """The event of :func:`_dealt`, copied for this test alone: its file."""
+    path = tmp_path / "dup.db"
+    shutil.copyfile(dealt, path)
+    for suffix in ("-wal", "-shm"):  # (none once the commands closed the file, but a copy is whole)
+        if dealt.with_name(dealt.name + suffix).exists():
+            shutil.copyfile(dealt.with_name(dealt.name + suffix), path.with_name(path.name + suffix))
+    return path
+
+
+def test_one_board_tapped_through_and_confirmed(tmp_path: Path, browser, _dealt: Path) -> None:
+    path = _seated(tmp_path, _dealt)
     boards = {b["board"]: B.board_from_json(b) for b in json.loads(run("boards", path, "--json"))}
     served = _served(path)
     try:
@@ -130,11 +143,12 @@ def test_the_halls_duplicate_pages_after_the_session_on_a_phone_and_a_laptop(tmp
 
 
 @pytest.mark.parametrize("lang, heading", [("en", "Board 1: its score"), ("es", "Tablero 1: sus puntos")])
-def test_a_boards_score_typed_at_a_scores_only_table(tmp_path: Path, browser, lang: str, heading: str) -> None:
+def test_a_boards_score_typed_at_a_scores_only_table(tmp_path: Path, browser, _dealt: Path, lang: str,
+                                                     heading: str) -> None:
     """A table that records scores only types board 1's score (the points and how the hand ended),
     both sides confirm it, and the page moves on to board 2's score; the event has board 1's typed
     score, unverified, with how it ended."""
-    path = _seated(tmp_path)
+    path = _seated(tmp_path, _dealt)
     served = _served(path)
     try:
         context = browser.new_context(viewport=PHONE, locale=lang)
@@ -167,12 +181,12 @@ def test_a_boards_score_typed_at_a_scores_only_table(tmp_path: Path, browser, la
     store.close()
 
 
-def test_the_director_corrects_two_boards_in_turn_each_its_own(tmp_path: Path, browser) -> None:
+def test_the_director_corrects_two_boards_in_turn_each_its_own(tmp_path: Path, browser, _dealt: Path) -> None:
     """On the director's page, board 2 of a table is picked and corrected, then corrected again:
     after the first save the board list stays on board 2, its boxes hold board 2's new score, and
     the second save corrects board 2 again.  (The list jumped back to board 1 after a save, its
     score in the boxes, and the second save silently replaced board 1.)"""
-    path = _seated(tmp_path)
+    path = _seated(tmp_path, _dealt)
     run("result", path, "-r", 1, "-t", 1, "-b", 1, "--score", "NS=30,EW=0")
     run("result", path, "-r", 1, "-t", 1, "-b", 2, "--score", "NS=0,EW=12")
     served = _served(path)
@@ -207,11 +221,11 @@ def test_the_director_corrects_two_boards_in_turn_each_its_own(tmp_path: Path, b
     assert got == {1: (30, 0), 2: (0, 16)}
 
 
-def test_a_board_entered_over_the_page_and_the_table_goes_on(tmp_path: Path, browser) -> None:
+def test_a_board_entered_over_the_page_and_the_table_goes_on(tmp_path: Path, browser, _dealt: Path) -> None:
     """Board 1 begun on the page, then entered by the director beside the server (``--replace``):
     the page moves on to board 2 by itself, says why, and *Start board 2* starts its deal (before,
     the page offered board 2 and refused to start it: board 1's hand was still in play)."""
-    path = _seated(tmp_path)
+    path = _seated(tmp_path, _dealt)
     served = _served(path)
     try:
         page = browser.new_page(viewport=PHONE)

@@ -91,18 +91,46 @@ def _tap(page, text: str, used: dict) -> None:
     _wait_rev(page, before)
 
 
+def _kind(text: str) -> str:
+    """Which way :func:`_tap` taps a request (a part line typed: its part), and whether the seat
+    is written before it (the tap then names the seat instead of taking the one to move)."""
+    words = text.split()
+    if words[0] in PARTS:
+        return words[0]
+    word = words[-1]
+    if re.fullmatch(r"r(\d)\+?(\d)", word):
+        kind = "dice"
+    elif re.fullmatch(r"\+(\d+-\d+)", word):
+        kind = "drawn"
+    elif re.match(r"[*!sb#]?(\d+-\d+)", word):
+        kind = "tile" + ("@" if "@" in word else "") + (word[0] if word[0] in "*!sb#" else "")
+    else:
+        kind = word[0]
+    return kind + (" with its seat" if len(words) == 2 else "")
+
+
 def _play(page, record, keep_deal: bool, used: dict, hands: int | None = None, named: bool = False,
-          shot: str = "", tapped: int | None = None) -> None:
+          shot: str = "", tapped: int | None = None, typed: tuple[int, int] | None = None) -> None:
     """The game tapped (its part lines typed); a hand that is over is closed with the page's
     button once nothing more of it is to come (closing captures, the tiles left).  Past hand
     ``tapped``, each hand is typed whole into the page's box and sent at once, as a scorer
-    catching up from a paper sheet does (the taps of every hand are in the run with --long)."""
+    catching up from a paper sheet does (the taps of every hand are in the run with --long).
+    ``typed``: the requests ``typed[0]`` to ``typed[1]`` (not included) typed into the box at once
+    instead of tapped, the taps before and after them taking every way of tapping the requests
+    tapped take (checked here)."""
     requests = _requests(record, keep_deal)
     if named:
         requests = _named_draws(requests, record)
     requests, rest = harness._split_at_hand(requests, tapped)
+    if typed:
+        a, b = typed
+        assert {_kind(t) for t in requests[:a] + requests[b:]} == {_kind(t) for t in requests}, \
+            "the taps kept do not take every way of tapping"
+        requests = [*requests[:a], "\n".join(requests[a:b]), *requests[b:]]
     for k, text in enumerate(requests):
-        if text.split()[0] in PARTS:
+        if typed and k == typed[0]:
+            _type(page, text)
+        elif text.split()[0] in PARTS:
             if hands is not None and text.startswith("hand ") and int(text.split()[1]) > hands:
                 return
             _type(page, text)
@@ -172,13 +200,17 @@ def _confirm_and_check(page, path, record, sides: list[str]) -> None:
     ("domino-roads", ["Ana", "Bo", "Cy", "Di"], 7),
 ])
 def test_a_whole_game_tapped_with_the_deal_and_confirmed(tmp_path, browser, game, players, seed, request):
-    """The first two hands tapped, the rest typed whole (every hand tapped with --long)."""
+    """The first hand tapped, the rest typed whole (every hand tapped with --long).  Hand 1 of each
+    game's seed already takes every kind of tap its whole game takes (Horse Race: tiles and their
+    places, tiles drawn; Castle Rock: tiles with and without their seat, captures, draws; Domino
+    Roads: the dice, tiles and their roads with and without their seat, the moves tapped by their
+    words), and is closed with the page's button; a second hand tapped took the same paths again."""
     path, record = _served_game(tmp_path, game, players, seed)
     served = harness._served(path)
     try:
         page = _table_page(browser, served)
         used: dict = {}
-        tapped = None if request.config.getoption("--long") else 2
+        tapped = None if request.config.getoption("--long") else 1
         _play(page, record, True, used, shot=f"{game}-playing", tapped=tapped)
         _shot(page, f"{game}-over")
         sides = [s for s in page.evaluate("() => [...document.querySelectorAll('#panel button[data-side]')]"
@@ -198,19 +230,25 @@ def test_a_whole_game_tapped_with_the_deal_and_confirmed(tmp_path, browser, game
         served.close()
 
 
-@pytest.mark.parametrize("game, players, seed", [
-    ("castle-rock", ["Ana", "Bo", "Cy"], 5),
-    ("domino-roads", ["Ana", "Bo", "Cy", "Di"], 7),
+@pytest.mark.parametrize("game, players, seed, typed", [
+    ("castle-rock", ["Ana", "Bo", "Cy"], 5, (10, 50)),
+    ("domino-roads", ["Ana", "Bo", "Cy", "Di"], 7, (42, 55)),
 ])
-def test_the_first_hand_tapped_without_the_deal(tmp_path, browser, game, players, seed):
+def test_the_first_hand_tapped_without_the_deal(tmp_path, browser, game, players, seed, typed, request):
     """No deal entered: the page offers every move that may be legal (captures, draws by tile,
-    the dice, places of a tile the mover may hold), and each tap is checked by the engine."""
+    the dice, places of a tile the mover may hold), and each tap is checked by the engine.  The
+    default run taps the hand's first moves and its last, which take every way of tapping its
+    moves take (a tile, a capture, a draw by tile, a tile with its seat written before it; the
+    dice, tiles on roads, the spinner, doubles, passes and the dice reused), and types the moves
+    between them at once (``typed``: they are tapped as the ones around them are); --long taps
+    every move."""
     path, record = _served_game(tmp_path, game, players, seed)
     served = harness._served(path)
     try:
         page = _table_page(browser, served)
         used: dict = {}
-        _play(page, record, False, used, hands=1, named=game == "castle-rock", shot=f"{game}-no-deal-playing")
+        _play(page, record, False, used, hands=1, named=game == "castle-rock", shot=f"{game}-no-deal-playing",
+              typed=None if request.config.getoption("--long") else typed)
         _shot(page, f"{game}-no-deal")
         assert page.locator("#moves").inner_text().strip() or page.locator("#start-hand").count()
         if game == "castle-rock":
@@ -325,8 +363,9 @@ def test_a_horse_race_score_sheet_typed_line_by_line_waits_for_its_end_line(tmp_
     """A club's Horse Race sheet (no ends, no seats, no deal, each hand's scores on its end line)
     typed into the phone's box line by line: hand 4's left line leaves readings with different
     scores, and the page says the hand waits for its end line; the end line settles it, and the
-    game confirmed is the game as scored.  The default run types hands 1 to 4 line by line (hand 4
-    the one that waits) and the six after it a hand a request, as a scorer catching up from the
+    game confirmed is the game as scored.  The default run types hand 4 line by line (the one that
+    waits; its lines are of every kind the sheet has: the hand's line, the boneyard, the tiles, the
+    left and end lines) and every other hand a hand a request, as a scorer catching up from the
     sheet; under --long every line is typed alone."""
     from domrec import notation
 
@@ -334,10 +373,15 @@ def test_a_horse_race_score_sheet_typed_line_by_line_waits_for_its_end_line(tmp_
     lines = [line for line in notation.dumps_typed(record, keep_deal=False, ends=False, seats=False,
                                                      scores=True).splitlines()
              if line.strip() and not line.startswith("[")]
-    lines, rest = harness._split_at_hand(lines, None if request.config.getoption("--long") else 4)
+    every = request.config.getoption("--long")
+    lines, rest = harness._split_at_hand(lines, None if every else 4)
+    earlier, lines = ([], lines) if every else harness._split_at_hand(lines, 3)
+    assert every or (lines[0] == "hand 4 lead P1" and lines[1].startswith("boneyard "))
     served = harness._served(path)
     try:
         page = _table_page(browser, served)
+        for text in hand_by_hand(earlier):
+            _type(page, text)
         waited = False
         for line in lines:
             _type(page, line)
@@ -433,10 +477,12 @@ def test_the_hint_at_a_hands_end_names_the_tables_own_seats(tmp_path, browser):
     served = harness._served(path)
     try:
         page = _table_page(browser, served)
-        for text in _requests(record, False):  # (typed: the hint is what is looked at here)
+        hand = []
+        for text in _requests(record, False):  # (typed, at once: the hint is what is looked at here)
             if text.startswith("left "):
                 break
-            _type(page, text)
+            hand.append(text)
+        _type(page, "\n".join(hand))
         page.wait_for_selector("#close-hand", timeout=WAIT_MS)
         panel = page.inner_text("#panel")
         assert "(left P1 6-6; P2 …)" in panel and "left N" not in panel, panel

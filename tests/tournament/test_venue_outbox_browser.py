@@ -24,8 +24,10 @@ from tests.browser import playwright_or_skip, refresh_now
 playwright_api = playwright_or_skip(server=True)
 
 from tests.tournament.test_venue_browser import (PHONE, WAIT_MS, _event, _game, _hold_the_first, _log,  # noqa: E402
-                                                 _play_through, _rev, _served, _shot, _steps, _type, _until_held,
-                                                 _wait_rev)
+                                                 _recorded, _rev, _served, _shot, _steps, _type,
+                                                 _until_held)
+from tests.tournament.helpers import hand_by_hand  # noqa: E402
+from domrec.session import requests_for  # noqa: E402
 from tournament.web.background import BackgroundVenue  # noqa: E402
 
 
@@ -439,8 +441,11 @@ def test_the_outbox_sent_names_the_hands_the_page_holds_and_the_table_drawn_is_w
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
         url = served.links["tables"][0]["url"]
+        # Hand 1 written through the table's API, a move a request, before the page opens (the page
+        # holds the closed hand from the server, as after typing it); the next moves typed on the page.
+        _recorded(served, online[: closing[0] + 1])
         page = _opened(context, url)
-        for step in online:
+        for step in online[closing[0] + 1:]:
             _type(page, step)
         context.set_offline(True)
         for step in offline:
@@ -587,9 +592,8 @@ def test_lines_made_offline_refused_after_the_directors_correction_say_the_direc
     url = served.links["tables"][0]["url"]
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
+        _recorded(served, steps[:9])  # (a move a request, before the page opens: it holds them from the server)
         page = _opened(context, url)
-        for step in steps[:9]:
-            _type(page, step)
         context.set_offline(True)
         _type_offline(page, steps[9])
         _type_offline(page, steps[10])
@@ -622,11 +626,9 @@ def test_a_line_kept_while_this_phones_confirmation_was_on_its_way_says_this_pho
     served = _served(path)
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
+        # (the game written a hand a request before the page opens: what is looked at is its confirmation)
+        _recorded(served, hand_by_hand(requests_for(record)), mode="play")
         page = _opened(context, served.links["tables"][0]["url"])
-        before = _rev(page)
-        page.click("#mode-play")
-        _wait_rev(page, before)
-        _play_through(page, record, {}, tapped=0)  # (every hand typed whole)
         page.wait_for_selector('#panel button[data-side="NS"]', timeout=WAIT_MS)
         over = _rev(page)
         held = _hold_the_first(page, "**/confirm*")

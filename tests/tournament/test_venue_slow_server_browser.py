@@ -99,6 +99,23 @@ def _phone(browser, url: str, engine: bool):
     return page
 
 
+#: The page's "a moment and a half" (window.venue.SLOW_MS): a request unanswered this long is said
+#: to wait for the server.
+SLOW_MS = 1500
+
+
+def _asleep_tap(page, path_end: str, tap) -> None:
+    """``tap()`` (a tap whose write or read goes to the sleeping server), and, once its request is on
+    its way (the page's timers for it set before it is sent), the page's clock moved on by SLOW_MS:
+    what the page says when the server has not answered for a moment and a half it says now, not a
+    moment and a half later.  Only how long the test sat waiting changes: the page's time passes as
+    it did (its clock installed, :func:`tests.browser.with_clock`), and the test then waits on the
+    page's own marks, as before."""
+    with page.expect_request(lambda r: r.url.split("?")[0].endswith(path_end), timeout=WAIT_MS):
+        tap()
+    page.clock.fast_forward(SLOW_MS)
+
+
 def _log(path: Path, kind: str) -> list[str]:
     store = open_event(path)
     try:
@@ -131,7 +148,7 @@ def test_a_confirmation_tapped_while_the_server_hangs_is_said_to_wait_and_taken_
         sent: list = []
         page.on("request", lambda r: sent.append(r) if r.url.split("?")[0].endswith("/confirm") else None)
         os.kill(proc.pid, signal.SIGSTOP)
-        page.click(f'#panel button[data-side="{last}"]', timeout=WAIT_MS)
+        _asleep_tap(page, "/confirm", lambda: page.click(f'#panel button[data-side="{last}"]', timeout=WAIT_MS))
         # The page says the server is not answering, and that the confirmation goes when it answers.
         shown = page.wait_for_function("""() => document.body.dataset.unanswered === '/confirm'
             && document.body.dataset.link === 'slow' && document.getElementById('confirm-pending')
@@ -268,7 +285,7 @@ def test_a_directors_correction_at_the_table_waits_for_a_hung_server_and_is_made
         page.click('#td-hands .hand[data-hand="3"] button[data-fix-hand="3"]', timeout=WAIT_MS)
         page.fill("#td-fix-reason", "hand 2 was typed twice")
         os.kill(proc.pid, signal.SIGSTOP)
-        page.click("#td-fix-remove", timeout=WAIT_MS)
+        _asleep_tap(page, "/correct", lambda: page.click("#td-fix-remove", timeout=WAIT_MS))
         said = page.wait_for_function("""() => document.body.dataset.unanswered === '/correct'
             && document.getElementById('td-fix-message').innerText""", timeout=WAIT_MS).json_value()
         assert said == ("The server is not answering: this is sent as soon as it answers. "
