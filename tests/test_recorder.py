@@ -61,6 +61,7 @@ from domrec.validate import validate
 ROOT = Path(__file__).resolve().parent.parent
 
 from tests.conftest import CONFIGS, IDS, comparable_moves as _comparable, without_claims  # noqa: E402
+from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
 GAMES = ("broadway", "competitive", "horse-race", "castle-rock", "domino-roads")
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
 
