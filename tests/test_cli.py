@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from domrec.cli import app
 
 from tests.conftest import SAMPLES, SCHEMA_PATH
+from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
 
 #: explain --svg still asks the engine for svg(), which left the engine for domrec/pictures (issue 15);
 #: the rewrite of explain --svg onto domrec.pictures.positions.picture makes these pass: then drop the mark.

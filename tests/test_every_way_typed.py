@@ -36,6 +36,7 @@ from domrec.session import RequestRefused, Session
 from domrec.validate import validate
 
 from tests.conftest import CONFIGS, IDS
+from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
 
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow,
                                                                         HealthCheck.function_scoped_fixture])

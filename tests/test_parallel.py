@@ -21,6 +21,7 @@ from domrec import output as outputs, parallel, reader, summary
 from domrec.simulate import dumps, simulate
 
 from tests.conftest import SAMPLES
+from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
 
 DOMREC = [sys.executable, "-m", "domrec.cli"]
 GAMES = ("competitive", "horse-race", "broadway", "castle-rock", "domino-roads")
@@ -184,11 +185,12 @@ def test_a_record_that_kills_its_worker_twice_is_named_not_checked(archive):
 @pytest.fixture(scope="module")
 def big(tmp_path_factory) -> Path:
     """An archive long enough to kill a worker or press Ctrl-C in mid-run: 2,000 records, 400 of
-    each game, made of 20 simulated games of each written twenty times (simulating is the slow part)."""
+    each game, made of 4 simulated games of each written a hundred times (simulating is the slow
+    part; what the workers are given to check is as long as before)."""
     path = tmp_path_factory.mktemp("big") / "big.jsonl"
-    lines = [dumps(record) + "\n" for k, game in enumerate(GAMES) for record in simulate(game, 20, seed=k,
+    lines = [dumps(record) + "\n" for k, game in enumerate(GAMES) for record in simulate(game, 4, seed=k,
                                                                                            accidents=False)]
-    path.write_text("".join(lines * 20), encoding="utf-8")
+    path.write_text("".join(lines * 100), encoding="utf-8")
     return path
 
 

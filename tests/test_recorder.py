@@ -23,8 +23,8 @@ What is held to what:
 
 Files are written under /dev/shm where there is one: the recorder fsyncs the whole record
 after every move, which on a disk can make a long game take seconds.  The kill tests run
-``domrec record`` in a subprocess on the disk, each save made 5 ms slower, so that the kill
-lands between moves.
+``domrec record`` in a subprocess held still at a chosen save (:data:`HELD_AT_A_SAVE`), so that
+the kill lands exactly there, wherever the file is: in memory too.
 
 Known bugs are strict xfails; each says what goes wrong and the smallest way to see it.
 """
@@ -61,6 +61,7 @@ from domrec.validate import validate
 ROOT = Path(__file__).resolve().parent.parent
 
 from tests.conftest import CONFIGS, IDS, comparable_moves as _comparable, without_claims  # noqa: E402
+from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
 GAMES = ("broadway", "competitive", "horse-race", "castle-rock", "domino-roads")
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
 
@@ -1167,10 +1168,20 @@ import domrec.recorder as recorder
 from domrec import notation
 stop_at = int(os.environ["DOMREC_TEST_STOP_AT"])
 mid_save = os.environ.get("DOMREC_TEST_MID_SAVE") == "1"
+saving = []
+real_save = recorder.Recorder.write
+def save(self):
+    # The moves of the record being saved, counted on the record the file is written from (reading
+    # the text written back at every save made the held run quadratic in the game's length).
+    record = self.game.record() if self.path is not None else None
+    saving.append(-1 if record is None else sum(len(h.moves) + (h.result is not None) for h in record.hands))
+    try:
+        return real_save(self)
+    finally:
+        saving.pop()
+recorder.Recorder.write = save
 def moves(text):
-    game = next(notation.read_games(text, "save"), None)
-    record = game.record if game is not None else None
-    return -1 if record is None else sum(len(h.moves) + (h.result is not None) for h in record.hands)
+    return saving[-1] if saving else -1
 def hold():
     open(os.environ["DOMREC_TEST_MARK"], "w").close()
     time.sleep(600)
@@ -1255,24 +1266,24 @@ KILLED = [(CONFIGS[0], 3), (CONFIGS[2], 4), (CONFIGS[21], 5)]
 
 
 @pytest.mark.parametrize("config,seed", KILLED, ids=["competitive", "horse-race-2", "domino-roads-4"])
-def test_killed_at_a_random_move_leaves_a_valid_prefix_that_resumes(config, seed, tmp_path):
+def test_killed_at_a_random_move_leaves_a_valid_prefix_that_resumes(config, seed, fast_dir):
     """SIGKILL at a random move while a piped game is being recorded: the file is a valid record,
     its moves a prefix of the game's, and resuming it with the rest gives the whole game."""
     total = _moves_in_record(simulated(config, seed))
-    _kill_and_resume(config, seed, random.Random(seed).randrange(3, total // 2), tmp_path)
+    _kill_and_resume(config, seed, random.Random(seed).randrange(3, total // 2), fast_dir)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [pytest.param(n, marks=() if n == 1 else pytest.mark.long) for n in range(8)])
 @pytest.mark.parametrize("config,seed", KILLED, ids=["competitive", "horse-race-2", "domino-roads-4"])
-def test_killed_at_more_random_moves(config, seed, n, tmp_path):
+def test_killed_at_more_random_moves(config, seed, n, fast_dir):
     """Killed at other random moves: an odd ``n`` in the middle of a save (its temporary file left
     beside the record), an even one right after a save.  The default run takes n = 1, a kill in
     the middle of a save, in each configuration; a kill right after a save is
     :func:`test_killed_at_a_random_move_leaves_a_valid_prefix_that_resumes`'s, and the other n
     (more moves, the same two ways) are ``pytest --long``'s."""
     total = _moves_in_record(simulated(config, seed))
-    _kill_and_resume(config, seed, random.Random(f"{seed}:{n}").randrange(1, total - 2), tmp_path, mid_save=n % 2 == 1)
+    _kill_and_resume(config, seed, random.Random(f"{seed}:{n}").randrange(1, total - 2), fast_dir, mid_save=n % 2 == 1)
 
 
 def test_moves_fed_slowly_through_a_pipe_are_saved_as_they_come(fast_dir):

@@ -26,6 +26,7 @@ from domrec import simulate as sim
 from domrec import tiles as T
 from domrec.recorder import read_record
 from domrec.validate import validate
+from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
 
 pytestmark = pytest.mark.slow
 

@@ -643,14 +643,16 @@ def test_simulated_games_of_every_size_and_set_validate(n, set_name):
 
 
 @pytest.mark.timeout(900)  # a hang, not a slow machine: seconds idle, about a minute under load
-def test_simulated_games_with_a_long_starting_row_finish():
+@pytest.mark.parametrize("n, k", [(6, 40), pytest.param(2, 60, marks=pytest.mark.long)])
+def test_simulated_games_with_a_long_starting_row_finish(n, k):
     """The simulated players' lookahead stays bounded on long rows full of captures (start_tiles
     near its maximum): a game is played and validates in seconds, not hours.
-    (The time limit, pytest-timeout's, only turns a hang into a failure; it is no benchmark.)"""
-    for n, k in ((6, 40), (2, 60)):
-        for rec in simulate.simulate("castle-rock", 1, 7, n, {"set": "double-twelve", "start_tiles": k}):
-            report = validate_text(simulate.dumps(rec))
-            assert report.valid and report.finished, [p.text() for p in report.problems]
+    (The time limit, pytest-timeout's, only turns a hang into a failure; it is no benchmark.)
+    The default run plays six players on a row of 40 (a couple of seconds); ``pytest --long``
+    adds two players on a row of 60, the same lookahead on a longer row, several times as long."""
+    for rec in simulate.simulate("castle-rock", 1, 7, n, {"set": "double-twelve", "start_tiles": k}):
+        report = validate_text(simulate.dumps(rec))
+        assert report.valid and report.finished, [p.text() for p in report.problems]
 
 
 def _turn_kinds(rec):

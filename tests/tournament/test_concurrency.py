@@ -19,6 +19,7 @@ from tournament import add_players, create_event, enter_manual, make_settings, o
 from tournament.store.sqlite import BUSY_TIMEOUT_S
 
 from tests.tournament.conftest import play_table
+from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -27,6 +27,7 @@ import pytest
 from tournament import enter_manual, open_event, pair_next_round
 from tournament.event import feed
 from tournament.event.simulate import simulate_event
+from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
 
 NATS_SERVER = shutil.which("nats-server") or ("/usr/sbin/nats-server" if Path("/usr/sbin/nats-server").exists() else None)
 try:
@@ -145,11 +146,39 @@ class HubProcess:
         self.process.wait(30)
 
 
+#: The venues made in this module's process, by (name, seed): each test is given a copy of its own
+#: (a venue's event is simulated once, not at every test that asks for it).  See :func:`_made`.
+_MADE: dict[tuple[str, int], Path] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _made(tmp_path_factory):
+    """The folder of the venues made once for the module's tests (copied for each test)."""
+    _MADE.clear()
+    _MADE[("", 0)] = tmp_path_factory.mktemp("venues")
+    yield
+    _MADE.clear()
+
+
 def make_venue(folder: Path, name: str, seed: int) -> Path:
+    """A competitive rotating event of 16 players, round 1 played and round 2 paired: a copy, for
+    this test alone, of the one simulated for ``(name, seed)`` the first time a test asked."""
+    import sqlite3
+
     path = folder / f"{name}.db"
-    simulate_event(path, "competitive", "rotating", 16, 1, seed=seed)
-    with open_event(path) as store:
-        pair_next_round(store)
+    made = _MADE.get((name, seed))
+    if made is None:
+        made = _MADE[("", 0)] / f"{name}-{seed}.db"
+        simulate_event(made, "competitive", "rotating", 16, 1, seed=seed)
+        with open_event(made) as store:
+            pair_next_round(store)
+        _MADE[(name, seed)] = made
+    source, copy = sqlite3.connect(made), sqlite3.connect(path)
+    try:
+        source.backup(copy)
+    finally:
+        source.close()
+        copy.close()
     return path
 
 

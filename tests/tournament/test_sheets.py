@@ -24,6 +24,7 @@ from tournament.cli import app
 from tournament.event.results import record_hash
 from tournament.pages.sheets import default_folder, dgn_name, sheets_name, table_record
 
+from tests.in_memory import tmp_path  # noqa: F401  (records saved move by move: in memory)
 from tests.tournament.conftest import individual_game
 
 runner = CliRunner()

@@ -26,6 +26,7 @@ from tournament.event.tables import table_record
 starlette_testclient = pytest.importorskip("starlette.testclient")
 from tournament.web.app import VenueServer  # noqa: E402
 from tournament.web.openapi import OPENAPI  # noqa: E402
+from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
 
 #: (game, format, table size, players): one event of each game, a round of one or two tables.
 EVENTS = {
