@@ -337,6 +337,7 @@ PHRASES: tuple[str, ...] = (
        "or given to the wrong seat? without the deal, every pass must be written)"),
     N_("left %(seat)s lists %(n)s tiles, but by the moves %(seat2)s still holds %(n2)s (is a move missing, "
        "or given to the wrong seat? without the deal, every pass must be written)"),
+    N_("left %(seat)s lists %(tile)s, but it was played in this hand"),
     N_("the deal is not written, so give the tiles %(seats)s still held: left %(list)s"),
     N_("left leaves out %(seats)s, but by the moves it still holds tiles (%(held)s) and the hand is not over "
        "(is a move missing, or given to the wrong seat? without the deal, every pass must be written); a hand "

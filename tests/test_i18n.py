@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from domrec import i18n, phrases
 from domrec.i18n import UnknownLanguage, known, language, negotiate, translations
+from tests.conftest import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -109,9 +110,10 @@ def test_language_codes():
 
 #: The corpus the test sends (tests/refusal_corpus.py): every game but one of two sets of Castle
 #: Rock (the other set's sentences are the same but for its name), its first hand, every other
-#: position, a dozen wrong requests at each.
+#: position, six wrong requests at each (a dozen under --long: the default's six draw every one of
+#: the dozen's patterns, and one sentence the dozen did not, now listed).
 CORPUS = {"configs": [c for c in refusal_corpus.CONFIGS if c[2] != {"set": "double-nine"}],
-          "seeds": (1,), "every": 2, "hands": 1, "budget": 12}
+          "seeds": (1,), "every": 2, "hands": 1, "budget": examples(6, 12)}
 
 
 @pytest.mark.slow
@@ -141,6 +143,15 @@ def test_a_refusal_in_spanish():
                                              "[competitivo: jugar de la mano]")
     assert phrases.translate(text, "en") == text
     assert phrases.pattern_of("N passes") == "%(seat)s passes"
+
+
+def test_a_left_line_naming_a_tile_played_in_the_hand_in_spanish():
+    """A sentence the corpus drew only on other seeds (a hand typed without its deal whose left
+    line names a tile its moves laid): listed, and in Spanish on a Spanish page."""
+    text = "hand 1: left N lists 0-0, but it was played in this hand [the deal]"
+    assert phrases.listed(text)
+    out = phrases.translate(text, "es")
+    assert out.startswith("mano 1: left N da 0-0, pero esa ficha se jugó en esta mano ["), out
 
 
 def test_an_unlisted_sentence_stays_as_it_is():
