@@ -168,10 +168,13 @@ def make_venue(folder: Path, name: str, seed: int) -> Path:
     path = folder / f"{name}.db"
     made = _MADE.get((name, seed))
     if made is None:
-        made = _MADE[("", 0)] / f"{name}-{seed}.db"
+        # (another module importing this helper has no folder of made venues: simulated for the test)
+        made = _MADE[("", 0)] / f"{name}-{seed}.db" if ("", 0) in _MADE else path
         simulate_event(made, "competitive", "rotating", 16, 1, seed=seed)
         with open_event(made) as store:
             pair_next_round(store)
+        if made == path:
+            return path
         _MADE[(name, seed)] = made
     source, copy = sqlite3.connect(made), sqlite3.connect(path)
     try:
