@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import itertools
 import random
+import sqlite3
 from collections import Counter
+from pathlib import Path
 
 import attrs
 
@@ -203,3 +205,15 @@ def hand_by_hand(texts: list[str]) -> list[str]:
         if "y" in texts[a:b]:
             out.append("y")
     return out
+
+
+def copy_event(src: Path, dst: Path) -> Path:
+    """A copy of the event file ``src`` at ``dst`` made by SQLite's backup (never a file copy: the
+    event may be open), for a test to change without touching the one made once for many."""
+    a, b = sqlite3.connect(src), sqlite3.connect(dst)
+    try:
+        a.backup(b)
+    finally:
+        a.close()
+        b.close()
+    return dst

@@ -28,6 +28,7 @@ from tournament.event.results import AMENDED, NothingToAmend, WrongTable, amend_
 from tournament.event.simulate import play_stage, simulate_event
 from tournament.event.standings import from_store
 
+from tests.tournament import helpers
 from tests.tournament.conftest import play_table
 from tests.tournament.test_cli import run
 
@@ -392,14 +393,7 @@ def template(tmp_path_factory) -> Path:
 
 
 def copy_event(src: Path, folder: str) -> Path:
-    dst = Path(folder) / "ev.db"
-    a, b = sqlite3.connect(src), sqlite3.connect(dst)
-    try:
-        a.backup(b)
-    finally:
-        a.close()
-        b.close()
-    return dst
+    return helpers.copy_event(src, Path(folder) / "ev.db")
 
 
 def oracle(store, through: int | None = None) -> dict[int, tuple[int, dict[str, float]]]:

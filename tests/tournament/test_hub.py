@@ -27,6 +27,7 @@ import pytest
 from tournament import enter_manual, open_event, pair_next_round
 from tournament.event import feed
 from tournament.event.simulate import simulate_event
+from tests.tournament.helpers import copy_event
 from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
 
 NATS_SERVER = shutil.which("nats-server") or ("/usr/sbin/nats-server" if Path("/usr/sbin/nats-server").exists() else None)
@@ -163,8 +164,6 @@ def _made(tmp_path_factory):
 def make_venue(folder: Path, name: str, seed: int) -> Path:
     """A competitive rotating event of 16 players, round 1 played and round 2 paired: a copy, for
     this test alone, of the one simulated for ``(name, seed)`` the first time a test asked."""
-    import sqlite3
-
     path = folder / f"{name}.db"
     made = _MADE.get((name, seed))
     if made is None:
@@ -176,13 +175,7 @@ def make_venue(folder: Path, name: str, seed: int) -> Path:
         if made == path:
             return path
         _MADE[(name, seed)] = made
-    source, copy = sqlite3.connect(made), sqlite3.connect(path)
-    try:
-        source.backup(copy)
-    finally:
-        source.close()
-        copy.close()
-    return path
+    return copy_event(made, path)
 
 
 def confirm(path: Path, table: int, ns: int, ew: int) -> None:
