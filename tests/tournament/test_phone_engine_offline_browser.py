@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 import httpx
@@ -25,6 +26,8 @@ from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _event, _game, _
 from tests.tournament.test_venue_outbox_browser import _bodies  # noqa: E402
 
 READY_MS = 180_000
+#: The phone's engine's files (Pyodide's), refused where a page need not boot it.
+ENGINE_FILES = "**/static/pyodide/**"
 
 
 def _local_only(route) -> None:
@@ -54,11 +57,18 @@ def _engine_ready(page) -> None:
         "() => window.domrecEngine.error")
 
 
-@pytest.mark.parametrize("lang", ["en", pytest.param("es", marks=pytest.mark.long)])
+@pytest.mark.long
+@pytest.mark.parametrize("lang", ["en", "es"])
 def test_offline_the_real_engine_checks_each_line_and_refuses_an_illegal_one(tmp_path, browser, lang):
-    """(In Spanish under ``pytest --long``: a page of its own, Pyodide booted again, for the same path;
-    the default run holds the engine's Spanish answers to the server's word for word in a real
-    browser, test_phone_engine_browser.py.)"""
+    """Under ``pytest --long`` only, in English and in Spanish: a page of its own, Pyodide booted
+    again, for paths the default run takes elsewhere with the same engine on the same page.  There,
+    lines typed offline are each checked on the phone and drawn one revision on, one more in the
+    outbox each (test_phone_engine_games_offline_browser.py, Broadway and Domino Roads with the phone
+    offline); an illegal move typed offline is refused on the phone, not kept, and left in the box,
+    and the server refuses the same line on the same table in the phone's very sentence (the same
+    module's Competitive hand, its twin replayed; and, offline, test_the_wifi_dropping_again_... below);
+    back online the outbox is sent and play goes on.  The engine's answers in both languages are
+    held to the server's word for word in a real browser (test_phone_engine_browser.py)."""
     path, steps, served = _competitive(tmp_path)
     try:
         page = _local_page(browser)
@@ -107,74 +117,20 @@ def test_offline_the_real_engine_checks_each_line_and_refuses_an_illegal_one(tmp
     assert _bodies(path) == steps[:9]
 
 
-def test_the_engine_keeps_its_log_from_the_pages_own_writes_without_reading_it_again(tmp_path, browser):
-    """Online, each move the page makes is a row of the table's log the engine can write down from
-    the server's answer (the text sent, the revision and time answered): reading the log again
-    after every move cost the server a second request a move.  Another phone's write (a revision
-    the kept log does not leave) is read from the server once the table is still."""
-    path, steps, served = _competitive(tmp_path)
+@pytest.fixture(scope="module")
+def log_page(browser, tmp_path_factory):
+    """One phone's page of a Competitive table (127.0.0.1 alone, no service worker, its timers on
+    Playwright's clock), its engine booted once for the two tests below, which each go on from the
+    table as they find it (every one of its writes the page's own, the engine holding the log it
+    shows), and leave it so.  Its first read of the table's log was refused, as by a server too busy
+    to answer as the page opened (``failed``: the refused read); ``reads``: every read of the log
+    the page made.  The table does not move until the engine holds the log: nothing but the engine
+    itself may read it again."""
+    path, steps, served = _competitive(tmp_path_factory.mktemp("log"))
+    context = None
     try:
         page = _local_page(browser)
-        with_clock(page.context)  # (the page's refresh run at once where the test waits for it)
-        reads: list[str] = []
-        page.on("request", lambda r: reads.append(r.url) if "log=" in r.url else None)
-        page.goto(served.links["tables"][0]["url"])
-        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
-        assert page.evaluate("() => document.body.dataset.engine") == "ready"
-        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
-                               timeout=WAIT_MS)
-        first = len(reads)
-        for step in steps[:6]:
-            _type(page, step)
-            page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
-                                   timeout=WAIT_MS)
-        assert len(reads) == first, reads[first:]  # six moves, no read of the log
-        store = open_event(path)
-        try:
-            rows = [list(r) for r in store.conn.execute("SELECT rev, kind, body, at FROM venue_log ORDER BY rev")]
-        finally:
-            store.close()
-        assert int(page.evaluate("() => document.body.dataset.engineRev")) == rows[-1][0]
-        # (the rows it wrote down are the server's: the offline tests above answer from them as the server does)
-        # another phone's move: the page draws it at its refresh, and the engine reads the log again
-        key = served.links["tables"][0]["token"]
-        r = httpx.post(f"{served.base_url}/api/v1/tables/1/1/dgn", json={"rev": rows[-1][0], "text": steps[6]},
-                       headers={"Authorization": f"Bearer {key}", "Origin": served.base_url})
-        assert r.status_code == 200, r.text
-        refresh_now(page.context, 5000)  # the page's next refresh
-        page.wait_for_function(f"() => Number(document.body.dataset.engineRev) === {rows[-1][0] + 1}",
-                               timeout=WAIT_MS)
-        assert len(reads) > first
-        # Another phone's move that the engine cannot read (the server too slow to give the log, then
-        # the Wi-Fi gone): a line typed now is not checked against the log the engine has, which is
-        # not the table drawn (it once was, and refused a legal move); it is kept unchecked.
-        page.route("**/*log=only*", lambda route: route.abort())
-        r = httpx.post(f"{served.base_url}/api/v1/tables/1/1/dgn", json={"rev": rows[-1][0] + 1, "text": steps[7]},
-                       headers={"Authorization": f"Bearer {key}", "Origin": served.base_url})
-        assert r.status_code == 200, r.text
-        refresh_now(page.context, 5000)
-        page.wait_for_function(f"() => Number(document.body.dataset.rev) === {rows[-1][0] + 2}", timeout=WAIT_MS)
-        assert int(page.evaluate("() => document.body.dataset.engineRev")) == rows[-1][0] + 1
-        page.context.set_offline(True)
-        page.fill("#typed-text", steps[8])
-        page.click("#typed-form button[type=submit]", timeout=WAIT_MS)
-        page.wait_for_function("() => document.body.dataset.outbox === '1'", timeout=WAIT_MS)
-        assert page.inner_text("#message") == "kept on this phone, unchecked: it is checked when it is sent"
-        page.context.set_offline(False)
-        page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
-    finally:
-        served.close()
-    assert _bodies(path) == steps[:9]
-
-
-def test_the_engines_first_read_of_the_log_is_tried_again_until_it_comes(tmp_path, browser):
-    """A first read of the table's log that fails (a server too busy to answer as the page opened)
-    was not tried again: nothing else reads the log while the table does not move, so the engine
-    held none, and every play made offline was kept unchecked.  It is tried again until it comes."""
-    path, steps, served = _competitive(tmp_path)
-    try:
-        page = _local_page(browser)
-        with_clock(page.context)  # (as the test above: the page's timers on Playwright's clock)
+        context = with_clock(page.context)
         failed: list[str] = []
 
         def first_fails(route) -> None:
@@ -185,17 +141,96 @@ def test_the_engines_first_read_of_the_log_is_tried_again_until_it_comes(tmp_pat
                 route.continue_()
 
         page.route("**/*log=only*", first_fails)
+        reads: list[str] = []
+        page.on("request", lambda r: reads.append(r.url) if "log=" in r.url else None)
         page.goto(served.links["tables"][0]["url"])
         page.wait_for_function("() => document.body.dataset.rev", timeout=WAIT_MS)
         _engine_ready(page)
-        # (the table does not move meanwhile: nothing but the engine itself may read the log again)
         page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
                                timeout=WAIT_MS)
-        assert failed  # (the first read was refused, and the engine read the log all the same)
-        _type(page, steps[0])  # and the table goes on
-        page.wait_for_function("() => document.body.dataset.engineRev === '1'", timeout=WAIT_MS)
+        yield SimpleNamespace(path=path, steps=steps, served=served, page=page, failed=failed, reads=reads)
     finally:
+        if context is not None:
+            context.close()
         served.close()
+
+
+def test_the_engine_keeps_its_log_from_the_pages_own_writes_without_reading_it_again(log_page):
+    """Online, each move the page makes is a row of the table's log the engine can write down from
+    the server's answer (the text sent, the revision and time answered): reading the log again
+    after every move cost the server a second request a move.  Another phone's write (a revision
+    the kept log does not leave) is read from the server once the table is still.  (On the module's
+    page: from the revision the table is at, ``start``, 0 where this test runs alone.)"""
+    path, steps, served, page, reads = log_page.path, log_page.steps, log_page.served, log_page.page, log_page.reads
+    page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev", timeout=WAIT_MS)
+    start = _rev(page)
+    assert _bodies(path) == steps[:start]
+
+    def refused(route) -> None:
+        route.abort()
+
+    try:
+        first = len(reads)
+        for step in steps[start:start + 6]:
+            _type(page, step)
+            page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
+                                   timeout=WAIT_MS)
+        assert len(reads) == first, reads[first:]  # six moves, no read of the log
+        store = open_event(path)
+        try:
+            rows = [list(r) for r in store.conn.execute("SELECT rev, kind, body, at FROM venue_log ORDER BY rev")]
+        finally:
+            store.close()
+        assert int(page.evaluate("() => document.body.dataset.engineRev")) == rows[-1][0]
+        # (the rows it wrote down are the server's: the offline tests here answer from them as the server does)
+        # another phone's move: the page draws it at its refresh, and the engine reads the log again
+        key = served.links["tables"][0]["token"]
+        r = httpx.post(f"{served.base_url}/api/v1/tables/1/1/dgn", json={"rev": rows[-1][0], "text": steps[start + 6]},
+                       headers={"Authorization": f"Bearer {key}", "Origin": served.base_url})
+        assert r.status_code == 200, r.text
+        refresh_now(page.context, 5000)  # the page's next refresh
+        page.wait_for_function(f"() => Number(document.body.dataset.engineRev) === {rows[-1][0] + 1}",
+                               timeout=WAIT_MS)
+        assert len(reads) > first
+        # Another phone's move that the engine cannot read (the server too slow to give the log, then
+        # the Wi-Fi gone): a line typed now is not checked against the log the engine has, which is
+        # not the table drawn (it once was, and refused a legal move); it is kept unchecked.
+        page.route("**/*log=only*", refused)
+        r = httpx.post(f"{served.base_url}/api/v1/tables/1/1/dgn",
+                       json={"rev": rows[-1][0] + 1, "text": steps[start + 7]},
+                       headers={"Authorization": f"Bearer {key}", "Origin": served.base_url})
+        assert r.status_code == 200, r.text
+        refresh_now(page.context, 5000)
+        page.wait_for_function(f"() => Number(document.body.dataset.rev) === {rows[-1][0] + 2}", timeout=WAIT_MS)
+        assert int(page.evaluate("() => document.body.dataset.engineRev")) == rows[-1][0] + 1
+        page.context.set_offline(True)
+        page.fill("#typed-text", steps[start + 8])
+        page.click("#typed-form button[type=submit]", timeout=WAIT_MS)
+        page.wait_for_function("() => document.body.dataset.outbox === '1'", timeout=WAIT_MS)
+        assert page.inner_text("#message") == "kept on this phone, unchecked: it is checked when it is sent"
+    finally:
+        page.unroute("**/*log=only*", refused)  # (the server gives the log again: the page left as found)
+        page.context.set_offline(False)
+    page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+    assert _bodies(path) == steps[:start + 9]
+    # (once sent, the engine reads the server's log again: the table as the next test finds it)
+    page.wait_for_function(f"() => document.body.dataset.rev === '{start + 9}'"
+                           " && document.body.dataset.engineRev === document.body.dataset.rev", timeout=WAIT_MS)
+
+
+def test_the_engines_first_read_of_the_log_is_tried_again_until_it_comes(log_page):
+    """A first read of the table's log that fails (a server too busy to answer as the page opened)
+    was not tried again: nothing else reads the log while the table does not move, so the engine
+    held none, and every play made offline was kept unchecked.  It is tried again until it comes.
+    (The module's page, whose first read was refused: its engine loaded and then held the log,
+    the table still meanwhile.)"""
+    page, steps = log_page.page, log_page.steps
+    assert log_page.failed  # (the first read was refused, and the engine read the log all the same)
+    page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev", timeout=WAIT_MS)
+    start = _rev(page)
+    _type(page, steps[start])  # and the table goes on
+    page.wait_for_function(f"() => document.body.dataset.engineRev === '{start + 1}'", timeout=WAIT_MS)
+    assert _bodies(log_page.path) == steps[:start + 1]
 
 
 def test_a_page_opened_again_offline_checks_its_plays_with_the_log_kept_on_the_phone(tmp_path, browser):
@@ -208,10 +243,14 @@ def test_a_page_opened_again_offline_checks_its_plays_with_the_log_kept_on_the_p
     try:
         context = browser.new_context(viewport=PHONE)
         context.route("**/*", _local_only)
+        # (the page's first opening, before its service worker: its engine's files refused, so that
+        # Pyodide is not booted for a page reloaded at once; the reload below loads the engine)
+        context.route(ENGINE_FILES, lambda route: route.abort())
         page = context.new_page()
         page.goto(url)
         page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
                                timeout=WAIT_MS)
+        context.unroute(ENGINE_FILES)
         page.reload()  # (the engine's files fetched through the service worker, so kept for offline)
         page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
         assert page.evaluate("() => document.body.dataset.engine") == "ready"
