@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from domrec.session import PARTS
 from tournament import open_event
 
 pytestmark = [pytest.mark.slow, pytest.mark.phone_engine]  # (the browser fixture lets its pages load the engine)
@@ -155,6 +156,16 @@ def log_page(browser, tmp_path_factory):
         served.close()
 
 
+def _settled(page) -> None:
+    """The module's page as a test leaves it for the next: the engine holding the server's log (no
+    row of its own), up to the revision the page shows, so that it reads the log no more."""
+    page.wait_for_function("""() => {
+        const kept = JSON.parse(localStorage.getItem('domrec.log.' + document.body.dataset.token));
+        return document.body.dataset.engineRev === document.body.dataset.rev && kept
+            && kept.served === kept.held.rows.length;
+    }""", timeout=WAIT_MS)
+
+
 def test_the_engine_keeps_its_log_from_the_pages_own_writes_without_reading_it_again(log_page):
     """Online, each move the page makes is a row of the table's log the engine can write down from
     the server's answer (the text sent, the revision and time answered): reading the log again
@@ -162,7 +173,7 @@ def test_the_engine_keeps_its_log_from_the_pages_own_writes_without_reading_it_a
     the kept log does not leave) is read from the server once the table is still.  (On the module's
     page: from the revision the table is at, ``start``, 0 where this test runs alone.)"""
     path, steps, served, page, reads = log_page.path, log_page.steps, log_page.served, log_page.page, log_page.reads
-    page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev", timeout=WAIT_MS)
+    _settled(page)
     start = _rev(page)
     assert _bodies(path) == steps[:start]
 
@@ -214,8 +225,8 @@ def test_the_engine_keeps_its_log_from_the_pages_own_writes_without_reading_it_a
     page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
     assert _bodies(path) == steps[:start + 9]
     # (once sent, the engine reads the server's log again: the table as the next test finds it)
-    page.wait_for_function(f"() => document.body.dataset.rev === '{start + 9}'"
-                           " && document.body.dataset.engineRev === document.body.dataset.rev", timeout=WAIT_MS)
+    page.wait_for_function(f"() => document.body.dataset.rev === '{start + 9}'", timeout=WAIT_MS)
+    _settled(page)
 
 
 def test_the_engines_first_read_of_the_log_is_tried_again_until_it_comes(log_page):
@@ -231,6 +242,7 @@ def test_the_engines_first_read_of_the_log_is_tried_again_until_it_comes(log_pag
     _type(page, steps[start])  # and the table goes on
     page.wait_for_function(f"() => document.body.dataset.engineRev === '{start + 1}'", timeout=WAIT_MS)
     assert _bodies(log_page.path) == steps[:start + 1]
+    _settled(page)
 
 
 def test_a_page_opened_again_offline_checks_its_plays_with_the_log_kept_on_the_phone(tmp_path, browser):
@@ -416,24 +428,26 @@ def test_a_link_opened_once_opens_again_offline_with_its_engine(tmp_path, browse
     assert _bodies(path) == steps[:3]
 
 
-def test_the_wifi_dropping_again_after_the_outbox_is_sent_still_checks_each_play(tmp_path, browser):
+def test_the_wifi_dropping_again_after_the_outbox_is_sent_still_checks_each_play(log_page):
     """Moves made offline, sent when the Wi-Fi came back; then the Wi-Fi drops again.  The engine's
     log still held its own rows of the moves it had answered offline (the phone's times, where the
     server logged its own), so it was not the table drawn: the next play was kept unchecked, the
     board frozen, and an illegal move kept too (refused only when sent).  Once the outbox is sent,
-    the engine reads the server's log."""
-    path, steps, served = _competitive(tmp_path)
+    the engine reads the server's log.  (On the module's page, its engine booted once: from the
+    table as the test finds it, the lines up to three moves in a row of the hand typed online.)"""
+    path, steps, page = log_page.path, log_page.steps, log_page.page
+    _settled(page)
+    start = _rev(page)
+    assert _bodies(path) == steps[:start]
+    # the first of three moves in a row (no part line among them) from where the table is
+    first = next(k for k in range(start, len(steps) - 2)
+                 if all(steps[j].split()[0] not in PARTS for j in range(k, k + 3)))
     try:
-        page = _local_page(browser)
-        page.goto(served.links["tables"][0]["url"])
-        page.wait_for_function("() => document.body.dataset.rev", timeout=WAIT_MS)
-        for step in steps[:6]:  # the hand's lines: its moves from steps[6]
+        for step in steps[start:first]:  # the hand's lines (and its moves) before them, online
             _type(page, step)
-        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
-        assert page.evaluate("() => document.body.dataset.engine") == "ready"
         page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
                                timeout=WAIT_MS)
-        for k, online in ((6, False), (7, True), (8, False)):  # offline, back, and offline again
+        for k, online in ((first, False), (first + 1, True), (first + 2, False)):  # offline, back, and offline again
             page.context.set_offline(not online)
             if online:
                 page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
@@ -451,13 +465,17 @@ def test_the_wifi_dropping_again_after_the_outbox_is_sent_still_checks_each_play
             page.wait_for_function(f"() => Number(document.body.dataset.rev) === {before + 1}", timeout=WAIT_MS)
             assert "unchecked" not in page.inner_text("#message"), (k, page.inner_text("#message"))
         # an illegal move (the first made again), refused on the phone and not kept
-        before = _rev(page)
-        page.fill("#typed-text", steps[6])
+        before, shown = _rev(page), page.inner_text("#message")
+        page.fill("#typed-text", steps[first])
         page.click("#typed-form button[type=submit]", timeout=WAIT_MS)
-        page.wait_for_function("() => document.getElementById('message').className === 'bad'", timeout=WAIT_MS)
+        page.wait_for_function("""(shown) => document.getElementById('message').className === 'bad'
+            && document.getElementById('message').textContent !== shown""", arg=shown, timeout=WAIT_MS)
         assert _rev(page) == before and page.evaluate("() => document.body.dataset.outbox") == "1"
-        page.context.set_offline(False)
-        page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
     finally:
-        served.close()
-    assert _bodies(path) == steps[:9]
+        page.fill("#typed-text", "")  # (the line refused, left in the box: the page left as found)
+        page.context.set_offline(False)
+    page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+    assert _bodies(path) == steps[:first + 3]
+    # (once sent, the engine reads the server's log again: the table as the next test finds it)
+    page.wait_for_function(f"() => document.body.dataset.rev === '{first + 3}'", timeout=WAIT_MS)
+    _settled(page)
