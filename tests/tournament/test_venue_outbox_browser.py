@@ -211,12 +211,16 @@ def test_the_writes_made_while_the_server_was_down_are_sent_once_it_is_back(tmp_
     port = int(served.base_url.rsplit(":", 1)[1])
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
+        context.clock.install()  # (the outbox's next try run at once, below)
         page = _opened(context, served.links["tables"][0]["url"])
         _type(page, steps[0])
         served.close()  # the laptop's server stops (a crash, a restart)
         for step in steps[1:4]:
             _type_offline(page, step)
         served = BackgroundVenue(path, port=port, rate=1e9, burst=10 ** 9)  # and starts again
+        # the outbox's next try, its timer (1, 2, 4 … 30 s after the last that failed) fired now, not
+        # seconds later: the page tries again by itself, as it would have after that wait
+        refresh_now(context, 30_000)
         _outbox(page, 0)
         page.wait_for_function("() => Number(document.body.dataset.rev) === 4", timeout=WAIT_MS)
     finally:
