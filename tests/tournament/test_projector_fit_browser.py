@@ -55,6 +55,9 @@ def one_page(browser):
 
 
 def _page(one_page, width: int, height: int):
+    """The module's page at ``width`` x ``height``, without the cookies an earlier test's pages left
+    (``?lang=`` keeps its language in one, for every port of 127.0.0.1): as a new page would be."""
+    one_page.context.clear_cookies()
     one_page.set_viewport_size({"width": width, "height": height})
     return one_page
 
