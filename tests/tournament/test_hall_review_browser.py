@@ -85,8 +85,9 @@ def test_the_crosstable_on_a_phone_says_it_scrolls_and_keeps_the_names(tmp_path,
     run("simulate", teams, "--format", "teams", "--teams", "8", "--rounds", "3", "-q")
     for path in (event, teams):
         with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
+            page = browser.new_page(viewport=PHONE)  # (one page, each view loaded into it afresh)
             for lang in ("en", "es"):
-                page = browser.new_page(viewport=PHONE)
+                page.set_viewport_size(PHONE)
                 page.goto(served.base_url + f"/crosstable?lang={lang}")
                 page.wait_for_selector("table.cross", timeout=WAIT_MS)
                 count = page.locator("table.cross").count()
@@ -97,9 +98,8 @@ def test_the_crosstable_on_a_phone_says_it_scrolls_and_keeps_the_names(tmp_path,
                 assert scrolled[-1], (path.stem, lang)  # the players' (the pairs') crosstable is wider than a phone
                 assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
                 keep(page, f"hall-crosstable-{path.stem}-phone-{lang}")
-                page.close()
             # At a desktop the table fits: it neither scrolls nor says it does.
-            page = browser.new_page(viewport=LAPTOP)
+            page.set_viewport_size(LAPTOP)
             page.goto(served.base_url + "/crosstable?lang=es")
             page.wait_for_selector("table.cross", timeout=WAIT_MS)
             for k in range(page.locator("table.cross").count()):
@@ -206,10 +206,11 @@ def test_the_projectors_words_are_never_cut_in_spanish(tmp_path, browser):
     run("simulate", dup, "--format", "duplicate", "--tables", "7", "-q")
     for path in (teams, dup):
         with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
+            page = browser.new_page()  # (one page, each view loaded into it afresh)
+            page.clock.install()  # (before any load: every document of the page has its clock stopped)
             for lang in ("en", "es"):
                 for view in ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720}):
-                    page = browser.new_page(viewport=view)
-                    page.clock.install()
+                    page.set_viewport_size(view)
                     page.goto(served.base_url + f"/projector?lang={lang}")
                     page.wait_for_selector(".screen.on", timeout=WAIT_MS)
                     _show_every_screen(page)
@@ -218,4 +219,4 @@ def test_the_projectors_words_are_never_cut_in_spanish(tmp_path, browser):
                     cut_notes = page.evaluate("() => [...document.querySelectorAll('.screen h2 .prov')]"
                                               ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)")
                     assert cut_notes == [], (path.stem, lang, view)
-                    page.close()
+            page.close()

@@ -2,18 +2,22 @@
 and Letter) and the projector page, and the layout facts the issue asks for are measured there.
 
 The pages carry no script, so the measuring is done from outside: a harness page holds the page
-under test in a same-origin ``srcdoc`` frame of the exact width (a phone's 390 px: a headless
-window is never narrower than 500 px), measures it once it has loaded, and writes the figures into
-its own DOM, which ``--dump-dom`` prints.  Print is measured the same way, with the page's print
-rules switched on at the printable width of an A4 page (210 mm less 12 mm margins: 703 px), and
-also really printed (``--print-to-pdf``, A4 and Letter).  The screenshots are kept under
-``DOMREC_SCREENSHOTS`` when that is set, for a person to look at.
+under test in a same-origin ``srcdoc`` frame of the exact width (a phone's 390 px), measures it
+once it has loaded, and writes the figures into its own DOM, read back from there.  Print is
+measured the same way, with the page's print rules switched on at the printable width of an A4
+page (210 mm less 12 mm margins: 703 px), and also really printed (Chromium's own printing to PDF,
+A4 and Letter).  The screenshots are kept under ``DOMREC_SCREENSHOTS`` when that is set, for a
+person to look at.  The harness, the pages and the printing are loaded, one after another, into one
+tab of the worker's Chromium under Playwright (the ``browser`` fixture): a Chromium started for
+each of them took seconds each.
 
-Slow (each Chromium start takes seconds), and skipped where Chromium is not installed.
+Slow, and skipped where Chromium (or Playwright for Python) is not installed.
 """
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import shutil
 import subprocess
@@ -24,7 +28,7 @@ import pytest
 from tournament.pages import report as rp
 from tournament import open_event
 
-from tests.browser import CHROMIUM, DESKTOP, MISSING, PHONE, chromium, in_harness, screenshot
+from tests.browser import CHROMIUM, DESKTOP, MISSING, PHONE
 
 from .test_pages import long_names_event
 
@@ -68,8 +72,46 @@ def as_print(page: str, size: str = "A4") -> str:
     return page.replace("@page{", f"@page{{size:{size};")
 
 
-def measure(page: str, width: int, height: int, folder: Path) -> dict:
-    return in_harness(page, width, height, folder / f"harness-{width}.html", MEASURE, "measured", budget_ms=3000)
+#: Long enough for any page to load on a busy machine: a wait that runs out is a failure, never a pass.
+WAIT_MS = 60_000
+
+
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One tab for the module's tests: each loads its harness, page or print into it in turn, at its
+    own size."""
+    page = browser.new_page()
+    yield page
+    page.close()
+
+
+def measure(tab, page: str, width: int, height: int, folder: Path) -> dict:
+    """``page`` in a frame ``width`` x ``height`` px of a harness page loaded into ``tab`` (as
+    :func:`tests.browser.in_harness` lays it out), measured by MEASURE once it has loaded."""
+    harness = folder / f"harness-{width}.html"
+    harness.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">'
+                       f'<iframe id="page" style="border:0;width:{width}px;height:{height}px" '
+                       f'srcdoc="{html.escape(page, quote=True)}"></iframe>'
+                       f"<script>{MEASURE}</script></body></html>", encoding="utf-8")
+    tab.set_viewport_size({"width": width + 20, "height": height + 20})
+    tab.goto(harness.as_uri())
+    tab.wait_for_selector("#measured", state="attached", timeout=WAIT_MS)
+    return json.loads(tab.evaluate("() => document.getElementById('measured').textContent"))
+
+
+def screenshot(tab, page_file: Path, width: int, height: int, name: str) -> Path:
+    """``page_file`` loaded into ``tab`` at ``width`` x ``height``, its screen kept as a PNG beside it
+    (and under ``DOMREC_SCREENSHOTS`` when set)."""
+    png = page_file.parent / f"{name}.png"
+    tab.set_viewport_size({"width": width, "height": height})
+    tab.goto(page_file.as_uri())
+    tab.screenshot(path=str(png))
+    assert png.exists() and png.stat().st_size > 1000
+    keep = os.environ.get("DOMREC_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(png, Path(keep) / png.name)
+    return png
 
 
 @pytest.fixture(scope="module")
@@ -92,9 +134,9 @@ def standings_of(m: dict) -> dict:
     return next(t for t in m["tables"] if "std" in t["cls"])
 
 
-def test_phone_shows_the_ranking_columns_without_sideways_scrolling(pages: dict[str, Path]) -> None:
+def test_phone_shows_the_ranking_columns_without_sideways_scrolling(pages: dict[str, Path], tab) -> None:
     page = pages["report"].read_text(encoding="utf-8")
-    m = measure(page, *PHONE, pages["folder"])
+    m = measure(tab, page, *PHONE, pages["folder"])
     assert m["innerWidth"] == PHONE[0]
     assert m["scrollWidth"] <= m["innerWidth"], "the page scrolls sideways on a phone"
     std = standings_of(m)
@@ -104,22 +146,22 @@ def test_phone_shows_the_ranking_columns_without_sideways_scrolling(pages: dict[
     assert std["boxScroll"] <= std["boxClient"], "the standings scroll sideways in their box"
     for t in m["tables"]:  # the rounds' tables too: a side a column, names wrap
         assert t["boxScroll"] <= t["boxClient"], t["cls"]
-    screenshot(pages["report"], *PHONE, "report-phone")
+    screenshot(tab, pages["report"], *PHONE, "report-phone")
 
 
-def test_desktop_shows_every_column(pages: dict[str, Path]) -> None:
-    m = measure(pages["report"].read_text(encoding="utf-8"), *DESKTOP, pages["folder"])
+def test_desktop_shows_every_column(pages: dict[str, Path], tab) -> None:
+    m = measure(tab, pages["report"].read_text(encoding="utf-8"), *DESKTOP, pages["folder"])
     assert m["scrollWidth"] <= m["innerWidth"]
     std = standings_of(m)
     assert all(th["shown"] and th["right"] <= m["innerWidth"] for th in std["ths"])
     assert std["boxScroll"] <= std["boxClient"]
-    screenshot(pages["report"], *DESKTOP, "report-desktop")
+    screenshot(tab, pages["report"], *DESKTOP, "report-desktop")
 
 
 @pytest.mark.parametrize("size, width", [("A4", A4_PRINTABLE), ("letter", LETTER_PRINTABLE)])
-def test_print_has_every_column_and_nothing_cut_off(pages: dict[str, Path], size: str, width: int) -> None:
+def test_print_has_every_column_and_nothing_cut_off(pages: dict[str, Path], tab, size: str, width: int) -> None:
     page = as_print(pages["report"].read_text(encoding="utf-8"), size)
-    m = measure(page, width, 1000, pages["folder"])
+    m = measure(tab, page, width, 1000, pages["folder"])
     assert m["scrollWidth"] <= m["innerWidth"], "something is wider than the printed page"
     for t in m["tables"]:
         assert all(th["shown"] for th in t["ths"]), (t["cls"], [th["text"] for th in t["ths"] if not th["shown"]])
@@ -132,7 +174,8 @@ def test_print_has_every_column_and_nothing_cut_off(pages: dict[str, Path], size
     printed.write_text(pages["report"].read_text(encoding="utf-8").replace("@page{", f"@page{{size:{size};"),
                        encoding="utf-8")
     pdf = pages["folder"] / f"report-{size}.pdf"
-    chromium("--no-pdf-header-footer", f"--print-to-pdf={pdf}", printed.as_uri())
+    tab.goto(printed.as_uri())
+    tab.pdf(path=str(pdf), prefer_css_page_size=True)  # (no header or footer: Playwright prints none)
     assert pdf.exists() and pdf.read_bytes().startswith(b"%PDF")
     if shutil.which("pdftotext"):
         text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
@@ -144,19 +187,19 @@ def test_print_has_every_column_and_nothing_cut_off(pages: dict[str, Path], size
                         str(Path(os.environ["DOMREC_SCREENSHOTS"]) / f"report-{size}")], timeout=60)
 
 
-def test_projector_page_is_large_and_fits(pages: dict[str, Path]) -> None:
+def test_projector_page_is_large_and_fits(pages: dict[str, Path], tab) -> None:
     page = pages["screen"].read_text(encoding="utf-8")
-    m = measure(page, *PROJECTOR, pages["folder"])
+    m = measure(tab, page, *PROJECTOR, pages["folder"])
     assert m["scrollWidth"] <= m["innerWidth"]
     assert m["findFontPx"] >= 32  # read from the back of the room
     std = m["tables"][0]  # on a later screen (the screens page themselves, one at a time)
     assert [th["text"] for th in std["ths"]][:4] == list(RANKING)
-    screenshot(pages["screen"], *PROJECTOR, "screen-projector")
-    phone = measure(page, *PHONE, pages["folder"])  # a player looking it up on a phone
+    screenshot(tab, pages["screen"], *PROJECTOR, "screen-projector")
+    phone = measure(tab, page, *PHONE, pages["folder"])  # a player looking it up on a phone
     assert phone["scrollWidth"] <= phone["innerWidth"]
 
 
-def test_phone_and_print_of_groups_then_a_knockout(tmp_path: Path) -> None:
+def test_phone_and_print_of_groups_then_a_knockout(tmp_path: Path, tab) -> None:
     """A pairs event of groups then a knockout: every standings table (the event's and each
     group's) keeps its ranking columns on a phone; the bracket scrolls in its own box, never the
     page; in print every column of every table is there."""
@@ -169,7 +212,7 @@ def test_phone_and_print_of_groups_then_a_knockout(tmp_path: Path) -> None:
     store = open_event(path)
     page = rp.html_page(rp.event_data(store))
     store.close()
-    m = measure(page, *PHONE, tmp_path)
+    m = measure(tab, page, *PHONE, tmp_path)
     assert m["scrollWidth"] <= m["innerWidth"]
     standings = [t for t in m["tables"] if "std" in t["cls"]]
     assert len(standings) == 3
@@ -177,13 +220,13 @@ def test_phone_and_print_of_groups_then_a_knockout(tmp_path: Path) -> None:
         shown = {th["text"]: th for th in t["ths"] if th["shown"]}
         assert all(c in shown and shown[c]["right"] <= m["innerWidth"] for c in RANKING)
         assert t["boxScroll"] <= t["boxClient"]
-    printed = measure(as_print(page), A4_PRINTABLE, 1000, tmp_path)
+    printed = measure(tab, as_print(page), A4_PRINTABLE, 1000, tmp_path)
     assert printed["scrollWidth"] <= printed["innerWidth"]
     for t in printed["tables"]:
         assert all(th["shown"] for th in t["ths"]) and t["boxScroll"] <= t["boxClient"], t["cls"]
 
 
-def test_federation_ranking_columns_fit_a_phone_and_a_desktop(tmp_path: Path) -> None:
+def test_federation_ranking_columns_fit_a_phone_and_a_desktop(tmp_path: Path, tab) -> None:
     """Ranked by wins, head-to-head and efectividad, with a forfeit: more columns than the default
     ranking.  The ranking keys still fit a phone (their headers wrap at the hyphens), and a
     desktop shows every column without scrolling sideways."""
@@ -204,16 +247,16 @@ def test_federation_ranking_columns_fit_a_phone_and_a_desktop(tmp_path: Path) ->
     store.close()
     page = tmp_path / "fed.html"
     page.write_text(text, encoding="utf-8")
-    m = measure(text, *PHONE, tmp_path)
+    m = measure(tab, text, *PHONE, tmp_path)
     assert m["scrollWidth"] <= m["innerWidth"]
     std = standings_of(m)
     shown = {th["text"]: th for th in std["ths"] if th["shown"]}
     for column in ("rank", "name", "wins", "head-to-head", "efectividad"):
         assert column in shown and shown[column]["right"] <= m["innerWidth"], column
     assert std["boxScroll"] <= std["boxClient"]
-    m = measure(text, *DESKTOP, tmp_path)
+    m = measure(tab, text, *DESKTOP, tmp_path)
     std = standings_of(m)
     assert "forfeits" in {th["text"] for th in std["ths"]}
     assert all(th["shown"] and th["right"] <= m["innerWidth"] for th in std["ths"])
     assert std["boxScroll"] <= std["boxClient"], "the standings scroll sideways on a desktop"
-    screenshot(page, *PHONE, "federation-phone")
+    screenshot(tab, page, *PHONE, "federation-phone")

@@ -10,8 +10,8 @@ refused in one line with the event unchanged, the next round paired once every t
 confirmed, and its score sheets with their QR codes.  The table phones are played by an HTTP
 client through the same API their page uses.  The public page is read without a key.
 
-Screenshots go to the test's own folder (and to ``DOMREC_SCREENSHOTS`` when that is set), for a
-person to look at.  Slow, and skipped with the reason where Chromium or Playwright is missing."""
+Screenshots go to ``DOMREC_SCREENSHOTS`` (and the test's own folder) when that is set, for a person
+to look at.  Slow, and skipped with the reason where Chromium or Playwright is missing."""
 
 from __future__ import annotations
 
@@ -93,19 +93,22 @@ class _Phone:
             self.post("dgn", text="\n".join(lines[k:k + 100]))
 
 
-def _shot(page, tmp_path: Path, name: str, whole: bool = True) -> Path:
-    """A screenshot under the test's folder (and ``DOMREC_SCREENSHOTS`` when set): the whole page,
-    or (``whole=False``) the screen as the director sees it at that moment."""
-    path = tmp_path / "screenshots" / f"{name}.png"
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _shot(page, tmp_path: Path, name: str, whole: bool = True) -> None:
+    """A screenshot kept under ``DOMREC_SCREENSHOTS`` when that is set (and then under the test's
+    folder too), for a person to look at: the whole page, or (``whole=False``) the screen as the
+    director sees it at that moment.  (Nothing is measured on it: without that folder none is taken,
+    a second and more of a test's time; the page is scrolled to the top as for the picture, either
+    way, so that the test goes on from the same place.)"""
     if whole:
         page.evaluate("() => window.scrollTo(0, 0)")  # the sticky header at the top of the picture
-    page.screenshot(path=str(path), full_page=whole)
     keep = os.environ.get("DOMREC_SCREENSHOTS")
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, Path(keep) / f"venue-{name}.png")
-    return path
+    if not keep:
+        return
+    path = tmp_path / "screenshots" / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=whole)
+    Path(keep).mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, Path(keep) / f"venue-{name}.png")
 
 
 def _tap(page, selector: str) -> None:

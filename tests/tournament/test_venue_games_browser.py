@@ -194,24 +194,28 @@ def _confirm_and_check(page, path, record, sides: list[str]) -> None:
         store.close()
 
 
-@pytest.mark.parametrize("game, players, seed", [
-    ("horse-race", ["Ana", "Bo", "Cy"], 3),
-    ("castle-rock", ["Ana", "Bo", "Cy"], 5),
-    ("domino-roads", ["Ana", "Bo", "Cy", "Di"], 7),
+@pytest.mark.parametrize("game, players, seed, typed", [
+    ("horse-race", ["Ana", "Bo", "Cy"], 3, (6, 14)),
+    ("castle-rock", ["Ana", "Bo", "Cy"], 5, (11, 58)),
+    ("domino-roads", ["Ana", "Bo", "Cy", "Di"], 7, (11, 41)),
 ])
-def test_a_whole_game_tapped_with_the_deal_and_confirmed(tmp_path, browser, game, players, seed, request):
+def test_a_whole_game_tapped_with_the_deal_and_confirmed(tmp_path, browser, game, players, seed, typed, request):
     """The first hand tapped, the rest typed whole (every hand tapped with --long).  Hand 1 of each
     game's seed already takes every kind of tap its whole game takes (Horse Race: tiles and their
     places, tiles drawn; Castle Rock: tiles with and without their seat, captures, draws; Domino
     Roads: the dice, tiles and their roads with and without their seat, the moves tapped by their
-    words), and is closed with the page's button; a second hand tapped took the same paths again."""
+    words), and is closed with the page's button; a second hand tapped took the same paths again.
+    The default run taps hand 1's first moves and its last, which take every way of tapping the
+    hand's moves take (checked by :func:`_play`), and types the moves between them at once
+    (``typed``: they are tapped as the ones around them are); --long taps every move of every hand."""
     path, record = _served_game(tmp_path, game, players, seed)
     served = harness._served(path)
     try:
         page = _table_page(browser, served)
         used: dict = {}
-        tapped = None if request.config.getoption("--long") else 1
-        _play(page, record, True, used, shot=f"{game}-playing", tapped=tapped)
+        every = request.config.getoption("--long")
+        _play(page, record, True, used, shot=f"{game}-playing", tapped=None if every else 1,
+              typed=None if every else typed)
         _shot(page, f"{game}-over")
         sides = [s for s in page.evaluate("() => [...document.querySelectorAll('#panel button[data-side]')]"
                                            ".map(b => b.dataset.side)")]
@@ -231,8 +235,8 @@ def test_a_whole_game_tapped_with_the_deal_and_confirmed(tmp_path, browser, game
 
 
 @pytest.mark.parametrize("game, players, seed, typed", [
-    ("castle-rock", ["Ana", "Bo", "Cy"], 5, (10, 50)),
-    ("domino-roads", ["Ana", "Bo", "Cy", "Di"], 7, (42, 55)),
+    ("castle-rock", ["Ana", "Bo", "Cy"], 5, (7, 57)),
+    ("domino-roads", ["Ana", "Bo", "Cy", "Di"], 7, (7, 37)),
 ])
 def test_the_first_hand_tapped_without_the_deal(tmp_path, browser, game, players, seed, typed, request):
     """No deal entered: the page offers every move that may be legal (captures, draws by tile,
