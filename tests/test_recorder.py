@@ -1019,13 +1019,23 @@ def test_lines_typed_before_a_hands_first_move_are_saved_or_named(config, fast_d
     :meth:`Recorder.unsaved_lines` names (a DGN deal gives every seat or none, so a deal not yet
     whole cannot be saved), which a terminal stopped then prints.  Those lines typed again into
     the continued file, then the rest of the hand, give the same hand (a continued file whose
-    hand its deal started, a Horse Race boneyard to come, lost that deal at the boneyard line)."""
+    hand its deal started, a Horse Race boneyard to come, lost that deal at the boneyard line).
+
+    The default run stops after the first and the last line of each run of part lines of one kind
+    (the hand line, the first seat's deal line and the last one, which makes the deal whole, a
+    row, the first and last pile…), and after the last part line but one: a deal line between
+    them leaves the deal as incomplete as the first one did.  ``pytest --long`` stops after every
+    line."""
     record = simulated(config, 0)
     st = steps(notation.dumps(record))
     first_move = next(k for k, line in enumerate(st) if line.split(" ")[0] not in PARTS)
     assert first_move >= 2  # a hand line and at least one part line
     st = st[:next((k for k, line in enumerate(st) if line.startswith("hand 2")), len(st))]  # hand 1 alone
-    for k in range(1, first_move):
+    kinds = [line.split(" ")[0] for line in st[:first_move + 1]]
+    stops = [k for k in range(1, first_move)
+             if os.environ.get("DOMREC_LONG_TESTS") == "1" or k in (1, first_move - 1)
+             or kinds[k - 1] != kinds[k - 2] or kinds[k - 1] != kinds[k]]
+    for k in stops:
         out = fast_dir / f"g{k}.dgn"
         r, said, refused = new_recorder(record, out)
         for line in st[:k]:
