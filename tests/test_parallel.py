@@ -31,6 +31,21 @@ def _domrec(*args, env=None, cwd=None):
     return subprocess.run([*DOMREC, *map(str, args)], capture_output=True, env=env, cwd=cwd, timeout=600)
 
 
+def _here(*args) -> subprocess.CompletedProcess:
+    """The same command in this process (Typer's runner), said as a process would: for the
+    single-process runs a test sets beside a real ``-j 2`` one, and the refusals made before any
+    record is read (a process started for each was most of their time).  Each test keeps a real
+    process where what it shows is a process's: the workers, their output on a pipe."""
+    from typer.testing import CliRunner
+
+    from domrec.cli import app
+
+    r = CliRunner().invoke(app, [str(a) for a in args])
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        raise r.exception
+    return subprocess.CompletedProcess(args, r.exit_code, r.stdout_bytes, r.stderr_bytes)
+
+
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory) -> Path:
     """A folder holding a mixed JSON Lines archive (every game, valid and invalid records, broken
@@ -64,7 +79,7 @@ _ONE_PROCESS: dict[tuple[str, ...], subprocess.CompletedProcess] = {}
 def _one_process(archive: Path, form: str) -> subprocess.CompletedProcess:
     args = ("validate", *(["--json"] if form == "json" else []), "-j", "1", *_inputs(archive))
     if args not in _ONE_PROCESS:
-        _ONE_PROCESS[args] = _domrec(*args)
+        _ONE_PROCESS[args] = _here(*args)
     return _ONE_PROCESS[args]
 
 
@@ -94,7 +109,7 @@ def test_library_check_keeps_input_order_over_many_chunks(archive, monkeypatch):
 def test_summary_is_the_same_with_one_and_many_jobs(archive, tmp_path):
     for suffix in ("csv", "jsonl"):
         a, b = tmp_path / f"a.{suffix}", tmp_path / f"b.{suffix}"
-        r1 = _domrec("validate", "-q", "-j", "1", "--summary", a, *_inputs(archive))
+        r1 = _here("validate", "-q", "-j", "1", "--summary", a, *_inputs(archive))
         r2 = _domrec("validate", "-q", "-j", "2", "--summary", b, *_inputs(archive))
         assert r1.returncode == r2.returncode == 2, r1.stderr
         assert a.read_bytes() == b.read_bytes()
@@ -105,19 +120,19 @@ def test_summary_is_the_same_with_one_and_many_jobs(archive, tmp_path):
     assert {r["status"] for r in rows} == {"valid", "invalid", "unusable"}
     assert rows[-1]["source"].endswith("missing.json") and rows[-1]["status"] == "unusable"
     # The summary is domrec's own: written again without --force.
-    again = _domrec("validate", "-q", "-j", "1", "--summary", tmp_path / "a.csv", SAMPLES / "valid")
+    again = _here("validate", "-q", "-j", "1", "--summary", tmp_path / "a.csv", SAMPLES / "valid")
     assert again.returncode == 0, again.stderr
 
 
 def test_summary_never_replaces_somebody_elses_file(tmp_path):
     theirs = tmp_path / "results.csv"
     theirs.write_text("name,score\nAna,3\n", encoding="utf-8")
-    r = _domrec("validate", "--summary", theirs, SAMPLES / "valid")
+    r = _here("validate", "--summary", theirs, SAMPLES / "valid")
     assert r.returncode == 2
     assert r.stderr.decode().count("\n") == 1 and "--force" in r.stderr.decode()
     assert theirs.read_text(encoding="utf-8") == "name,score\nAna,3\n"
     assert r.stdout == b""  # refused before anything was checked
-    forced = _domrec("validate", "--force", "--summary", theirs, SAMPLES / "valid")
+    forced = _here("validate", "--force", "--summary", theirs, SAMPLES / "valid")
     assert forced.returncode == 0
     assert theirs.read_text(encoding="utf-8").splitlines()[0] == summary.CSV_HEADER
 
@@ -135,7 +150,8 @@ def test_summary_kind_knows_its_own_files(tmp_path):
 
 @pytest.mark.parametrize("bad", ["x", "-1", "2.5", "9999"])
 def test_jobs_refuses_what_is_not_a_number_of_workers(bad):
-    r = _domrec("validate", "-j", bad, SAMPLES / "valid")
+    # ("x" from a real process: its exit code and its one line on a pipe; the others in this one.)
+    r = (_domrec if bad == "x" else _here)("validate", "-j", bad, SAMPLES / "valid")
     assert r.returncode == 2 and r.stdout == b""
     assert r.stderr.decode().count("\n") == 1 and "--jobs" in r.stderr.decode()
 
@@ -213,7 +229,7 @@ def _workers(pid: int) -> list[int]:
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to find the workers")
 def test_kill_9_of_a_real_worker_loses_no_record(tmp_path, big):
-    one = _domrec("validate", "-q", "--summary", tmp_path / "one.csv", "-j", "1", big)
+    one = _here("validate", "-q", "--summary", tmp_path / "one.csv", "-j", "1", big)
     proc = subprocess.Popen([*DOMREC, "validate", "-q", "-j", "2", "--summary", str(tmp_path / "two.csv"),
                              str(big)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     killed = None

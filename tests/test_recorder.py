@@ -250,8 +250,28 @@ def _typed(config, seed, keep_deal, suffix, fast_dir):
             assert a["deal"] == b["deal"]
 
 
-@pytest.mark.parametrize("keep_deal", [True, False], ids=["deal", "no-deal"])
-@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+#: The configurations whose typed form WITH the deal is piped in the default run: the first of each
+#: game, and every option that changes the deal's lines (Castle Rock's larger sets, with two-digit
+#: tiles, and its smaller start).  The other configurations' form with the deal (the same deal lines,
+#: checked the same way, of a game whose moves the form without the deal already pipes) are left to
+#: ``pytest --long``.
+DEAL_BY_DEFAULT = {"competitive-default-first_lead=any", "horse-race-2-std", "broadway-default-std",
+                   "castle-rock-2-std", "castle-rock-4-set=double-nine", "castle-rock-6-set=double-twelve",
+                   "castle-rock-3-start_tiles=3", "domino-roads-3-std"}
+
+
+def _typed_forms() -> list:
+    """(config, keep_deal) of :func:`test_typed_forms_give_the_same_game`: the default run pipes
+    every configuration's form without the deal (the recorder works the deal out from the moves)
+    and, with the deal, those of :data:`DEAL_BY_DEFAULT`; ``pytest --long`` pipes every configuration
+    in both forms."""
+    assert DEAL_BY_DEFAULT <= set(IDS)
+    return [pytest.param(config, keep_deal, id=f"{ident}-{'deal' if keep_deal else 'no-deal'}",
+                         marks=() if not keep_deal or ident in DEAL_BY_DEFAULT else pytest.mark.long)
+            for config, ident in zip(CONFIGS, IDS) for keep_deal in (True, False)]
+
+
+@pytest.mark.parametrize("config, keep_deal", _typed_forms())
 def test_typed_forms_give_the_same_game(config, keep_deal, fast_dir):
     # Saved as DGN: a JSON file, written whole at every move, takes two to three times as long, and
     # what is written is the record read, whatever form it was typed in; the JSON output is the
@@ -999,13 +1019,23 @@ def test_lines_typed_before_a_hands_first_move_are_saved_or_named(config, fast_d
     :meth:`Recorder.unsaved_lines` names (a DGN deal gives every seat or none, so a deal not yet
     whole cannot be saved), which a terminal stopped then prints.  Those lines typed again into
     the continued file, then the rest of the hand, give the same hand (a continued file whose
-    hand its deal started, a Horse Race boneyard to come, lost that deal at the boneyard line)."""
+    hand its deal started, a Horse Race boneyard to come, lost that deal at the boneyard line).
+
+    The default run stops after the first and the last line of each run of part lines of one kind
+    (the hand line, the first seat's deal line and the last one, which makes the deal whole, a
+    row, the first and last pile…), and after the last part line but one: a deal line between
+    them leaves the deal as incomplete as the first one did.  ``pytest --long`` stops after every
+    line."""
     record = simulated(config, 0)
     st = steps(notation.dumps(record))
     first_move = next(k for k, line in enumerate(st) if line.split(" ")[0] not in PARTS)
     assert first_move >= 2  # a hand line and at least one part line
     st = st[:next((k for k, line in enumerate(st) if line.startswith("hand 2")), len(st))]  # hand 1 alone
-    for k in range(1, first_move):
+    kinds = [line.split(" ")[0] for line in st[:first_move + 1]]
+    stops = [k for k in range(1, first_move)
+             if os.environ.get("DOMREC_LONG_TESTS") == "1" or k in (1, first_move - 1)
+             or kinds[k - 1] != kinds[k - 2] or kinds[k - 1] != kinds[k]]
+    for k in stops:
         out = fast_dir / f"g{k}.dgn"
         r, said, refused = new_recorder(record, out)
         for line in st[:k]:
@@ -1274,14 +1304,18 @@ def test_killed_at_a_random_move_leaves_a_valid_prefix_that_resumes(config, seed
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n", [pytest.param(n, marks=() if n == 1 else pytest.mark.long) for n in range(8)])
-@pytest.mark.parametrize("config,seed", KILLED, ids=["competitive", "horse-race-2", "domino-roads-4"])
+@pytest.mark.parametrize("config,seed,n", [
+    pytest.param(config, seed, n, id=f"{ident}-{n}", marks=() if (n, ident) == (1, "competitive") else pytest.mark.long)
+    for config, seed, ident in zip(*zip(*KILLED), ["competitive", "horse-race-2", "domino-roads-4"])
+    for n in range(8)])
 def test_killed_at_more_random_moves(config, seed, n, fast_dir):
     """Killed at other random moves: an odd ``n`` in the middle of a save (its temporary file left
     beside the record), an even one right after a save.  The default run takes n = 1, a kill in
-    the middle of a save, in each configuration; a kill right after a save is
-    :func:`test_killed_at_a_random_move_leaves_a_valid_prefix_that_resumes`'s, and the other n
-    (more moves, the same two ways) are ``pytest --long``'s."""
+    the middle of a save, in the Competitive game (the save, its temporary file and the resume
+    after it are the recorder's, whatever the game); a kill right after a save is
+    :func:`test_killed_at_a_random_move_leaves_a_valid_prefix_that_resumes`'s, in each
+    configuration, and the other configurations' kill in the middle of a save, and the other n
+    (more moves, the same two ways), are ``pytest --long``'s."""
     total = _moves_in_record(simulated(config, seed))
     _kill_and_resume(config, seed, random.Random(f"{seed}:{n}").randrange(1, total - 2), fast_dir, mid_save=n % 2 == 1)
 

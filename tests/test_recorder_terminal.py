@@ -139,10 +139,13 @@ class Terminal:
         self.tmux("send-keys", "-t", "main", "-l", text)
 
     def line(self, text: str, timeout: float = 120.0) -> None:
-        """Type a line and Enter, and wait for the next prompt."""
-        n = len(self.prompts())
-        self.type(text)
-        self.keys("Enter")
+        """Type a line and Enter, and wait for the next prompt.  The screen before, the line and its
+        Enter in one tmux command sequence (run in that order by the server: the prompts counted are
+        those shown before the keys reach the pane), rather than three tmux processes a line."""
+        assert not text.endswith(";"), text  # (tmux would read a last ";" as the end of a command)
+        before = self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "main", ";",
+                           "send-keys", "-t", "main", "-l", text, ";", "send-keys", "-t", "main", "Enter")
+        n = len([x for x in before.splitlines() if x.strip() and PROMPT.match(x.rstrip())])
         self.wait(lambda s: len([x for x in s.splitlines() if PROMPT.match(x)]) > n, timeout)
 
     def after_last_prompt(self, screen: str) -> list[str]:

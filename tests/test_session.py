@@ -20,9 +20,18 @@ from tests.conftest import CONFIGS, IDS, examples
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
 
 
+#: The games simulated in this module's process, by (configuration, seed): most tests of every
+#: configuration ask for the same few, which were simulated again at each (a tenth of the module's
+#: time).  A record is frozen: each test reads it, none changes it.
+_GAMES: dict[tuple[str, int], Record] = {}
+
+
 def _game(config, seed: int) -> Record:
-    game, players, options, variant = config
-    return next(sim.simulate(game, 1, seed, players, options, variant, accidents=False))
+    key = (repr(config), seed)
+    if key not in _GAMES:
+        game, players, options, variant = config
+        _GAMES[key] = next(sim.simulate(game, 1, seed, players, options, variant, accidents=False))
+    return _GAMES[key]
 
 
 def _template(record: Record) -> Record:

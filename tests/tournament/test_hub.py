@@ -256,20 +256,25 @@ def test_two_venues_a_hub_the_link_cut_and_a_second_hub(tmp_path: Path) -> None:
         assert second.get(f'/e/{ids["club-a"]}/standings') == page
 
         # The federation's archive: every confirmed record, from the streams, validated by domrec.
+        # (Both commands run in this process, through Typer's runner: the one-command form below runs
+        # the archive and domrec's validate as real processes, with their exit code and summary.)
+        from typer.testing import CliRunner
+
+        from domrec.cli import app as domrec_app
+        from tournament.cli import app as tournament_app
+
         season = tmp_path / "season.jsonl"
-        made = subprocess.run([sys.executable, "-m", "tournament.cli", "archive", "--nats", server.url, "--creds",
-                               str(creds(tmp_path, "hub")), "-o", str(season)], cwd=ROOT, capture_output=True,
-                              text=True)
-        assert made.returncode == 0, made.stderr
+        made = CliRunner().invoke(tournament_app, ["archive", "--nats", server.url, "--creds",
+                                                   str(creds(tmp_path, "hub")), "-o", str(season)])
+        assert made.exit_code == 0, made.output
         recorded = 0
         for path in (a, b):
             with open_event(path) as store:
                 recorded += sum(1 for r in feed.rounds(store) for t in r["tables"]
                                 if t["result"] is not None and t["result"]["kind"] == "record")
         assert recorded and len(season.read_text().splitlines()) == recorded
-        checked = subprocess.run([sys.executable, "-m", "domrec.cli", "validate", "-q", str(season)], cwd=ROOT,
-                                 capture_output=True, text=True)
-        assert checked.returncode == 0, checked.stdout + checked.stderr
+        checked = CliRunner().invoke(domrec_app, ["validate", "-q", str(season)])
+        assert checked.exit_code == 0, checked.output
         # In one command: the archive written and checked, domrec's summary and exit code.
         again = subprocess.run([sys.executable, "-m", "tournament.cli", "archive", "--nats", server.url, "--creds",
                                 str(creds(tmp_path, "hub")), "-o", str(tmp_path / "again.jsonl"), "--validate"],
