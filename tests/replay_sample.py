@@ -4,6 +4,7 @@ position under ``pytest --long``.  Python only, so that a test without a browser
 
 from __future__ import annotations
 
+import os
 import re
 
 
@@ -34,3 +35,11 @@ def _sample(hands) -> dict[str, list[int]]:
                 seen.add(kind)
         wanted[str(hand.number)] = chosen
     return wanted
+
+
+def _chosen(hands) -> dict[int, list[int]]:
+    """The positions of each hand (by its number) a test looks at: :func:`_sample`'s in the
+    default run, every one under ``pytest --long`` (``DOMREC_LONG_TESTS=1``)."""
+    if os.environ.get("DOMREC_LONG_TESTS") == "1":
+        return {hand.number: list(range(len(hand.positions))) for hand in hands}
+    return {int(number): chosen for number, chosen in _sample(hands).items()}

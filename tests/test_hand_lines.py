@@ -10,6 +10,8 @@ Castle Rock's bare ``hand 1`` with silence, and let the last hand's deal lines w
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 import pytest
 
@@ -21,6 +23,7 @@ from domrec.record import Record
 from domrec.recorder import Recorder, read_record
 from domrec.session import PARTS, RequestRefused, Session, requests_for
 
+from tests.in_memory import tmp_path  # noqa: F401  (the pipe's record saved, and fsynced, at every move: in memory)
 from tests.test_recorder import cli_players, header, pipe
 
 #: (game, players, options, variant): each of the five games (Domino Roads with three players,
@@ -37,7 +40,9 @@ IDS = [f"{g}-{n or 'std'}" for g, n, _, _ in CONFIGS]
 DEAL_PARTS = ("deal", "row", "boneyard", "pile", "leaddraw", "redeal")
 
 
+@functools.lru_cache(maxsize=None)
 def simulated(config, seed: int = 3) -> Record:
+    """The seeded game of ``config`` (simulated once for the module's tests, which only read it)."""
     game, players, options, variant = config
     return next(sim.simulate(game, 1, seed, players, options, variant))
 
@@ -46,9 +51,16 @@ def template(record: Record) -> Record:
     return attrs.evolve(record, hands=(), result=None)
 
 
+_TYPED: dict[int, tuple[Record, tuple[str, ...]]] = {}
+
+
 def typed(record: Record) -> list[str]:
-    """The game as a table's phone sends it: each hand part line whole, each move alone."""
-    return requests_for(record, keep_deal=True)
+    """The game as a table's phone sends it: each hand part line whole, each move alone (worked
+    out once per record, the same object from :func:`simulated`'s cache; a new list each time)."""
+    kept = _TYPED.get(id(record))
+    if kept is None or kept[0] is not record:
+        kept = _TYPED[id(record)] = (record, tuple(requests_for(record, keep_deal=True)))
+    return list(kept[1])
 
 
 def deal_first(texts: list[str]) -> tuple[list[str], str, list[str]]:
@@ -89,8 +101,15 @@ def hand_span(texts: list[str], number: int) -> tuple[int, int]:
     return start, end
 
 
-def wrong_leads(record: Record, number: int) -> list[str]:
-    """The seats the rules refuse as hand ``number``'s leader, as the validator says."""
+_WRONG_LEADS: dict[tuple[int, int], tuple[Record, tuple[str, ...]]] = {}
+
+
+def wrong_leads(record: Record, number: int) -> tuple[str, ...]:
+    """The seats the rules refuse as hand ``number``'s leader, as the validator says (worked out
+    once per record, the same object from :func:`simulated`'s cache: the tests only read it)."""
+    kept = _WRONG_LEADS.get((id(record), number))
+    if kept is not None and kept[0] is record:
+        return kept[1]
     from domrec.validate import validate
 
     out = []
@@ -100,7 +119,8 @@ def wrong_leads(record: Record, number: int) -> list[str]:
         report = validate(attrs.evolve(record, hands=tuple(hands)))
         if any(p.pointer == f"/hands/{number - 1}/leader" for p in report.problems):
             out.append(seat)
-    return out
+    _WRONG_LEADS[id(record), number] = (record, tuple(out))
+    return tuple(out)
 
 
 # --- 1. the hand line after the deal lines: the same hand, its deal kept -----------------------

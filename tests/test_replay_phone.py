@@ -242,15 +242,26 @@ def test_on_a_phone_a_double_twelve_sets_numerals_are_at_least_11_px(tab, tmp_pa
     assert least["px"] >= 11 - 1e-6, least
 
 
-@pytest.mark.parametrize("width", [600, 820, 1000])
-@pytest.mark.parametrize("name", GAMES)
+#: The default run's screens for each game (every width met by two games or more, every game at one
+#: width or two; the phone's 390 px above measures every game at a box narrower than all of them):
+#: every game at every width under --long.
+TABLET_WIDTHS = [600, 820, 1000]
+TABLETS = {"competitive": (600,), "broadway": (820,), "horse-race": (1000,), "castle-rock": (600,),
+           "domino-roads": (820, 1000)}
+
+
+@pytest.mark.parametrize("name, width", [
+    (name, width) if width in TABLETS[name.split("/")[0]] else pytest.param(name, width, marks=pytest.mark.long)
+    for name in GAMES for width in TABLET_WIDTHS])
 def test_on_a_small_tablet_or_a_phone_turned_every_text_is_at_least_11_px(tab, tmp_path, name, width):
     """Screens between a phone's and a desktop's: at 600 px the picture's box is 584 px wide (one
     column), at 820 px 428 px (the move list beside it), at 1000 px 608 px.  The wide picture,
     scaled down to such a box, showed its texts at 7 to 10 px; below ``frame.NARROW`` (800 px) the
     position is drawn for the box's width, as on a phone.  Every position under --long; in the
     default run a sample of each hand's, every kind of move among them, as tests/test_replay_drawing.py
-    compares them (and as the phone's 390 px above measures them)."""
+    compares them (and as the phone's 390 px above measures them).  The default run measures each
+    game at one of the widths or two (``TABLETS``: each width for two games or more, the widest
+    boards, Domino Roads', at two); --long every game at every width."""
     game = name.split("/")[0]
     least = _smallest(tab, tmp_path, _record(name), game, {"width": width, "height": 900}, sample=True,
                       page=_page(name, game))
@@ -268,8 +279,8 @@ def test_screenshots_on_a_phone_a_desktop_and_a_projector(tab, tmp_path, name):
     keep = os.environ.get("DOMREC_SCREENSHOTS")
     for size in ((PHONE,) if keep else ()) + ({"width": 1280, "height": 800}, {"width": 1920, "height": 1080}):
         _load(tab, path, size)
-        tab.locator("section.hand .picture").first.scroll_into_view_if_needed()
         if keep:
+            tab.locator("section.hand .picture").first.scroll_into_view_if_needed()
             Path(keep).mkdir(parents=True, exist_ok=True)
             tab.screenshot(path=str(Path(keep) / f"{name.split('/')[0]}-{size['width']}.png"))
         assert tab.evaluate("document.documentElement.scrollWidth") <= size["width"]

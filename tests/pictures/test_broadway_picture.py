@@ -27,6 +27,7 @@ from domrec.record import Record
 from domrec.tiles import Tile
 from domrec.validate import validate
 from tests.pictures.readback import NS, half_value, racks, texts, tiles
+from tests.replay_sample import _chosen
 
 SAMPLES = Path(__file__).parents[2] / "samples"
 EXPOSED = SAMPLES / "valid/broadway/exposed-tiles.json"
@@ -66,13 +67,20 @@ class Watching(Camera):
         return shot
 
 
-def watch(record: Record) -> list[tuple[Position, Facts]]:
+def watch(record: Record, sample: bool = False) -> list[tuple[Position, Facts]]:
+    """Every position of the replay with the engine's facts; with ``sample``, those of
+    :func:`tests.replay_sample._chosen` alone (every one under --long; in the default run each
+    hand's deal and end, one in four, and the first after each kind of move, scoring or not)."""
     camera = Watching(record)
     validate(record, observer=camera)
     camera.close()
     shots = [p for h in camera.hands for p in h.positions]
     assert len(shots) == len(camera.facts)
-    return list(zip(shots, camera.facts))
+    if not sample:
+        return list(zip(shots, camera.facts))
+    chosen = _chosen(camera.hands)
+    checked = [i in chosen[h.number] for h in camera.hands for i in range(len(h.positions))]
+    return [pair for pair, check in zip(zip(shots, camera.facts), checked) if check]
 
 
 # --- reading the grid back ---------------------------------------------------------------
@@ -312,6 +320,9 @@ def _records(path: Path) -> list[Record]:
 
 @pytest.mark.parametrize("path", _samples(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_position_of_every_sample_is_drawn_as_the_engine_holds_it(path):
+    """Each sample replayed, its positions drawn and read back against the engine: a sample of
+    each hand's in the default run (every kind of move among them: :func:`watch`), every one
+    under --long."""
     try:
         records = _records(path)
     except DomrecError:
@@ -320,7 +331,7 @@ def test_every_position_of_every_sample_is_drawn_as_the_engine_holds_it(path):
         pytest.skip("unusable input: nothing is replayed, so there is nothing to draw")
     for record in records:
         assert record.game == "broadway"
-        for shot, facts in watch(record):
+        for shot, facts in watch(record, sample=True):
             check(shot, facts)
 
 
@@ -332,13 +343,15 @@ def opened(record: Record, hand: int, moves: int, leader: bool) -> Record:
 
 
 def check_game(record: Record, rng: random.Random) -> int:
-    """Every position of ``record``, and of one of its hands replayed open; the positions drawn."""
-    seen = watch(record)
+    """The positions of ``record``, and of one of its hands replayed open, drawn and read back
+    (each hand's sample, every kind of move among them: :func:`watch`; every position under
+    --long); how many were."""
+    seen = watch(record, sample=True)
     for shot, facts in seen:
         check(shot, facts)
     hand = rng.randrange(len(record.hands))
     cut = opened(record, hand, rng.randrange(len(record.hands[hand].moves) + 1), rng.random() < 0.5)
-    open_seen = [(s, f) for s, f in watch(cut) if f.open]
+    open_seen = [(s, f) for s, f in watch(cut, sample=True) if f.open]
     assert open_seen, "the open hand was not replayed"
     for shot, facts in open_seen:
         check(shot, facts)

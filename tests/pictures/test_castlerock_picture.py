@@ -23,6 +23,7 @@ from domrec.pictures.tiles import LAST
 from domrec.record import Capture, Deal, Draw, Hand, Play, Record
 from domrec.validate import validate
 from tests.pictures.readback import NS, racks, texts, tiles, tiles_under
+from tests.replay_sample import _chosen
 
 ROOT = Path(__file__).parents[2]
 SAMPLE = ROOT / "samples/valid/castle-rock/strategy-example.json"
@@ -120,22 +121,28 @@ class Tee:
 
 
 def check_every_position(record: Record, hand: int | None = None) -> int:
-    """Draw every position of ``record`` (or of one hand) and read each back against the engine."""
+    """Replay every position of ``record`` (or of one hand), each with the engine's state, and
+    draw and read back against the engine those of :func:`tests.replay_sample._chosen` (in the
+    default run each hand's deal and end, one in four, and the first after each kind of move, a
+    play, a capture, a draw ..., scoring or not; every position under --long).  How many
+    positions were replayed."""
     camera = Camera(record, hand=hand, every=True)
     tee = Tee(camera)
     validate(record, observer=tee)
     camera.close()
-    drawn = 0
+    chosen = _chosen(camera.hands)
+    replayed_count = 0
     for replayed in camera.hands:
         if replayed.sheet:
             continue
         seen = tee.seen[replayed.number - 1]
         moves = record.hands[replayed.number - 1].moves
         assert len(replayed.positions) <= len(seen)
-        for pos, engine in zip(replayed.positions, seen):
-            check_position(pos.svg(), pos, engine, moves[pos.move - 1] if pos.move else None)
-            drawn += 1
-    return drawn
+        for i, (pos, engine) in enumerate(zip(replayed.positions, seen)):
+            if i in chosen[replayed.number]:
+                check_position(pos.svg(), pos, engine, moves[pos.move - 1] if pos.move else None)
+            replayed_count += 1
+    return replayed_count
 
 
 def check_position(svg: str, pos, engine: Seen, last) -> None:
@@ -265,6 +272,8 @@ def _sample_records():
 
 @pytest.mark.parametrize("record", list(_sample_records()))
 def test_every_position_of_every_sample_is_drawn_as_the_engine_holds_it(record):
+    """Each sample's positions read back (a sample of each hand's, every kind of move among them,
+    in the default run: :func:`check_every_position`; every one under --long)."""
     check_every_position(record)
 
 

@@ -28,6 +28,7 @@ from domrec.tiles import tile
 from domrec.validate import validate
 from tests.games.test_horserace_open import CONFIGS  # every variant, option set and player count
 from tests.pictures.readback import NS, racks, texts, tiles
+from tests.replay_sample import _chosen
 
 SAMPLES = Path(__file__).parents[2] / "samples"
 FOUR_ARMS = SAMPLES / "valid/horse-race/spinner-four-arms.json"
@@ -110,13 +111,20 @@ class Watching(Camera):
         return shot
 
 
-def watched(record: Record, hand: int | None = None) -> list[tuple[Position, Facts]]:
+def watched(record: Record, hand: int | None = None, sample: bool = False) -> list[tuple[Position, Facts]]:
+    """Every position of the replay with the engine's facts; with ``sample``, those of
+    :func:`tests.replay_sample._chosen` alone (every one under --long; in the default run each
+    hand's deal and end, one in four, and the first after each kind of move, scoring or not)."""
     camera = Watching(record, hand)
     validate(record, observer=camera)
     camera.close()
     shots = [p for h in camera.hands for p in h.positions]
     assert len(shots) == len(camera.facts)
-    return list(zip(shots, camera.facts))
+    if not sample:
+        return list(zip(shots, camera.facts))
+    chosen = _chosen(camera.hands)
+    checked = [i in chosen[h.number] for h in camera.hands for i in range(len(h.positions))]
+    return [pair for pair, check in zip(zip(shots, camera.facts), checked) if check]
 
 
 def check(shot: Position, facts: Facts) -> None:
@@ -248,8 +256,10 @@ def _records_of(path: Path) -> list[Record]:
 
 @pytest.mark.parametrize("path", _sample_records())
 def test_every_position_of_every_sample_reads_back(path):
+    """Each sample's positions read back (a sample of each hand's, every kind of move among them,
+    in the default run: :func:`watched`; every one under --long)."""
     for record in _records_of(path):
-        for shot, facts in watched(record):
+        for shot, facts in watched(record, sample=True):
             check(shot, facts)
 
 
@@ -280,12 +290,12 @@ def _draw_game(config, seed: int, every_hand: bool) -> int:
     chosen = range(1, n + 1) if every_hand else sorted({1, n})
     seen = 0
     for hand in chosen:
-        for shot, facts in watched(record, hand):
+        for shot, facts in watched(record, hand, sample=not every_hand):
             check(shot, facts)
             seen += 1
     rng = random.Random(seed)
     for hand, keep in ((1, True), (n, False)) if not every_hand else ((k, k % 2 == 0) for k in range(1, n + 1)):
-        shots = watched(opened(record, hand, rng, keep), hand)
+        shots = watched(opened(record, hand, rng, keep), hand, sample=not every_hand)
         assert shots, f"hand {hand} typed without its deal was not replayed"
         for shot, facts in shots:
             assert facts.open
@@ -298,7 +308,9 @@ def _draw_game(config, seed: int, every_hand: bool) -> int:
 def test_every_position_of_simulated_games_reads_back(config):
     """The first and last hands of a game of a third of the option sets and player counts (every
     player count and both variants among them; --long runs them all, whole games), and the same
-    hands typed without the deal, every position drawn and read back against the engine."""
+    hands typed without the deal, their positions drawn and read back against the engine (a
+    sample of each hand's, every kind of move among them: :func:`watched`; every one under
+    --long)."""
     assert _draw_game(config, CONFIGS.index(config), every_hand=False) > 0
 
 

@@ -20,6 +20,7 @@ from domrec.pictures.positions import Camera, picture
 from domrec.record import Block, Bridge, Span, Starter, unstructure
 from domrec.validate import validate
 from tests.pictures.readback import NS, racks, texts, tiles, tiles_under
+from tests.replay_sample import _chosen
 
 SAMPLES = Path(__file__).parents[2] / "samples"
 FIGURE_4 = SAMPLES / "valid/domino-roads/figure-4-bridge-total-10.json"
@@ -62,8 +63,9 @@ def expected(state: RoadsHand, last) -> dict:
             "on_table": sum(len(r) for r in roads.values()) + bridges}
 
 
-def watched(record) -> tuple[list, list[dict], object]:
-    """Every position of the replay, with what the engine held when each was drawn."""
+def watched(record) -> tuple[list, list[dict], object, list]:
+    """Every position of the replay, with what the engine held when each was drawn, and the
+    positions checked (:func:`tests.replay_sample._chosen`: every one under --long)."""
     camera = Camera(record, every=True)
     seen: list[dict] = []
     read = camera.read_board
@@ -75,7 +77,9 @@ def watched(record) -> tuple[list, list[dict], object]:
     camera.read_board = spy
     report = validate(record, observer=camera)
     camera.close()
-    return [p for h in camera.hands for p in h.positions], seen, report
+    chosen = _chosen(camera.hands)
+    checked = [i in chosen[h.number] for h in camera.hands for i in range(len(h.positions))]
+    return [p for h in camera.hands for p in h.positions], seen, report, checked
 
 
 def check_position(pos, want: dict) -> None:
@@ -108,10 +112,15 @@ def check_position(pos, want: dict) -> None:
 
 
 def check_record(record) -> int:
-    positions, seen, report = watched(record)
-    assert len(positions) == len(seen)
-    for pos, want in zip(positions, seen):
-        check_position(pos, want)
+    """How many positions the replay of ``record`` holds, each with what the engine held; those
+    of :func:`tests.replay_sample._chosen` drawn and read back against it: in the default run each
+    hand's deal and end, one in four, and the first after each kind of move (a starter, a span, a
+    bridge, a block, a roll ..., scoring or not); every position under --long."""
+    positions, seen, report, checked = watched(record)
+    assert len(positions) == len(seen) == len(checked)
+    for pos, want, check in zip(positions, seen, checked):
+        if check:
+            check_position(pos, want)
     return len(positions)
 
 
@@ -172,7 +181,7 @@ def test_the_bridged_halves_line_up_under_the_bridge():
 
 def test_a_block_is_drawn_at_the_end_of_the_road_it_blocks():
     record = reader.load(str(SAMPLES / "valid/domino-roads/road-of-ten-and-road-block.json"))
-    positions, seen, report = watched(record)
+    positions, seen, report, _ = watched(record)
     blocked = [(p, w) for p, w in zip(positions, seen) if "block" in (p.last or "")]
     assert blocked
     pos, want = blocked[0]
@@ -196,7 +205,7 @@ def test_three_players_show_the_piles_in_top_up_order():
 def test_an_unused_toss_is_shown_as_one_that_may_be_reused():
     """Hand 1 of the sample: P2 rolls 6+5 and passes, P3 reuses the 11 and starts P3-1 with 6-5."""
     record = notation.loads((SAMPLES / "valid/domino-roads/mixed-three-players.dgn").read_bytes())
-    positions, seen, _ = watched(record)
+    positions, seen, _, _ = watched(record)
     at = next(i for i, p in enumerate(positions) if p.last == "P2 passes")
     svg = positions[at].svg()
     assert "Unused toss: total 11. P3 may reuse it or roll again." in texts(svg)
@@ -216,6 +225,9 @@ def _samples() -> list[Path]:
 
 @pytest.mark.parametrize("path", _samples(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_position_of_every_sample_reads_back(path):
+    """Each sample's positions drawn and read back (a sample of each hand's in the default run,
+    every kind of move among them: :func:`check_record`; every one under --long), and the end of
+    every hand drawn."""
     if path.suffix == ".dgn":
         # A DGN text the rules stop part-way still gives the record read up to the problem.
         record = next(notation.read_games(path.read_bytes())).record
@@ -259,7 +271,9 @@ CONFIGS = [(3, None), (4, None), (4, {"block_match": "sum"})]
 @pytest.mark.parametrize("players, options", CONFIGS, ids=["3", "4", "4-sum"])
 def test_every_position_of_simulated_games_reads_back(players, options):
     """Simulated games (seeded) of every player count and option, and the same games cut in an
-    open hand: every position is drawn and read back against the engine."""
+    open hand: every position is replayed, and drawn and read back against the engine (in the
+    default run a sample of each hand's positions that holds every kind of move:
+    :func:`check_record`; every position under --long)."""
     rng = random.Random(f"roads-picture:{players}:{options}")
     drawn = 0
     for record in simulate.simulate("domino-roads", 1, 15, players, options):

@@ -38,14 +38,23 @@ SAMPLE_FILES = sorted(p.relative_to(SAMPLES / "valid").as_posix() for p in (SAMP
                       if p.suffix in (".json", ".dgn"))
 
 
+SCALE = re.compile(r"scale\(([0-9.]+)\)")
+
+
 def shown_sizes(root: ET.Element, scale: float = 1.0) -> list[tuple[float, str]]:
     """Each text under ``root`` as (the px it shows at, its words): its font size times the scale of
     every ``transform`` above it, times ``scale``."""
-    found = re.search(r"scale\(([0-9.]+)\)", root.get("transform", ""))
-    scale *= float(found[1]) if found else 1.0
-    mine = ([(float(root.get("font-size")) * scale, root.text)]
-            if root.tag.endswith("text") and (root.text or "").strip() else [])
-    return mine + [size for child in root for size in shown_sizes(child, scale)]
+    out = []
+    stack = [(root, scale)]  # (walked with a stack: a picture holds thousands of elements)
+    while stack:
+        node, scale = stack.pop()
+        transform = node.get("transform")
+        if transform and "scale(" in transform:
+            scale *= float(SCALE.search(transform)[1])
+        if node.tag.endswith("text") and (node.text or "").strip():
+            out.append((float(node.get("font-size")) * scale, node.text))
+        stack.extend((child, scale) for child in reversed(node))
+    return out
 
 
 def smallest_shown(position, box: float | None) -> tuple[float, str]:
