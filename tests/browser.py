@@ -86,6 +86,33 @@ class WithoutEngine:
         return getattr(self._browser, name)
 
 
+class WithEngine:
+    """A launched browser whose pages load the phone's engine (the modules marked ``phone_engine``).
+    Pyodide boots on the page's main thread, some seconds of both cores, and a tap or a line typed
+    meanwhile waits for it: on a machine busy with other work, beyond Playwright's default 30
+    seconds for an action.  Each context opened here waits up to :data:`ACTION_MS` for an action
+    (a limit on a wait, never a pause: an action goes on as soon as the page takes it); a test's
+    own timeouts are kept."""
+
+    ACTION_MS = 120_000
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        context.set_default_timeout(self.ACTION_MS)
+        return context
+
+    def new_page(self, **options):
+        page = self._browser.new_page(**options)
+        page.context.set_default_timeout(self.ACTION_MS)
+        return page
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
 def keep(page, name: str) -> None:
     """A Playwright page's screenshot (the whole page) kept under ``DOMREC_SCREENSHOTS`` when set."""
     folder = os.environ.get("DOMREC_SCREENSHOTS")

@@ -354,13 +354,14 @@ def browser(request: pytest.FixtureRequest):
     A table's page loads the phone's engine (Pyodide) once it is idle, several seconds of both
     cores; only the modules marked ``phone_engine`` ask it anything.  Elsewhere the pages opened
     refuse its files (:class:`tests.browser.WithoutEngine`), so that a page driven online does not
-    share the machine with an engine booting behind it for nothing."""
-    from tests.browser import WithoutEngine, playwright_or_skip
+    share the machine with an engine booting behind it for nothing; in those modules an action waits
+    longer for a page busy booting it (:class:`tests.browser.WithEngine`)."""
+    from tests.browser import WithEngine, WithoutEngine, playwright_or_skip
 
     playwright_or_skip()  # (a test that asks for it where Chromium or Playwright is missing is skipped)
     chromium = _chromium()
     try:
-        yield chromium if request.node.get_closest_marker("phone_engine") else WithoutEngine(chromium)
+        yield WithEngine(chromium) if request.node.get_closest_marker("phone_engine") else WithoutEngine(chromium)
     finally:
         if _CHROMIUM and _CHROMIUM[0][1] is chromium:
             for context in list(chromium.contexts):
