@@ -174,12 +174,28 @@ def in_harness(page: str, width: int, height: int, harness: Path, script: str, o
     return json.loads(html.unescape(found.group(1)))
 
 
-def screenshot(page_file: Path, width: int, height: int, name: str) -> Path:
-    png = page_file.parent / f"{name}.png"
-    chromium(f"--window-size={width},{height}", f"--screenshot={png}", page_file.as_uri())
+def _kept(png: Path) -> Path:
+    """A screenshot taken: a picture of the page, not an empty one; copied under
+    ``DOMREC_SCREENSHOTS`` when that is set, for a person to look at."""
     assert png.exists() and png.stat().st_size > 1000
     keep = os.environ.get("DOMREC_SCREENSHOTS")
     if keep:
         Path(keep).mkdir(parents=True, exist_ok=True)
         shutil.copy(png, Path(keep) / png.name)
     return png
+
+
+def screenshot(page_file: Path, width: int, height: int, name: str) -> Path:
+    png = page_file.parent / f"{name}.png"
+    chromium(f"--window-size={width},{height}", f"--screenshot={png}", page_file.as_uri())
+    return _kept(png)
+
+
+def tab_screenshot(tab, page_file: Path, width: int, height: int, name: str) -> Path:
+    """:func:`screenshot` in ``tab``, a Playwright page the module keeps (no Chromium started): the
+    file opened at ``width`` x ``height``, its screen kept as a PNG beside it."""
+    png = page_file.parent / f"{name}.png"
+    tab.set_viewport_size({"width": width, "height": height})
+    tab.goto(page_file.as_uri())
+    tab.screenshot(path=str(png))
+    return _kept(png)

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -28,7 +26,7 @@ import pytest
 from domrec import reader, replay_page
 from domrec.pictures.positions import position, replay
 
-from tests.browser import DESKTOP, PHONE, playwright_or_skip
+from tests.browser import DESKTOP, PHONE, playwright_or_skip, tab_screenshot as screenshot
 from tests.conftest import SAMPLES
 
 pytestmark = pytest.mark.slow
@@ -112,20 +110,6 @@ def drive(tab, page: str, width: int, height: int, folder: Path, actions: list[d
                        f"<script>var ACTIONS = {json.dumps(actions)};{DRIVE}</script></body></html>",
                        encoding="utf-8")
     return _harnessed(tab, harness, width, height)
-
-
-def screenshot(tab, page_file: Path, width: int, height: int, name: str) -> None:
-    """``page_file`` opened at ``width`` × ``height`` and its screen taken (kept under
-    ``DOMREC_SCREENSHOTS`` when that is set): a picture of the page, not an empty one."""
-    png = page_file.parent / f"{name}.png"
-    tab.set_viewport_size({"width": width, "height": height})
-    tab.goto(page_file.as_uri())
-    tab.screenshot(path=str(png))
-    assert png.exists() and png.stat().st_size > 1000
-    keep = os.environ.get("DOMREC_SCREENSHOTS")
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        shutil.copy(png, Path(keep) / png.name)
 
 
 @pytest.fixture(scope="module")

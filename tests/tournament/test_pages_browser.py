@@ -28,7 +28,7 @@ import pytest
 from tournament.pages import report as rp
 from tournament import open_event
 
-from tests.browser import CHROMIUM, DESKTOP, MISSING, PHONE
+from tests.browser import CHROMIUM, DESKTOP, MISSING, PHONE, tab_screenshot as screenshot
 
 from .test_pages import long_names_event
 
@@ -97,21 +97,6 @@ def measure(tab, page: str, width: int, height: int, folder: Path) -> dict:
     tab.goto(harness.as_uri())
     tab.wait_for_selector("#measured", state="attached", timeout=WAIT_MS)
     return json.loads(tab.evaluate("() => document.getElementById('measured').textContent"))
-
-
-def screenshot(tab, page_file: Path, width: int, height: int, name: str) -> Path:
-    """``page_file`` loaded into ``tab`` at ``width`` x ``height``, its screen kept as a PNG beside it
-    (and under ``DOMREC_SCREENSHOTS`` when set)."""
-    png = page_file.parent / f"{name}.png"
-    tab.set_viewport_size({"width": width, "height": height})
-    tab.goto(page_file.as_uri())
-    tab.screenshot(path=str(png))
-    assert png.exists() and png.stat().st_size > 1000
-    keep = os.environ.get("DOMREC_SCREENSHOTS")
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        shutil.copy(png, Path(keep) / png.name)
-    return png
 
 
 @pytest.fixture(scope="module")
