@@ -19,7 +19,7 @@ from tournament import open_event
 
 pytestmark = [pytest.mark.slow, pytest.mark.phone_engine]  # (the browser fixture lets its pages load the engine)
 
-from tests.browser import playwright_or_skip, refresh_now, with_clock
+from tests.browser import WithoutEngine, playwright_or_skip, refresh_now, with_clock
 
 playwright_api = playwright_or_skip(server=True)
 
@@ -28,7 +28,7 @@ from tests.tournament.test_venue_outbox_browser import _bodies  # noqa: E402
 
 READY_MS = 180_000
 #: The phone's engine's files (Pyodide's), refused where a page need not boot it.
-ENGINE_FILES = "**/static/pyodide/**"
+ENGINE_FILES = WithoutEngine.ENGINE_FILES
 
 
 def _local_only(route) -> None:
