@@ -18,7 +18,7 @@ import attrs
 from domrec import notation, output, reader
 from domrec.errors import InputError
 from domrec.games.base import HandOutcome, HandState, Match
-from domrec.record import GameResult, Hand, HandResult, Move, Record, pretty, unstructure
+from domrec.record import GameResult, Hand, HandResult, HandTexts, Move, Record, pretty_record, unstructure
 from domrec.validate import Report, validate
 
 FORMS = ("json", "jsonl", "dgn")
@@ -130,17 +130,18 @@ def reads_back(record: Record, source: str = "<record>") -> bool:
     return back.status == report.status and [p.message for p in back.problems] == [p.message for p in report.problems]
 
 
-def text_of(records: list[Record], form: str) -> str:
+def text_of(records: list[Record], form: str, kept: HandTexts | None = None) -> str:
     """The records written in ``form``: one pretty JSON document, JSON Lines, or DGN games
-    separated by a blank line."""
+    separated by a blank line.  ``kept``: the hands' texts of one game's earlier writes, for a
+    writer that saves the same game again and again (:class:`~domrec.record.HandTexts`)."""
     if form == "json":
         if len(records) != 1:
             raise InputError(f"a .json file holds one record, and there are {len(records)}: write .jsonl or .dgn")
-        return pretty(unstructure(records[0])) + "\n"
+        return pretty_record(records[0], kept) + "\n"
     if form == "jsonl":
         return "".join(json.dumps(unstructure(r), separators=(",", ":"), ensure_ascii=False) + "\n"
                        for r in records)
-    return "\n".join(notation.dumps(r) for r in records)
+    return "\n".join(notation.dumps(r, kept) for r in records)
 
 
 def write_text(path: str, text: str, force: bool = False) -> None:

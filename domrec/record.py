@@ -527,6 +527,53 @@ def move_to_dict(move: Move) -> dict:
     return converter.unstructure(move, type(move))
 
 
+class HandTexts:
+    """Texts worked out from a game's hands, kept between writes of the same game.
+
+    The recorder saves the whole game after every move, and a closed hand is the same frozen
+    value from one save to the next (:class:`domrec.game.Game` keeps it): writing every hand
+    again at every save made recording a long game quadratic (a Horse Race game of 30 hands
+    spent nine tenths of its time writing its closed hands over again).  A text is kept under the
+    hand's identity and what else it depends on, with the hand itself, so that an identity Python
+    gives again to a new value never finds an old text.  Each write keeps only the texts of the
+    hands it wrote (:meth:`keep_only`): a hand taken back or replaced is forgotten.  Not for
+    sharing between threads: one writer (one recorder) owns one."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[int, Any], tuple[Hand, Any]] = {}
+
+    def get(self, hand: Hand, key: Any, make: Callable[[], Any]) -> Any:
+        """The text ``make()`` gives for ``hand`` under ``key`` (what else the text depends on),
+        made once."""
+        found = self._kept.get((id(hand), key))
+        if found is not None and found[0] is hand:
+            return found[1]
+        made = make()
+        self._kept[(id(hand), key)] = (hand, made)
+        return made
+
+    def keep_only(self, hands: Iterable[Hand]) -> None:
+        """Forget the texts of every hand but ``hands`` (those of the record just written)."""
+        ids = {id(h) for h in hands}
+        self._kept = {k: v for k, v in self._kept.items() if k[0] in ids}
+
+
+def pretty_record(record: Record, kept: HandTexts | None = None) -> str:
+    """``pretty(unstructure(record))``, each hand's part taken from ``kept`` where that hand was
+    written before (:class:`HandTexts`): the same text."""
+    if kept is None or not record.hands:
+        return pretty(unstructure(record))
+    import json
+
+    data = unstructure(attrs.evolve(record, hands=()))
+    hands = [kept.get(h, "json", lambda h=h: pretty(converter.unstructure(h, Hand), 4)) for h in record.hands]
+    kept.keep_only(record.hands)
+    block = "[\n" + ",\n".join("    " + t for t in hands) + "\n  ]"
+    # (pretty's own layout of a record: never flat, one key a line, the hands as a list of objects)
+    items = [f"  {json.dumps(k, ensure_ascii=False)}: {block if k == 'hands' else pretty(v, 2)}" for k, v in data.items()]
+    return "{\n" + ",\n".join(items) + "\n}"
+
+
 def pretty(data: Any, indent: int = 0) -> str:
     """JSON for people: one line per move, tile list or small object, nested parts indented.
 

@@ -40,7 +40,7 @@ from domrec.errors import RECORD_CONTROLS, DomrecError, HiddenTiles, InputError,
 from domrec.game import Game, GameError, Refused
 from domrec.notation.through_game import _complete
 from domrec.notation.tokens import _full_tokens, _Text, _unescape_comment
-from domrec.record import Deal, Hand, HandResult, Move, Pass, Play, Record, structure_move
+from domrec.record import Deal, Hand, HandResult, HandTexts, Move, Pass, Play, Record, structure_move
 from domrec.validate import wrong_score
 
 HELP = """\
@@ -142,6 +142,9 @@ class Recorder:
     #: A refusal takes back the whole request it came in (the venue's session): a refusal then
     #: never says what the refused line left recorded, since nothing of it is.
     all_or_nothing: bool = False
+    #: The closed hands' texts from earlier saves (each save writes the whole game; a closed hand
+    #: is written once: :class:`~domrec.record.HandTexts`).
+    _texts: HandTexts = attrs.Factory(HandTexts)
 
     # --- making one -------------------------------------------------------------------------
 
@@ -1039,7 +1042,7 @@ class Recorder:
     def write(self) -> None:
         """Save the game as it stands; raises :class:`InputError` where the file cannot be written."""
         if self.path is not None:
-            write_text(str(self.path), text_of([self.game.record()], self.form), force=True)
+            write_text(str(self.path), text_of([self.game.record()], self.form, self._texts), force=True)
 
     def _save(self, undone: str = "the move was taken back: free some room and type it again") -> bool:
         try:

@@ -22,7 +22,8 @@ What is held to what:
 * Broadway tiles named without their cells, and a disk that is full.
 
 Files are written under /dev/shm where there is one: the recorder fsyncs the whole record
-after every move, which on a disk can make a long game take seconds.  The kill tests run
+after every move, which on a disk can make a long game take seconds (its closed hands' text is
+kept from save to save: test_every_save_writes_what_the_whole_game_written_afresh_gives).  The kill tests run
 ``domrec record`` in a subprocess held still at a chosen save (:data:`HELD_AT_A_SAVE`), so that
 the kill lands exactly there, wherever the file is: in memory too.
 
@@ -832,6 +833,44 @@ def test_a_hand_confirmed_with_y_is_closed_when_resumed(fast_dir):
     assert not r.game.in_hand and r.game.totals == {"NS": 0, "EW": 43}
     again = Recorder.resume(path)
     assert (again.game.in_hand, again.game.hand_number, again.game.totals) == (False, 1, {"NS": 0, "EW": 43})
+
+
+def _first_of_each_game() -> list:
+    """Every configuration, the first of each game in the default run, the rest ``pytest --long``'s."""
+    firsts = {next(i for i, c in enumerate(CONFIGS) if c[0] == c0[0]) for c0 in CONFIGS}
+    return [pytest.param(c, id=ident, marks=() if i in firsts else pytest.mark.long)
+            for i, (c, ident) in enumerate(zip(CONFIGS, IDS))]
+
+
+@pytest.mark.parametrize("suffix", [".dgn", ".json"])
+@pytest.mark.parametrize("config", _first_of_each_game())
+def test_every_save_writes_what_the_whole_game_written_afresh_gives(config, suffix, fast_dir):
+    """Each save writes a closed hand's text as an earlier save wrote it (HandTexts): after every
+    line, undos across a hand's close and a comment on a closed hand's last move, the file is
+    the game written with no text kept.  (Each line's check writes the whole game afresh: the
+    first configuration of each game by default, every one under ``pytest --long``.)"""
+    from domrec.convert import text_of
+
+    record = simulated(config, 2)
+    st = steps(notation.dumps(record))
+    path = fast_dir / f"g{suffix}"
+    r, said, refused = new_recorder(record, path)
+    form = suffix[1:]
+    # (the first two hands closed by a move: an undo takes that move back, and the hand is open)
+    closes = [k for k, line in enumerate(st) if line.startswith("end") and st[k - 1].split(" ")[0] not in PARTS][:2]
+    for k, line in enumerate(st):
+        r.feed_line(line)
+        assert path.read_text(encoding="utf-8") == text_of([r.game.record()], form), (k, line)
+        if k in closes:
+            r.feed_line("undo")  # the hand's last move taken back: the hand's text is written anew
+            assert r.game.in_hand
+            assert path.read_text(encoding="utf-8") == text_of([r.game.record()], form), (k, "undo")
+            r.feed_line(st[k - 1])
+            r.feed_line(line)
+            r.feed_line("{a note after the close}")
+            assert path.read_text(encoding="utf-8") == text_of([r.game.record()], form), (k, "comment")
+    assert not refused, refused
+    assert assert_valid_on_disk(path).hands[-1].moves == record.hands[-1].moves
 
 
 def test_undo_takes_back_across_a_hand_and_the_file_follows(fast_dir):

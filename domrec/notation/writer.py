@@ -15,10 +15,12 @@ import json
 import re
 from typing import Any
 
+import attrs
+
 from domrec.errors import InputError, shown
 from domrec.notation.header import _DEFAULT_SEAT, _EVENT_TAGS, _RESERVED, _SEAT_LABEL, _TAG_NAME, _near
 from domrec.notation.tokens import _KEYWORDS, DGN_VERSION, _escape_comment
-from domrec.record import Record, unstructure
+from domrec.record import Hand, HandTexts, Record, converter, unstructure
 
 
 def _quote(text: str) -> str:
@@ -41,9 +43,11 @@ class WriteError(InputError):
     """A record that DGN cannot hold (e.g. a seat label with spaces)."""
 
 
-def dumps(record: Record) -> str:
-    """The canonical DGN text of ``record`` (one game, ending with a newline)."""
-    data = unstructure(record)
+def dumps(record: Record, kept: HandTexts | None = None) -> str:
+    """The canonical DGN text of ``record`` (one game, ending with a newline).  ``kept``: the
+    hands' texts from this game's earlier writes (:class:`~domrec.record.HandTexts`: the
+    recorder's saves), used where a hand has not changed since; the text is the same."""
+    data = unstructure(attrs.evolve(record, hands=()))
     seats = [p["seat"] for p in data["players"]]
     for s in seats:
         if not _SEAT_LABEL.match(s) or s.lower() in _KEYWORDS or s.lower() in ("lead", "pass", "p", "reuse"):
@@ -52,13 +56,19 @@ def dumps(record: Record) -> str:
     if len(set(seats)) != len(seats):
         raise WriteError("two players share a seat label: DGN names each seat once")
     known = set(seats)
-    for i, hand in enumerate(data["hands"]):
-        for j, move in enumerate(hand.get("moves", ())):
-            if move["seat"] not in known:
-                raise WriteError(f"hand {i + 1}, move {j + 1} is by {shown(move['seat'])!r}, who is not at the "
-                                 f"table: DGN cannot write it")
+    game = data["game"]
+    restated = _restated_ends(record)
+    hands = [_hand_text(i, hand, game, restated.get(i), kept) for i, hand in enumerate(record.hands)]
+    if kept is not None:
+        kept.keep_only(record.hands)
+    for i, hand in enumerate(hands):
+        if not hand.seats <= known:
+            j, seat = next((j, m.seat) for j, m in enumerate(record.hands[i].moves) if m.seat not in known)
+            raise WriteError(f"hand {i + 1}, move {j + 1} is by {shown(seat)!r}, who is not at the "
+                             f"table: DGN cannot write it")
     lines = [f"[Game {_quote(data['game'])}]"]
-    if data["version"] != _minimal_from_data(data):
+    newer = "ended" in data or any(h.newer for h in hands)
+    if data["version"] != (DGN_VERSION if newer else "1.0"):
         lines.append(f"[Format {_quote('domrec ' + data['version'])}]")
     rules = data.get("rules") or {}
     if "variant" in rules:
@@ -91,13 +101,35 @@ def dumps(record: Record) -> str:
             lines.append(f"[Scores {_quote(' '.join(f'{k} {v}' for k, v in result['scores'].items()))}]")
         if "winner" in result:
             lines.append(f"[Winner {_quote('draw' if result['winner'] is None else result['winner'])}]")
-    game = data["game"]
-    for i, end in _restated_ends(record).items():
-        data["hands"][i]["result"]["end"] = end
-    for i, hand in enumerate(data["hands"]):
+    for hand in hands:
         lines.append("")
-        lines.extend(_hand_lines(i, hand, game))
+        lines.extend(hand.lines)
     return "\n".join(lines) + "\n"
+
+
+@attrs.frozen
+class _HandText:
+    """A hand as the canonical text writes it: its lines, whether only DGN 1.1 holds it (no deal
+    written, a comment), and the seats its moves are by."""
+
+    lines: tuple[str, ...]
+    newer: bool
+    seats: frozenset[str]
+
+
+def _hand_text(i: int, hand: Hand, game: str, end: str | None, kept: HandTexts | None) -> _HandText:
+    """Hand ``i`` (0-based) written, its claimed end written ``end`` where that is not ``None``
+    (:func:`_restated_ends`); from ``kept`` where it was written so before."""
+
+    def make() -> _HandText:
+        data = converter.unstructure(hand, Hand)
+        if end is not None:
+            data["result"]["end"] = end
+        newer = (not (data.get("deal") or {}).get("hands") or "comment" in data
+                 or any("comment" in m for m in data.get("moves", ())))
+        return _HandText(tuple(_hand_lines(i, data, game)), newer, frozenset(m["seat"] for m in data.get("moves", ())))
+
+    return make() if kept is None else kept.get(hand, ("dgn", i, game, end), make)
 
 
 class _Outcomes:
@@ -143,16 +175,6 @@ def _restated_ends(record: Record) -> dict[int, str]:
         if claim is not None and claim.end is not None and claim.end != outcome.end and outcome.ends_as(claim.end):
             out[i] = outcome.end
     return out
-
-
-def _minimal_from_data(data: dict) -> str:
-    if "ended" in data:
-        return DGN_VERSION
-    for hand in data["hands"]:
-        if (not (hand.get("deal") or {}).get("hands") or "comment" in hand
-                or any("comment" in m for m in hand.get("moves", ()))):
-            return DGN_VERSION
-    return "1.0"
 
 
 def _hand_lines(i: int, hand: dict, game: str) -> list[str]:
