@@ -337,12 +337,29 @@ def _parsed(body: bytes) -> dict[str, Any]:
     return data
 
 
-@functools.lru_cache(maxsize=512)
+#: The longest ``Cookie`` or ``Accept-Language`` whose language is kept worked out (a browser's are
+#: far shorter; a longer one is worked out at each request, not kept; a longer ``Accept-Language``
+#: is read as no preference: ``domrec.i18n.MAX_HEADER``).
+KEPT_HEADER = 512
+
+
 def _kept_or_negotiated(cookie: str | None, accept: str | None, default: str) -> str:
     """The language a page's cookie keeps, else the best of the browser's for the event's own:
-    worked out once for each phone's headers (they are the same at every move of a table)."""
+    worked out once for each phone's headers (they are the same at every move of a table).  Headers
+    longer than :data:`KEPT_HEADER` are worked out each time, not kept: each of the 512 kept could be
+    as long as a request's head (unbounded then: 30 made-up languages of 8 MB held 240 MB of the
+    server's memory for good; now :data:`~tournament.web.connections.MAX_HEAD`, still 64 MB)."""
+    if (cookie is not None and len(cookie) > KEPT_HEADER) or (accept is not None and len(accept) > KEPT_HEADER):
+        return _language_of(cookie, accept, default)
+    return _kept_language(cookie, accept, default)
+
+
+def _language_of(cookie: str | None, accept: str | None, default: str) -> str:
     kept = i18n.known(cookie_parser(cookie).get(LANG_COOKIE)) if cookie else None
     return kept if kept is not None else i18n.negotiate(accept, default)
+
+
+_kept_language = functools.lru_cache(maxsize=512)(_language_of)
 
 
 def _plain_direction(value: Any) -> Any:
