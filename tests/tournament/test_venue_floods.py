@@ -476,7 +476,8 @@ def test_a_request_with_headers_past_their_bound_is_refused_unread(tmp_path, pro
             said = json.loads(answer.split(b"\r\n\r\n", 1)[1])
             assert set(said) == {"error", "request_id"} and "\n" not in said["error"]
             if protocol == "httptools":
-                assert said["error"] == "a request's address and headers may hold at most 64 KB: this one was refused unread"
+                assert said["error"] == ("a request's address and headers may hold at most 64 KB: "
+                                         "this one was refused unread")
         # A head within the bound with a body near its own, in one read, is an ordinary move.
         conn = http.client.HTTPConnection(HOST, served.port, timeout=PATIENCE)
         body = json.dumps({"rev": 0, "text": "hand 1 " + "{" + "x" * 60_000 + "}"}).encode()
