@@ -169,6 +169,8 @@ WEB_REFUSALS = (
     N_("no such board: %(text)s"),
     N_("no such pair: %(text)s"),
     N_("no such %(what)s: %(text)s"),
+    N_("no such file: %(text)s"),
+    N_("too many pages are following the event live: this one refreshes itself every few seconds instead"),
     # The public pages' own (tournament.event.public, tournament.pages.public: NotPublic), which the
     # hub says too.
     N_("round %(n)s table %(n2)s has no result yet: its game is shown once it is in"),
@@ -1145,19 +1147,21 @@ class HallSite(Site):
         """Server-Sent Events: the number of the event's latest change, each time it moves on."""
         if request.method == "HEAD":  # (a GET's head without its stream: no place taken for its ten minutes)
             if self.live.full():
-                return self._live_full(request.scope.get("state", {}).get("request_id", ""))
+                return self._live_full(request.scope.get("state", {}).get("request_id", ""),
+                                       self._language(request)[0])
             return Response(media_type="text/event-stream", headers={"x-accel-buffering": "no"})
         # Counted in before anything is awaited, so a thousand asked at once cannot all find room.
         if not self.live.reserve():
-            return self._live_full(request.scope.get("state", {}).get("request_id", ""))
+            return self._live_full(request.scope.get("state", {}).get("request_id", ""), self._language(request)[0])
         tables = request.query_params.get("follow") == "tables"
         return _live_answer(self.live.events(tables, reserved=True), self.live.release)
 
-    def _live_full(self, request_id: str) -> JSONResponse:
-        """What a stream asked for when :data:`~tournament.web.public.MAX_STREAMS` are open is told."""
-        return JSONResponse({"error": "too many pages are following the event live: this one refreshes "
-                                      "itself every few seconds instead", "request_id": request_id},
-                            status_code=503, headers={"Retry-After": "30"})
+    def _live_full(self, request_id: str, lang: str) -> JSONResponse:
+        """What a stream asked for when :data:`~tournament.web.public.MAX_STREAMS` are open is told,
+        in the asker's language."""
+        return JSONResponse({"error": self._said("too many pages are following the event live: this one refreshes "
+                                                 "itself every few seconds instead", lang), "request_id": request_id},
+                            status_code=503, headers={"Retry-After": "30", "vary": "Accept-Language, Cookie"})
 
 
     # --- the event's feed (public: no key) ----------------------------------------------------
@@ -1891,7 +1895,8 @@ class VenueServer(HallSite):
         found = await asyncio.to_thread(self.engine.pyodide_file, request.path_params["version"],
                                         request.path_params["name"], gzipped)
         if found is None:
-            return JSONResponse({"error": f"no such file: {one_line(request.path_params['name'])[:20]}",
+            return JSONResponse({"error": self._said(f"no such file: {one_line(request.path_params['name'])[:20]}",
+                                                     self._language(request)[0]),
                                  "request_id": request.scope.get("state", {}).get("request_id", "")}, status_code=404)
         data, media, squeezed = found
         tag = f'"pyodide-{self.engine.version}-{request.path_params["name"]}{"-gz" if squeezed else ""}"'
@@ -1901,7 +1906,7 @@ class VenueServer(HallSite):
         """domrec's engine modules as one zip, under its digest: cached by the phone for good."""
         data, digest = await asyncio.to_thread(self.engine.bundle)
         if request.path_params["digest"] != digest:  # an older server's bundle: the page asks for the new one
-            return JSONResponse({"error": "no such file: domrec.zip",
+            return JSONResponse({"error": self._said("no such file: domrec.zip", self._language(request)[0]),
                                  "request_id": request.scope.get("state", {}).get("request_id", "")}, status_code=404)
         return self._immutable(request, data, "application/zip", f'"engine-{digest}"')
 
