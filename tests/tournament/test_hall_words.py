@@ -13,6 +13,7 @@ crosstable showed the English letters W, D, L and T (table) where the standings 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -95,6 +96,52 @@ def test_each_refusal_of_the_halls_feed_is_one_json_line_in_the_clients_language
         assert "Accept-Language" in r.headers["vary"]
     # the feed's data stays in English
     assert hall.get("/api/v1/rounds/1", headers=ES).status_code == 200
+
+
+LIVE_FULL = ("too many pages are following the event live: this one refreshes itself every few seconds instead",
+             "demasiadas páginas siguen el evento en directo: esta se actualiza sola cada pocos segundos")
+
+
+def test_a_live_stream_with_no_room_left_is_refused_in_the_clients_language(tmp_path: Path) -> None:
+    """``/live`` with every place taken (500 pages following the event) was refused in English
+    alone, on a Spanish page too; now in the asker's language, the route's way (GET and HEAD) and
+    the hall's connection's own (a stream that finds no room after all), as every refusal."""
+    from tournament.web.hall import HallServer
+
+    path = tmp_path / "club.db"
+    simulate_event(path, "competitive", "rotating", 8, 1, seed=5)
+    server = HallServer(path, "http://testserver", rate=1e9, burst=10 ** 9)
+    try:
+        server.live.max_streams = 0
+        client = starlette_testclient.TestClient(server.asgi)
+        english, spanish = LIVE_FULL
+        for headers, said in (({}, english), (ES, spanish), ({"cookie": "lang=es"}, spanish)):
+            r = client.get("/live", headers=headers)
+            assert r.status_code == 503 and r.json()["error"] == said and r.headers["retry-after"]
+            assert client.head("/live", headers=headers).status_code == 503
+            status, _, body = server._light_stream(False, [(k.encode(), v.encode()) for k, v in headers.items()])
+            assert status == 503 and json.loads(body)["error"] == said
+    finally:
+        server.close()
+
+
+def test_an_engine_file_the_server_has_not_is_refused_in_the_clients_language(tmp_path: Path) -> None:
+    """The phone's engine files (Pyodide's, domrec's bundle) an older page asks for: "no such file"
+    was said in English alone."""
+    from tournament.web.app import VenueServer
+
+    path = tmp_path / "club.db"
+    simulate_event(path, "competitive", "rotating", 8, 1, seed=5)
+    server = VenueServer(path, base_url="http://testserver", rate=1e9, burst=10 ** 9)
+    try:
+        client = starlette_testclient.TestClient(server.asgi)
+        for url, name in (("/static/engine/0123abcd/domrec.zip", "domrec.zip"),
+                          (f"/static/pyodide/{server.engine.version}/nothing.js", "nothing.js")):
+            assert client.get(url).json()["error"] == f"no such file: {name}"
+            r = client.get(url, headers=ES)
+            assert r.status_code == 404 and r.json()["error"] == f"no existe el archivo: {name}"
+    finally:
+        server.close()
 
 
 # --- the hub's mirror of the same pages -----------------------------------------------------------

@@ -133,8 +133,11 @@ def test_refusals_are_one_line(tmp_path: Path) -> None:
                                                            for i in range(8)])
     with pytest.raises(SeedingError, match="x3.*'17OO' is not a number"):
         pair_next_round(store, "rating")
-    with pytest.raises(SeedingError, match="no player has a 'fide' column.*the players' columns are rating"):
+    with pytest.raises(SeedingError, match="no player has a 'fide' column.*the players' columns are rating") as e:
         pair_next_round(store, "column:fide")
+    # the way it names to add them is the command's own (it said `--from`, which `add` has not)
+    assert "(tournament add EVENT --csv players.csv)" in str(e.value)
+    assert "--csv" in run("add", "--help").output and "--from" not in run("add", "--help").output
     with pytest.raises(SeedingError, match="draw, rating, column:NAME .* or ratings:FILE"):
         pair_next_round(store, "elo")
     assert store.last_round() == 0  # nothing written

@@ -1130,3 +1130,29 @@ def test_an_address_with_nothing_at_it_and_a_method_not_taken_are_refused_in_one
     assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
     assert "no hay nada en esta dirección: compruebe el enlace" in r.text
     assert r.headers["x-content-type-options"] == "nosniff" and "content-security-policy" in r.headers
+
+
+@pytest.mark.parametrize("asked", ["bytes=abc", "bytes=5-2", "items=0-1", "bytes=99999999-", "bytes=-0",
+                                   "bytes=0-1,2-3", "bytes=0-9"])
+def test_a_static_file_is_sent_whole_whatever_range_is_asked(tmp_path, asked):
+    """Starlette answered a ``Range`` on the scripts and styles it could not read or meet in its own
+    plain text, in English (400 "Range header: range must be requested", 416 with no body), unlike
+    every other answer; and one it could meet in parts. The venue's pages fetch them whole: a range
+    is not read, the file is sent whole (200), on the tables' port and the hall's."""
+    from tournament.web.hall import HallServer
+
+    path = _event(tmp_path)
+    whole = (Path(vn.__file__).parents[1] / "web" / "static" / "venue.css").read_bytes()
+    tables = _server(path)
+    hall = HallServer(path, "http://testserver", rate=1e9, burst=10 ** 9)
+    try:
+        for server in (tables, hall):
+            client = starlette_testclient.TestClient(server.asgi)
+            for headers in ({"Range": asked}, {"Range": asked, "If-Range": '"x"', "Accept-Language": "es"}):
+                r = client.get("/static/venue.css", headers=headers)
+                assert r.status_code == 200 and r.content == whole, (r.status_code, r.text[:200])
+                assert "accept-ranges" not in r.headers and "content-range" not in r.headers
+                assert r.headers["x-content-type-options"] == "nosniff"
+    finally:
+        tables.close()
+        hall.close()

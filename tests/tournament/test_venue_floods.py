@@ -9,6 +9,7 @@ bounded by :data:`PATIENCE`, which only turns a hang into a failure; nothing her
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import json
 import os
@@ -433,6 +434,80 @@ def test_a_request_that_is_not_http_is_told_in_the_venues_one_json_line(tmp_path
         conn.request("GET", "/api/v1/tables/1/1", headers=_auth(token))
         assert conn.getresponse().status == 200
         conn.close()
+
+
+def _answer_until_closed(sock: socket.socket) -> bytes:
+    answer = b""
+    try:
+        while chunk := sock.recv(65536):  # until the server closes it
+            answer += chunk
+    except ConnectionResetError:  # (closed with the rest of a long head still unread)
+        pass
+    return answer
+
+
+def test_a_request_with_headers_past_their_bound_is_refused_unread(tmp_path, protocol):
+    """httptools kept a request's headers however long they were: 30 requests of an 8 MB
+    ``Accept-Language`` each were answered 200, and the server's process held 240 MB more after
+    them (and a phone may hold 64 connections). Now a request's line and headers may hold
+    ``MAX_HEAD`` bytes: past them it is refused (httptools: 431 in the venue's one JSON line; h11,
+    bounded the same across reads, as a request it cannot read: 400) and its connection closed; a move whose
+    headers and 60 KB body come in one read is taken, and the tables go on."""
+    from tournament.web.connections import MAX_HEAD
+
+    path = _event(tmp_path)
+    with _background(path, rate=1e9, burst=10 ** 9) as served:
+        token = served.links["tables"][0]["token"]
+        heads = [b"Accept-Language: " + b"e" * 8_000_000 + b"\r\n"]  # in many reads
+        if protocol == "httptools":  # (h11 bounds only a head still incomplete at the end of a read)
+            heads += [b"Accept-Language: " + b"e" * (MAX_HEAD + 1) + b"\r\n",  # just past it, maybe in one read
+                      b"X-A: b\r\n" * (MAX_HEAD // 8 + 1)]  # many short headers
+        for head in heads:
+            sock = socket.create_connection((HOST, served.port))
+            sock.settimeout(PATIENCE)
+            request = (b"GET /api/v1/tables/1/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                       + token.encode() + b"\r\n" + head + b"\r\n")
+            with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+                sock.sendall(request)
+            answer = _answer_until_closed(sock)
+            sock.close()
+            status = b"431" if protocol == "httptools" else b"400"
+            assert answer.startswith(b"HTTP/1.1 " + status + b" "), answer[:200]
+            said = json.loads(answer.split(b"\r\n\r\n", 1)[1])
+            assert set(said) == {"error", "request_id"} and "\n" not in said["error"]
+            if protocol == "httptools":
+                assert said["error"] == ("a request's address and headers may hold at most 64 KB: "
+                                         "this one was refused unread")
+        # A head within the bound with a body near its own, in one read, is an ordinary move.
+        conn = http.client.HTTPConnection(HOST, served.port, timeout=PATIENCE)
+        body = json.dumps({"rev": 0, "text": "hand 1 " + "{" + "x" * 60_000 + "}"}).encode()
+        conn.request("POST", "/api/v1/tables/1/1/dgn", body=body,
+                     headers={**_auth(token), "Content-Type": "application/json", "X-Pad": "p" * 30_000})
+        r = conn.getresponse()
+        assert r.status in (200, 422), r.read()[:300]  # (read, and judged by the engine)
+        r.read()
+        conn.request("GET", "/api/v1/tables/1/1", headers={**_auth(token), "X-Pad": "p" * 60_000})
+        r = conn.getresponse()
+        assert r.status == 200
+        r.read()
+        conn.close()
+
+
+def test_the_languages_kept_worked_out_are_those_of_short_headers():
+    """The language of each phone's ``Cookie`` and ``Accept-Language`` is worked out once and kept
+    (512 of them): a phone sending a new long header at every request had each kept whole. A header
+    longer than a browser's is now worked out each time and not kept, with the same answer."""
+    from tournament.web import app
+
+    app._kept_language.cache_clear()
+    long_accept = "es;q=0.9,x" + "x" * 60_000
+    for n in range(20):
+        assert app._kept_or_negotiated(None, f"{long_accept}{n}", "en") == "en"  # (read as no preference)
+        assert app._kept_or_negotiated(f"lang=es; pad={n}{'p' * 60_000}", None, "en") == "es"
+    assert app._kept_language.cache_info().currsize == 0
+    assert app._kept_or_negotiated("lang=es", "en", "en") == "es"
+    assert app._kept_or_negotiated(None, "es-MX,es;q=0.9", "en") == "es"
+    assert app._kept_language.cache_info().currsize == 2
 
 
 def test_one_address_cannot_hold_the_servers_connections(tmp_path, protocol):

@@ -144,7 +144,8 @@ def _odd_duplicate(tmp_path: Path) -> Path:
      "--seed es draw, rating, column:NOMBRE (una columna del CSV de jugadores) o ratings:ARCHIVO (un archivo de "
      "ratings), no 'elo'"),
     (lambda p: _rotating(p, paired=0), {"seed": "column:elo"}, "no player has a 'elo' column to seed round 1 by",
-     "ningún jugador tiene una columna 'elo' por la que sembrar la ronda 1"),
+     "ningún jugador tiene una columna 'elo' por la que sembrar la ronda 1: añada los jugadores desde un CSV que la "
+     "tenga (tournament add EVENTO --csv jugadores.csv)"),
     (_odd_duplicate, {}, "a duplicate movement seats two pairs a table: 7 pairs are entered",
      "un movimiento duplicado sienta dos parejas por mesa: hay 7 parejas inscritas"),
 ], ids=["knockout", "balanced", "too-few", "seed-later", "seed-unknown", "seed-column", "duplicate-odd"])

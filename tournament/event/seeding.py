@@ -45,7 +45,7 @@ def unit_ratings(store: EventStore, column: str) -> dict[int, float | None]:
     if not rated:
         known = fields.field_names(store)
         raise SeedingError(f"no player has a {column!r} column to seed round 1 by: add the players from a CSV "
-                           f"with one (tournament add EVENT --from players.csv)"
+                           f"with one (tournament add EVENT --csv players.csv)"
                            + (f"; the players' columns are {', '.join(known)}" if known else ""))
     if store.settings.format != PAIRS:
         return {p.id: rated.get(p.id) for p in players}

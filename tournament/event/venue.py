@@ -75,9 +75,9 @@ PAIRING_REFUSALS = (
     N_("player %(name)s (no. %(n)s): %(column)s %(value)s is not a number (the players CSV's %(column2)s "
        "column seeds round 1: a number, or empty for a player without one)"),
     N_("no player has a %(column)s column to seed round 1 by: add the players from a CSV with one "
-       "(tournament add EVENT --from players.csv)"),
+       "(tournament add EVENT --csv players.csv)"),
     N_("no player has a %(column)s column to seed round 1 by: add the players from a CSV with one "
-       "(tournament add EVENT --from players.csv); the players' columns are %(list)s"),
+       "(tournament add EVENT --csv players.csv); the players' columns are %(list)s"),
     N_("round %(n)s is not finished: table %(n2)s has no result yet"),
     N_("round %(n)s is not finished: tables %(list)s have no result yet"),
     N_("pins, keep-apart and sit-outs are not kept in a team event: set the team's line-up (tournament team "

@@ -169,6 +169,8 @@ WEB_REFUSALS = (
     N_("no such board: %(text)s"),
     N_("no such pair: %(text)s"),
     N_("no such %(what)s: %(text)s"),
+    N_("no such file: %(text)s"),
+    N_("too many pages are following the event live: this one refreshes itself every few seconds instead"),
     # The public pages' own (tournament.event.public, tournament.pages.public: NotPublic), which the
     # hub says too.
     N_("round %(n)s table %(n2)s has no result yet: its game is shown once it is in"),
@@ -337,12 +339,29 @@ def _parsed(body: bytes) -> dict[str, Any]:
     return data
 
 
-@functools.lru_cache(maxsize=512)
+#: The longest ``Cookie`` or ``Accept-Language`` whose language is kept worked out (a browser's are
+#: far shorter; a longer one is worked out at each request, not kept; a longer ``Accept-Language``
+#: is read as no preference: ``domrec.i18n.MAX_HEADER``).
+KEPT_HEADER = 512
+
+
 def _kept_or_negotiated(cookie: str | None, accept: str | None, default: str) -> str:
     """The language a page's cookie keeps, else the best of the browser's for the event's own:
-    worked out once for each phone's headers (they are the same at every move of a table)."""
+    worked out once for each phone's headers (they are the same at every move of a table).  Headers
+    longer than :data:`KEPT_HEADER` are worked out each time, not kept: each of the 512 kept could be
+    as long as a request's head (unbounded then: 30 made-up languages of 8 MB held 240 MB of the
+    server's memory for good; now :data:`~tournament.web.connections.MAX_HEAD`, still 64 MB)."""
+    if (cookie is not None and len(cookie) > KEPT_HEADER) or (accept is not None and len(accept) > KEPT_HEADER):
+        return _language_of(cookie, accept, default)
+    return _kept_language(cookie, accept, default)
+
+
+def _language_of(cookie: str | None, accept: str | None, default: str) -> str:
     kept = i18n.known(cookie_parser(cookie).get(LANG_COOKIE)) if cookie else None
     return kept if kept is not None else i18n.negotiate(accept, default)
+
+
+_kept_language = functools.lru_cache(maxsize=512)(_language_of)
 
 
 def _plain_direction(value: Any) -> Any:
@@ -995,10 +1014,30 @@ HALL_ROUTES = (
 )
 
 
+class _Static(StaticFiles):
+    """Starlette's static files, whole: a ``Range`` (and ``If-Range``) is not read.  Starlette
+    answered a range it could not read or meet in its own plain text, in English (400 "Range header:
+    range must be requested", 416 with no body), never the venue's one line; and a page, a script
+    or a style of the venue is always fetched whole (a client that asks for part of it may be sent
+    all of it: RFC 9110, 14.2)."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            scope = {**scope, "headers": [(name, value) for name, value in scope["headers"]
+                                          if name not in (b"range", b"if-range")]}
+        await super().__call__(scope, receive, send)
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        if "accept-ranges" in response.headers:  # (none offered)
+            del response.headers["accept-ranges"]
+        return response
+
+
 def _static() -> Mount:
     """Scripts, styles and pictures, from the package: served by both processes (a table's page
     runs its scripts from its own address, as its security policy has it)."""
-    return Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    return Mount("/static", _Static(directory=str(HERE / "static")), name="static")
 
 
 class HallSite(Site):
@@ -1128,19 +1167,21 @@ class HallSite(Site):
         """Server-Sent Events: the number of the event's latest change, each time it moves on."""
         if request.method == "HEAD":  # (a GET's head without its stream: no place taken for its ten minutes)
             if self.live.full():
-                return self._live_full(request.scope.get("state", {}).get("request_id", ""))
+                return self._live_full(request.scope.get("state", {}).get("request_id", ""),
+                                       self._language(request)[0])
             return Response(media_type="text/event-stream", headers={"x-accel-buffering": "no"})
         # Counted in before anything is awaited, so a thousand asked at once cannot all find room.
         if not self.live.reserve():
-            return self._live_full(request.scope.get("state", {}).get("request_id", ""))
+            return self._live_full(request.scope.get("state", {}).get("request_id", ""), self._language(request)[0])
         tables = request.query_params.get("follow") == "tables"
         return _live_answer(self.live.events(tables, reserved=True), self.live.release)
 
-    def _live_full(self, request_id: str) -> JSONResponse:
-        """What a stream asked for when :data:`~tournament.web.public.MAX_STREAMS` are open is told."""
-        return JSONResponse({"error": "too many pages are following the event live: this one refreshes "
-                                      "itself every few seconds instead", "request_id": request_id},
-                            status_code=503, headers={"Retry-After": "30"})
+    def _live_full(self, request_id: str, lang: str) -> JSONResponse:
+        """What a stream asked for when :data:`~tournament.web.public.MAX_STREAMS` are open is told,
+        in the asker's language."""
+        return JSONResponse({"error": self._said("too many pages are following the event live: this one refreshes "
+                                                 "itself every few seconds instead", lang), "request_id": request_id},
+                            status_code=503, headers={"Retry-After": "30", "vary": "Accept-Language, Cookie"})
 
 
     # --- the event's feed (public: no key) ----------------------------------------------------
@@ -1874,7 +1915,8 @@ class VenueServer(HallSite):
         found = await asyncio.to_thread(self.engine.pyodide_file, request.path_params["version"],
                                         request.path_params["name"], gzipped)
         if found is None:
-            return JSONResponse({"error": f"no such file: {one_line(request.path_params['name'])[:20]}",
+            return JSONResponse({"error": self._said(f"no such file: {one_line(request.path_params['name'])[:20]}",
+                                                     self._language(request)[0]),
                                  "request_id": request.scope.get("state", {}).get("request_id", "")}, status_code=404)
         data, media, squeezed = found
         tag = f'"pyodide-{self.engine.version}-{request.path_params["name"]}{"-gz" if squeezed else ""}"'
@@ -1884,7 +1926,7 @@ class VenueServer(HallSite):
         """domrec's engine modules as one zip, under its digest: cached by the phone for good."""
         data, digest = await asyncio.to_thread(self.engine.bundle)
         if request.path_params["digest"] != digest:  # an older server's bundle: the page asks for the new one
-            return JSONResponse({"error": "no such file: domrec.zip",
+            return JSONResponse({"error": self._said("no such file: domrec.zip", self._language(request)[0]),
                                  "request_id": request.scope.get("state", {}).get("request_id", "")}, status_code=404)
         return self._immutable(request, data, "application/zip", f'"engine-{digest}"')
 

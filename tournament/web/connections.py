@@ -11,7 +11,13 @@ here every connection
   and again from each answer (while a request is being answered, however long, nothing is
   timed): a connection that has not is closed;
 * counts against its client's address: at most :data:`PER_ADDRESS` are open at once from one
-  address; one more is answered 429 and closed at once.  A hall's phone opens a handful.
+  address; one more is answered 429 and closed at once.  A hall's phone opens a handful;
+* may send at most :data:`MAX_HEAD` bytes of a request's line and headers: past them the request
+  is answered 431 in the venue's one JSON line and the connection closed.  httptools (uvicorn's
+  reader where installed) keeps a request's headers, however long, until they end: one phone
+  sending a header of a hundred megabytes within the header timeout, on each of its connections,
+  held that much of the laptop's memory (h11 is given the same bound, and answers past it as a
+  request it cannot read).
 
 A reverse proxy's forwarded headers (``X-Forwarded-For``, ``X-Forwarded-Proto``) are believed only
 when asked for (``proxy_headers``, ``tournament serve --proxy-headers``), and then only from a
@@ -75,6 +81,14 @@ _SECURITY = (b"x-content-type-options: nosniff\r\nreferrer-policy: no-referrer\r
 _TOO_MANY_ANSWER = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n" + _SECURITY +
                     b"retry-after: 5\r\n"
                     b"connection: close\r\ncontent-length: " + str(len(TOO_MANY)).encode() + b"\r\n\r\n" + TOO_MANY)
+#: The most a request's line and headers may hold (bytes): a browser sends a few kilobytes.
+MAX_HEAD = 64 * 1024
+#: What a request whose line and headers go past :data:`MAX_HEAD` is told before its connection
+#: closes (its headers unread: no language to answer in but the venue's first).
+TOO_LONG = json.dumps({"error": f"a request's address and headers may hold at most {MAX_HEAD // 1024} KB: "
+                                "this one was refused unread", "request_id": ""}).encode()
+_TOO_LONG_ANSWER = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n" + _SECURITY +
+                    b"connection: close\r\ncontent-length: " + str(len(TOO_LONG)).encode() + b"\r\n\r\n" + TOO_LONG)
 #: What a request uvicorn cannot read as HTTP is told (uvicorn's own answer is a line of plain
 #: text): the one JSON line every other refusal of the venue gives, before the connection closes.
 NOT_HTTP = json.dumps({"error": "the server could not read this request as HTTP: check the address and send it again",
@@ -96,6 +110,7 @@ def config(app: Any, *, proxy_headers: bool = False, header_timeout: float = HEA
 
     options.setdefault("log_level", "warning")
     options.setdefault("lifespan", "off")
+    options.setdefault("h11_max_incomplete_event_size", MAX_HEAD)  # (httptools: the Guarded protocol's count)
     if uncounted is None:
         uncounted = frozenset(PROXIES) if proxy_headers else frozenset()
     # Behind a proxy the client's address is the forwarded one, which only the ASGI way reads.
@@ -381,7 +396,8 @@ def guarded(base: type[asyncio.Protocol], header_timeout: float, per_address: in
     as it would have)."""
     open_at: collections.Counter[str] = collections.Counter()
     status_lines = _status_lines()
-    if not status_lines or not hasattr(base, "on_headers_complete"):
+    counted_head = hasattr(base, "on_headers_complete")  # (h11 bounds a head itself: see config)
+    if not status_lines or not counted_head:
         light = None
 
     class Guarded(base):  # type: ignore[valid-type, misc]
@@ -414,41 +430,6 @@ def guarded(base: type[asyncio.Protocol], header_timeout: float, per_address: in
                     log.exception("a request could not be looked at for the light path; it goes the ASGI way")
                     return None
 
-            def on_headers_complete(self) -> None:
-                taken = self._venue_light_of()
-                if taken is None:
-                    super().on_headers_complete()
-                else:
-                    self._venue_pending = (taken, bytearray())
-
-            def on_body(self, body: bytes) -> None:
-                if self._venue_pending is not None:
-                    self._venue_pending[1].extend(body)
-                else:
-                    super().on_body(body)
-
-            def on_message_complete(self) -> None:
-                if self._venue_pending is None:
-                    super().on_message_complete()
-                    return
-                answer, body = self._venue_pending
-                self._venue_pending = None
-                cycle = LightCycle(self.parser.should_keep_alive())
-                self.cycle = cycle  # type: ignore[assignment]
-                answer(bytes(body), lambda answered: self._venue_answered(cycle, answered))
-
-            def data_received(self, data: bytes) -> None:
-                try:
-                    super().data_received(data)
-                finally:
-                    pending, self._venue_pending = self._venue_pending, None
-                    if pending is not None and self.parser is not None and not self.transport.is_closing():
-                        # Its body comes in more than one read: uvicorn's way after all, the part
-                        # already read handed over as uvicorn would have.
-                        super().on_headers_complete()
-                        if pending[1]:
-                            super().on_body(bytes(pending[1]))
-
             def _venue_answered(self, cycle: LightCycle, answered: tuple[int, list, bytes]) -> None:
                 """The application's answer of a request taken by :meth:`_venue_light_of`, written
                 as uvicorn writes one (its default headers, ``connection: close`` when the
@@ -477,6 +458,75 @@ def guarded(base: type[asyncio.Protocol], header_timeout: float, per_address: in
                 if not cycle.keep_alive:
                     self.transport.close()
                 self.on_response_complete()
+
+        if counted_head:  # httptools' protocol: its callbacks say where each request's head ends
+            #: The request being read is still in its line and headers; the bytes read of them so far.
+            _venue_heading = True
+            _venue_head = 0
+            #: A head past MAX_HEAD was refused: nothing more of the connection is read.
+            _venue_refused = False
+
+            def _venue_refuse(self) -> None:
+                self._venue_refused = True
+                if not self.transport.is_closing():
+                    write_now(self.transport, _TOO_LONG_ANSWER)
+                    self.transport.close()
+
+            def on_headers_complete(self) -> None:
+                self._venue_heading = False
+                if self._venue_refused:
+                    return
+                # (a head that came whole in one read: its size as read, the request line's words
+                # and each header's colon, spaces and line end counted)
+                if len(self.url) + 16 + sum(len(name) + len(value) + 4 for name, value in self.headers) > MAX_HEAD:
+                    self._venue_refuse()
+                    return
+                taken = self._venue_light_of() if light is not None else None
+                if taken is None:
+                    super().on_headers_complete()
+                else:
+                    self._venue_pending = (taken, bytearray())
+
+            def on_body(self, body: bytes) -> None:
+                if self._venue_refused:
+                    return
+                if self._venue_pending is not None:
+                    self._venue_pending[1].extend(body)
+                else:
+                    super().on_body(body)
+
+            def on_message_complete(self) -> None:
+                self._venue_heading, self._venue_head = True, 0  # the next request's head, if any, from here
+                if self._venue_refused:
+                    return
+                if self._venue_pending is None:
+                    super().on_message_complete()
+                    return
+                answer, body = self._venue_pending
+                self._venue_pending = None
+                cycle = LightCycle(self.parser.should_keep_alive())
+                self.cycle = cycle  # type: ignore[assignment]
+                answer(bytes(body), lambda answered: self._venue_answered(cycle, answered))
+
+            def data_received(self, data: bytes) -> None:
+                if self._venue_refused:
+                    return
+                if self._venue_heading:
+                    self._venue_head += len(data)
+                try:
+                    super().data_received(data)
+                finally:
+                    pending, self._venue_pending = self._venue_pending, None
+                    if pending is not None and self.parser is not None and not self.transport.is_closing():
+                        # Its body comes in more than one read: uvicorn's way after all, the part
+                        # already read handed over as uvicorn would have.
+                        super().on_headers_complete()
+                        if pending[1]:
+                            super().on_body(bytes(pending[1]))
+                # Still in a request's head past the bound, over several reads (what a read held
+                # besides a head that ended in it is cleared with it): refused before more is read.
+                if self._venue_heading and self._venue_head > MAX_HEAD:
+                    self._venue_refuse()
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             transport = Coalesced(transport, self.loop)  # type: ignore[arg-type]

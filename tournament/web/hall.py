@@ -159,21 +159,29 @@ class HallServer(HallSite):
 
         def answer(body: bytes, done: Callable[[Any], None]) -> None:
             self.buckets.take(who)
-            done(self._light_stream(tables))
+            done(self._light_stream(tables, headers))
 
         return answer
 
-    def _light_stream(self, tables: bool) -> tuple[int, list[tuple[bytes, bytes]], Any]:
+    def _light_stream(self, tables: bool,
+                      headers: list[tuple[bytes, bytes]]) -> tuple[int, list[tuple[bytes, bytes]], Any]:
         """What the connection writes for a stream of :meth:`_light_live`: the route's head and the
-        stream (or, no room left after all, the route's 503)."""
+        stream (or, no room left after all, the route's 503, in the language ``headers`` ask for)."""
         from tournament.web.connections import LightStream
 
         request_id = next(self._request_ids)
         guard = [(b"x-request-id", request_id.encode()), *_GUARD_HEADERS, _NO_STORE, _POLICY]
         if not self.live.reserve():
-            full = self._live_full(request_id)
+            full = self._live_full(request_id, self._asked_language(headers))
             return full.status_code, [*full.raw_headers, *guard], bytes(full.body)
         return 200, [*self._stream_head, *guard], LightStream(lambda sink: self.live.listen(sink, tables))
+
+    def _asked_language(self, headers: list[tuple[bytes, bytes]]) -> str:
+        """The language a request's headers ask for (its first ``Cookie`` and ``Accept-Language``, as
+        Starlette's headers read them), as :meth:`_language` works it out without ``?lang=``."""
+        cookie = next((value.decode("latin-1") for name, value in headers if name == b"cookie"), None)
+        accept = next((value.decode("latin-1") for name, value in headers if name == b"accept-language"), None)
+        return _kept_or_negotiated(cookie, accept, self.settings.lang)
 
     def _light_answer(self, kept: Made | bool, gzipped: bool) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         """What the connection writes for a fetch of :meth:`light_request`: 204 when the phone has
