@@ -72,9 +72,24 @@ def test_an_unknown_address_and_a_wrong_method_are_the_venues_one_json_line(clie
     assert set(r.headers["allow"].replace(" ", "").split(",")) == {"GET", "HEAD"}
     r = client.delete("/", headers={"accept-language": "es"})
     assert r.status_code == 405 and _one_json_line(r) == "esta dirección no admite una petición DELETE"
+    r = client.options("/api/v1/events")
+    assert r.status_code == 405 and _one_json_line(r) == "this address does not take an OPTIONS request"
+    r = client.options("/api/v1/events", headers={"accept-language": "es"})
+    assert r.status_code == 405 and _one_json_line(r) == "esta dirección no admite una petición OPTIONS"
     assert "GET" in r.headers["allow"]
     r = client.get("/static/no-such-file.css", params={"lang": "es"})
     assert r.status_code == 404 and _one_json_line(r) == NOTHING_HERE_ES
+
+
+@pytest.mark.parametrize("asked", ["bytes=abc", "bytes=5-2", "items=0-1", "bytes=99999999-", "bytes=0-9"])
+def test_a_static_file_is_sent_whole_whatever_range_is_asked(client: Any, asked: str) -> None:
+    """As the venue's (tournament.web.files.WholeFiles): a ``Range`` is not read, so none is refused
+    in Starlette's plain English or met in parts; the file comes whole (200)."""
+    whole = (ROOT / "tournament" / "web" / "static" / "venue.css").read_bytes()
+    for headers in ({"Range": asked}, {"Range": asked, "If-Range": '"x"', "Accept-Language": "es"}):
+        r = client.get("/static/venue.css", headers=headers)
+        assert r.status_code == 200 and r.content == whole, (r.status_code, r.text[:200])
+        assert "accept-ranges" not in r.headers and "content-range" not in r.headers
 
 
 def test_a_fault_of_the_hubs_own_is_one_json_line_without_its_detail(client: Any, monkeypatch) -> None:

@@ -72,7 +72,6 @@ import orjson
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from starlette.responses import JSONResponse as _JSONResponse
 from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
 
 from domrec import phrases
 from domrec.errors import DomrecError, clip, one_line
@@ -94,6 +93,7 @@ from tournament.store.event_store import EventStore
 from tournament.store.sqlite import Checkpointer, is_busy, not_waiting
 from tournament.web import engine_bundle
 from tournament.web.engine_bundle import EngineFiles
+from tournament.web.files import WholeFiles
 from tournament.web.openapi import OPENAPI
 from tournament.web.public import LIFETIME, LiveFeed, Made, PublicPages
 
@@ -149,6 +149,7 @@ WEB_REFUSALS = (
     NOTHING_HERE,
     FILE_HELD,
     N_("this address does not take a %(word)s request"),
+    N_("this address does not take an %(word)s request"),
     N_("this request is refused"),
     N_("too many requests from this device: wait a moment and try again"),
     N_("this event has no knockout, round robin or final"),
@@ -1014,30 +1015,10 @@ HALL_ROUTES = (
 )
 
 
-class _Static(StaticFiles):
-    """Starlette's static files, whole: a ``Range`` (and ``If-Range``) is not read.  Starlette
-    answered a range it could not read or meet in its own plain text, in English (400 "Range header:
-    range must be requested", 416 with no body), never the venue's one line; and a page, a script
-    or a style of the venue is always fetched whole (a client that asks for part of it may be sent
-    all of it: RFC 9110, 14.2)."""
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            scope = {**scope, "headers": [(name, value) for name, value in scope["headers"]
-                                          if name not in (b"range", b"if-range")]}
-        await super().__call__(scope, receive, send)
-
-    def file_response(self, *args: Any, **kwargs: Any) -> Response:
-        response = super().file_response(*args, **kwargs)
-        if "accept-ranges" in response.headers:  # (none offered)
-            del response.headers["accept-ranges"]
-        return response
-
-
 def _static() -> Mount:
     """Scripts, styles and pictures, from the package: served by both processes (a table's page
     runs its scripts from its own address, as its security policy has it)."""
-    return Mount("/static", _Static(directory=str(HERE / "static")), name="static")
+    return Mount("/static", WholeFiles(directory=str(HERE / "static")), name="static")
 
 
 class HallSite(Site):
@@ -2062,7 +2043,9 @@ def not_here(method: str, exc: Exception) -> tuple[int, str]:
     if status == 404:
         return status, NOTHING_HERE
     if status == 405:
-        return status, f"this address does not take a {one_line(method)[:10]} request"
+        word = one_line(method)[:10]
+        article = "an" if word[:1].upper() in "AEIOU" else "a"  # (an OPTIONS request)
+        return status, f"this address does not take {article} {word} request"
     return status, one_line(str(getattr(exc, "detail", "") or "")) or "this request is refused"
 
 

@@ -54,7 +54,6 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
 
 from tournament import i18n
 from tournament.event import changes as kinds
@@ -63,6 +62,7 @@ from tournament.event import feed, league
 from tournament.event.public import NotPublic
 from tournament.pages import public as pages
 from tournament.web import relay
+from tournament.web.files import WholeFiles
 from tournament.web.link import Heard, Refused, Said, describe
 from tournament.web.upstream import connect
 
@@ -506,7 +506,7 @@ class Hub:
             Route(f"{e}/matches/{{round}}/{{table}}", self.match),
             Route(f"{e}/", self.page), Route(e, self.page),
             Route(f"{e}/{{page}}", self.page),
-            Mount("/static", StaticFiles(directory=str(here / "static")), name="static"),
+            Mount("/static", WholeFiles(directory=str(here / "static")), name="static"),
         ]
         self.app = Starlette(routes=routes, lifespan=self._lifespan,
                              exception_handlers={HTTPException: self._not_here, Exception: self._crash})
