@@ -161,6 +161,27 @@ class Recorder:
         form = "json" if path.suffix == ".json" else "dgn"
         return cls(game, path, form, **kw)
 
+    def fork(self) -> "Recorder":
+        """A copy to feed a text into while this one stays as it is: the venue's session feeds
+        each request into a fork and keeps it only if the whole request is taken (a refusal then
+        leaves the table as it was, at the cost of one hand's state, where making the table again
+        from its requests cost the whole game's).  The game is :meth:`Game.fork`'s copy (its hands,
+        frozen values, shared); what the recorder holds of the hand being typed is copied; the
+        moves it made by itself are the same values (:attr:`_made` names them by identity).  A
+        recorder that saves a file is not forked: two would write it."""
+        if self.path is not None:
+            raise RecorderError("a recorder that saves a file is not forked")
+        twin = copy.copy(self)
+        twin.game = self.game.fork()
+        twin._parts = copy.deepcopy(self._parts)
+        twin._started_parts = copy.deepcopy(self._started_parts)
+        twin._left = copy.deepcopy(self._left)
+        twin._given = None if self._given is None else (self._given[0], set(self._given[1]))
+        twin._made = list(self._made)
+        twin._choices = None if self._choices is None else list(self._choices)
+        twin._texts = HandTexts()
+        return twin
+
     # --- feeding it ---------------------------------------------------------------------------
 
     def feed_text(self, text: str) -> None:

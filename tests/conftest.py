@@ -241,6 +241,14 @@ IDS = [f"{g}-{n or 'default'}-{'-'.join(f'{k}={v}' for k, v in (o or {}).items()
        for g, n, o, v in CONFIGS]
 
 
+def first_of_each_game() -> list:
+    """Every configuration as a parameter: the first of each game in the default run, the rest
+    ``pytest --long``'s (a test whose every case costs a whole game or more)."""
+    firsts = {next(i for i, c in enumerate(CONFIGS) if c[0] == game) for game, *_ in CONFIGS}
+    return [pytest.param(c, id=ident, marks=() if i in firsts else pytest.mark.long)
+            for i, (c, ident) in enumerate(zip(CONFIGS, IDS))]
+
+
 def without_claims(moves: list[dict]) -> list[dict]:
     """Moves as JSON, without their claimed scores (a typed text may leave them out)."""
     return [{k: v for k, v in m.items() if k != "score"} for m in moves]

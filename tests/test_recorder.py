@@ -61,7 +61,7 @@ from domrec.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from tests.conftest import CONFIGS, IDS, comparable_moves as _comparable, without_claims  # noqa: E402
+from tests.conftest import CONFIGS, IDS, comparable_moves as _comparable, first_of_each_game, without_claims  # noqa: E402
 from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
 GAMES = ("broadway", "competitive", "horse-race", "castle-rock", "domino-roads")
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
@@ -835,15 +835,8 @@ def test_a_hand_confirmed_with_y_is_closed_when_resumed(fast_dir):
     assert (again.game.in_hand, again.game.hand_number, again.game.totals) == (False, 1, {"NS": 0, "EW": 43})
 
 
-def _first_of_each_game() -> list:
-    """Every configuration, the first of each game in the default run, the rest ``pytest --long``'s."""
-    firsts = {next(i for i, c in enumerate(CONFIGS) if c[0] == c0[0]) for c0 in CONFIGS}
-    return [pytest.param(c, id=ident, marks=() if i in firsts else pytest.mark.long)
-            for i, (c, ident) in enumerate(zip(CONFIGS, IDS))]
-
-
 @pytest.mark.parametrize("suffix", [".dgn", ".json"])
-@pytest.mark.parametrize("config", _first_of_each_game())
+@pytest.mark.parametrize("config", first_of_each_game())
 def test_every_save_writes_what_the_whole_game_written_afresh_gives(config, suffix, fast_dir):
     """Each save writes a closed hand's text as an earlier save wrote it (HandTexts): after every
     line, undos across a hand's close and a comment on a closed hand's last move, the file is

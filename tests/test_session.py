@@ -15,7 +15,7 @@ from domrec.record import Record
 from domrec.session import MAX_REQUEST_LINES, RequestRefused, Session, since
 from domrec.validate import validate
 
-from tests.conftest import CONFIGS, IDS, examples
+from tests.conftest import CONFIGS, IDS, examples, first_of_each_game
 
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
 
@@ -158,6 +158,42 @@ def test_a_refused_request_after_undos_keeps_what_the_undos_took_back(config):
             except RequestRefused:
                 pass
         assert notation.dumps(Session(_template(record), session.accepted).record()) == notation.dumps(session.record())
+
+
+@pytest.mark.parametrize("keep_deal", [False, True], ids=["no-deal", "deal"])
+@pytest.mark.parametrize("config", first_of_each_game())
+def test_a_refusal_leaves_the_table_as_it_was_made_from_the_last_hands_close(config, keep_deal):
+    """A refused request makes the table again from the requests accepted, from the last hand's
+    close that left nothing waiting (a copy of the table kept then), not from the first request:
+    after each refusal (one every few requests, and one after each undo that opens a closed hand
+    again) the table is what it was, and what a session made afresh from the same requests shows.
+    The first three hands of a game typed a move at a time."""
+    record = _game(config, 5)
+    requests = _requests(notation.dumps_typed(record, keep_deal=keep_deal))
+    ends = [k for k, text in enumerate(requests) if text.split()[0] == "end"]
+    requests = requests[:ends[2] + 1] if len(ends) > 2 else requests
+    session = Session(_template(record))
+    bases = set()
+    for k, text in enumerate(requests):
+        session.take(text)
+        if session._base is not None:
+            bases.add(session._base[0])
+        if k % 5 == 4 or k in ends:
+            shown = session.state()
+            with pytest.raises(RequestRefused):
+                session.take("9-9 9-9")
+            assert session.state() == shown, k
+        if k in ends and not session.over:  # the hand opened again by an undo, its close behind it
+            opened = Session(_template(record), session.accepted)
+            opened.take("undo")
+            shown = opened.state()
+            with pytest.raises(RequestRefused):
+                opened.take("9-9 9-9")
+            assert opened.state() == shown == Session(_template(record), opened.accepted).state(), k
+    assert bases and session._base is not None  # (the hands' closes were kept, and refusals went on from them)
+    fresh = Session(_template(record), session.accepted)
+    assert fresh.state() == session.state()
+    assert notation.dumps(fresh.record()) == notation.dumps(session.record())
 
 
 @pytest.mark.parametrize("text,words", [
