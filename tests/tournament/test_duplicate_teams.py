@@ -289,3 +289,25 @@ def test_a_team_a_pair_short_is_told_to_bring_a_reserve(tmp_path: Path) -> None:
     assert "team Team 2 has 1 pair to play in round 1, not 2" in out, out
     assert "a duplicate match plays its boards at both tables" in out and "team EVENT sub" in out
     assert "--board" not in out
+
+
+def test_victory_points_level_to_the_hundredth_fall_to_the_imp_difference(tmp_path: Path) -> None:
+    """T1 (2.69 + 14.39) and T2 (6.22 + 10.86) both have 17.08 VPs; the floats' sums differ in the
+    last bit (17.080000000000002 and 17.08), which ranked T1 (IMPs -6) above T2 (IMPs -4).  Level
+    victory points go to the IMP difference, as the docs say."""
+    event = tmp_path / "level.db"
+    new_event(event, 4, "--victory-points")
+    run("boards", event, "--boards", 4, "--seed", 1)
+    # Round 1: T1 v T4 (T4 by 12 IMPs), T3 v T2 (T3 by 5); round 2: T3 v T1 (T1 by 6), T2 v T4 (T2 by 1).
+    boards = {1: {(1, 1): (0, 135), (2, 1): (15, 0), (3, 1): (45, 0)},
+              2: {(1, 3): (0, 60), (3, 3): (10, 0)}}
+    for r in (1, 2):
+        run("pair", event)
+        for table in (1, 2, 3, 4):
+            for board in (2 * r - 1, 2 * r):
+                ns, ew = boards[r].get((table, board), (0, 0))
+                run("result", event, "--round", r, "--table", table, "--board", board, "--score", f"NS={ns},EW={ew}")
+    rows = {row["team"]: row for row in json.loads(run("standings", event, "--json"))["teams"]}
+    assert (rows["Team 1"]["victory_points"], rows["Team 1"]["imps"]) == (17.08, -6)
+    assert (rows["Team 2"]["victory_points"], rows["Team 2"]["imps"]) == (17.08, -4)
+    assert rows["Team 2"]["rank"] < rows["Team 1"]["rank"]

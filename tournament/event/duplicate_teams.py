@@ -196,13 +196,15 @@ def standings(store: EventStore) -> dict[str, Any]:
             points = 2 if got > lost else 1 if got == lost else 0
             a["match_points"] += points
             a[{2: "won", 1: "drawn", 0: "lost"}[points]] += 1
-            a["victory_points"] += vp if vp is not None else (10.0 if store.settings.victory_points else 0)
+            # Summed in hundredths, exactly: float sums of two-decimal VPs drift apart (2.69 + 14.39 is
+            # not 6.22 + 10.86 in floats), and the IMP difference would never break the tie.
+            a["victory_points"] += _hundredths(vp if vp is not None else (10.0 if store.settings.victory_points else 0))
     squad_of = pairing.squad_of_players(found, store.teams())
     for given in store.byes().values():
         for team in dict.fromkeys(squad_of[p] for p in given if p in squad_of):
             acc[team]["byes"] += 1
             acc[team]["match_points"] += BYE_MATCH_POINTS
-            acc[team]["victory_points"] += BYE_VICTORY_POINTS
+            acc[team]["victory_points"] += _hundredths(BYE_VICTORY_POINTS)
     by = "victory-points" if store.settings.victory_points else "match-points"
     key = "victory_points" if store.settings.victory_points else "match_points"
     names = {s.id: s for s in found}
@@ -216,7 +218,7 @@ def standings(store: EventStore) -> dict[str, Any]:
         rows.append({"rank": rows[-1]["rank"] if here == previous else place, "team": names[u].name, "id": u,
                      "played": int(a["played"]), "won": int(a["won"]), "drawn": int(a["drawn"]),
                      "lost": int(a["lost"]), "byes": int(a["byes"]), "match_points": int(a["match_points"]),
-                     "victory_points": round(a["victory_points"], 2) if store.settings.victory_points else None,
+                     "victory_points": a["victory_points"] / 100 if store.settings.victory_points else None,
                      "imps_for": int(a["imps_for"]), "imps_against": int(a["imps_against"]),
                      "imps": int(a["imps_for"] - a["imps_against"]),
                      "status": "active" if names[u].active_in(store.last_round() + 1) else "withdrawn"})
@@ -229,6 +231,11 @@ def standings(store: EventStore) -> dict[str, Any]:
                 members[squad_of[seat.player]].setdefault(seat.player)
     return {"teams": rows, "ranked_by": by, "provisional": provisional,
             "members": {str(u): [players[p] for p in members[u] if p in players] for u in order}}
+
+
+def _hundredths(vp: float) -> int:
+    """Victory points (two decimals) as a whole number of hundredths, which add up exactly."""
+    return round(vp * 100)
 
 
 def ranking(store: EventStore) -> list[int]:
