@@ -9,6 +9,7 @@ paired before this was so kept its pairs' standings; those are still compared as
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping, Sequence
 
 import attrs
@@ -82,5 +83,15 @@ def recompute(store: EventStore, number: int, used: Mapping[int, Row], players: 
 
 
 def changed(used: Mapping[int, Row], now: Recomputed) -> list[int]:
-    """The units whose rank or values differ between what the round used and now."""
-    return [u for u in set(used) | set(now.rows) if used.get(u) != now.rows.get(u)]
+    """The units whose rank or values differ between what the round used and now.  Values are
+    compared to within float noise: an older version added placement points as rounded floats
+    (3.333333 three times: 9.999999 where 10 is kept now), which is no change of standing."""
+    return [u for u in set(used) | set(now.rows) if not _same(used.get(u), now.rows.get(u))]
+
+
+def _same(then: Row | None, now: Row | None) -> bool:
+    if then is None or now is None or then[0] != now[0] or set(then[1]) != set(now[1]):
+        return then == now
+    return all(a == b or (isinstance(a, (int, float)) and isinstance(b, (int, float))
+                          and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-5))
+               for a, b in ((then[1][k], now[1][k]) for k in then[1]))

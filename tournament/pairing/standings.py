@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
+from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 import attrs
@@ -176,7 +177,8 @@ _KEY_WORDS = {"efectividad": "efectividad (points for minus against)",
 
 def shown_number(x: float) -> float | int:
     """A number as the standings show it: a whole one as such, the rest to 4 places."""
-    return int(x) if float(x).is_integer() else round(x, 4)
+    x = float(x)  # (an exact sum of placement points, a Fraction, shows as the others do)
+    return int(x) if x.is_integer() else round(x, 4)
 
 
 def cell(s: Standing, column: str) -> Any:
@@ -226,14 +228,29 @@ def table_points(points: Sequence[float], size: int) -> tuple[float, ...]:
     full = len(points)
     if size >= full or not full:
         return tuple(points)
+    return tuple(round(float(p), 6) for p in exact_table_points(points, size))
+
+
+def exact(x: float | int | Fraction) -> Fraction:
+    """A setting's number exactly as written (``1.1`` is 11/10, not the float nearest it)."""
+    return x if isinstance(x, Fraction) else Fraction(repr(x)) if isinstance(x, float) else Fraction(x)
+
+
+def exact_table_points(points: Sequence[float], size: int) -> tuple[Fraction, ...]:
+    """:func:`table_points` as exact fractions (10/3, not 3.333333), which the standings add up:
+    three games' 10/3 are 10, as two wins' 5 + 5 are, where 3.333333 three times is 9.999999 and
+    would rank below them."""
+    full = len(points)
+    if size >= full or not full:
+        return tuple(exact(p) for p in points)
     if size == 1:
-        return (points[0],)
+        return (exact(points[0]),)
     out = []
     for place in range(size):
-        at = place * (full - 1) / (size - 1)
+        at = Fraction(place * (full - 1), size - 1)
         low = int(at)
         high = min(low + 1, full - 1)
-        out.append(round(points[low] + (points[high] - points[low]) * (at - low), 6))
+        out.append(exact(points[low]) + (exact(points[high]) - exact(points[low])) * (at - low))
     return tuple(out)
 
 
@@ -286,7 +303,9 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
         names = {p.id: p.name for p in players}
         active = {p.id: p.active_in(through + 1) for p in players}
         unit_of = lambda pid: pid  # noqa: E731
-    acc: dict[int, dict[str, float]] = {u: defaultdict(float) for u in names}
+    # Placement points are added up exactly (a table of four among tables of six gives 10/3): their
+    # sums are compared, and float sums that differ in the last digit would rank level players apart.
+    acc: dict[int, dict[str, Any]] = {u: defaultdict(float, placement=Fraction(0)) for u in names}
     opponents: dict[int, list[int]] = {u: [] for u in names}
     #: Each unit's games one by one: (opponent, what the unit made against them: 1, 0.5, 0) each.
     games_of: dict[int, list[list[tuple[int, float]]]] = {u: [] for u in names}
@@ -318,7 +337,7 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                     a["for"] += own.points_for
                     a["against"] += own.points_against
                 else:
-                    a["placement"] += table_points(placement_points, len(table.seats))[0 if own.place == 1 else -1]
+                    a["placement"] += exact_table_points(placement_points, len(table.seats))[0 if own.place == 1 else -1]
                     a["score"] += own.points_for
                     a["firsts"] += own.place == 1
             continue
@@ -351,12 +370,12 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                         best[u] = max(best.get(u, margin), margin)
             played.append(({u: side for side, us in side_units.items() for u in us}, scores, result.winner))
         else:
-            places = placements(scores, result.winner, table_points(placement_points, len(table.seats)))
+            places = placements(scores, result.winner, exact_table_points(placement_points, len(table.seats)))
             firsts = first_places(scores, result.winner)
             for s in table.seats:
                 a = acc[s.player]
                 a["played"] += 1
-                a["placement"] += places[s.seat]
+                a["placement"] += exact(places[s.seat])
                 a["score"] += scores[s.seat]
                 a["firsts"] += s.seat in firsts
                 a["forfeits"] += s.seat in absent
@@ -382,7 +401,7 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                 a["for"] += bye["for"]
                 a["against"] += bye["against"]
             else:
-                a["placement"] += bye["placement"]
+                a["placement"] += exact(bye["placement"])
                 a["score"] += bye["score"]
     wins_of = {u: (a.get("won", 0.0) + a.get("drawn", 0.0) / 2 + a.get("bye_wins", 0.0)) if settings.partnership
                else a.get("placement", 0.0) for u, a in acc.items()}
@@ -392,7 +411,7 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
         g = a.get
         rows[u] = (u, names[u], active[u], int(g("played", 0)), int(g("won", 0)), int(g("drawn", 0)),
                    int(g("lost", 0)), int(g("byes", 0)), int(g("for", 0)), int(g("against", 0)),
-                   g("won", 0.0) + g("drawn", 0.0) / 2 + g("bye_wins", 0.0), g("placement", 0.0),
+                   g("won", 0.0) + g("drawn", 0.0) / 2 + g("bye_wins", 0.0), float(g("placement", 0)),
                    int(g("score", 0)), int(g("firsts", 0)), float(sum(map(wins_of.__getitem__, opponents[u]))),
                    int(g("forfeits", 0)), g("average", 0.0), *federation(games_of[u], wins_of, keys_wanted),
                    float(best.get(u, 0.0)))
@@ -442,7 +461,7 @@ def federation(games: Sequence[Sequence[tuple[int, float]]], score_of: dict[int,
     per_game = sorted(sum(score_of[o] for o, _ in game) for game in games)
     cut = median_cut(len(per_game))
     median = float(sum(per_game[cut:len(per_game) - cut]))
-    sb = float(sum(made * score_of[o] for game in games for o, made in game))
+    sb = float(sum(Fraction(made) * score_of[o] for game in games for o, made in game))
     return median, sb
 
 
