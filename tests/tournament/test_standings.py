@@ -182,3 +182,30 @@ def test_placement_points_of_smaller_tables_add_up_exactly() -> None:
     now = Recomputed({1: (2, {"placement": 10.0, "score": 90})}, {1: "P1"}, ("placement", "score"), "player")
     assert changed({1: (2, {"placement": 9.999999, "score": 90})}, now) == []
     assert changed({1: (2, {"placement": 9.5, "score": 90})}, now) == [1]
+
+
+def test_equal_averages_of_placement_points_compare_equal() -> None:
+    """7/3 a game two ways: 5/3 + 3 over two games, and 5 + 5 + 5/3 + 0 + 0 over five.  The
+    average is divided exactly: a float of 14/3 divided by 2 is not the float of 35/3 divided by 5."""
+    from tests.tournament.helpers import settings_for
+    from tournament.pairing import standings as st
+    from tournament.settings import INDIVIDUAL
+    from tournament.values import Player, Result, SeatAssignment, Table
+
+    x, y = 1, 2
+    players = [Player(i, f"P{i}", None, 1, None) for i in range(1, 11)]
+    layouts = [[[3, 4, x, 5], [y, 6, 7, 8, 9, 10]], [[3, 4, x, 5, 6, 7], [y, 8, 9, 10]],
+               [[3, 4, y, 5]], [[3, 4, 5, y]], [[3, 4, 5, y]]]
+    tables, results = [], {}
+    for r, layout in enumerate(layouts, 1):
+        for n, group in enumerate(layout, 1):
+            tid = len(tables) + 1
+            tables.append(Table(tid, r, n, tuple(SeatAssignment(f"P{i + 1}", f"P{i + 1}", p)
+                                                 for i, p in enumerate(group))))
+            results[tid] = Result(tid, tid, "manual", False, {f"P{i + 1}": 50 - 10 * i for i in range(len(group))},
+                                  None, None, "")
+    out = st.compute(settings_for(INDIVIDUAL, size=6, tiebreaks=("average", "placement")), players, [], tables,
+                     results, {})
+    rows = {row.unit: row for row in out.rows}
+    assert (rows[x].played, rows[y].played) == (2, 5)
+    assert rows[x].average == rows[y].average == 7 / 3

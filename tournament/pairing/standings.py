@@ -386,8 +386,10 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                     best[s.player] = max(best.get(s.player, scores[s.seat]), scores[s.seat])
             played.append(({s.player: s.seat for s in table.seats}, scores, result.winner))
     for u, a in acc.items():  # what the games alone gave, before any bye or sit-out
-        a["average"] = ((a["won"] + a["drawn"] / 2) if settings.partnership else a["placement"]) / a["played"] \
-            if a["played"] else 0.0
+        # (divided exactly, then made a float: equal averages, 50/9 of three games and 50/3 of nine,
+        # must compare equal)
+        a["average"] = float(exact((a["won"] + a["drawn"] / 2) if settings.partnership else a["placement"])
+                             / int(a["played"])) if a["played"] else 0.0
     for round_no, given in byes.items():
         if through_round is not None and round_no > through_round:
             continue
