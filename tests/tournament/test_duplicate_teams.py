@@ -311,3 +311,18 @@ def test_victory_points_level_to_the_hundredth_fall_to_the_imp_difference(tmp_pa
     assert (rows["Team 1"]["victory_points"], rows["Team 1"]["imps"]) == (17.08, -6)
     assert (rows["Team 2"]["victory_points"], rows["Team 2"]["imps"]) == (17.08, -4)
     assert rows["Team 2"]["rank"] < rows["Team 1"]["rank"]
+
+
+def test_a_round_with_board_results_is_neither_unpaired_nor_reseated(tmp_path: Path) -> None:
+    """A duplicate-teams table's results are its boards': a round with one is refused by `unpair`
+    (it used to fail on the board results' foreign key and call the file damaged) and by `swap`
+    (which moved a team's pairs after their boards were in, giving their hands to the other pair)."""
+    event = tmp_path / "played.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 2, "--seed", 3, "-q")
+    before = run("tables", event, "--json")
+    out = run("unpair", event, code=1)
+    assert "round 2 table 1 has a result on board 3: round 2 cannot be unpaired" in out
+    assert "damaged" not in out
+    out = run("swap", event, "Team 001 pair 1", "Team 001 pair 2", code=1)
+    assert "has a result on board 3: its players cannot change" in out
+    assert run("tables", event, "--json") == before

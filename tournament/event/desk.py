@@ -147,6 +147,14 @@ def _refuse_played(store: EventStore, tables: list[Table], what: str) -> None:
     if played:
         raise Refused(f"round {tables[0].round} table {played[0]} has a result: {what} (correct a result with "
                       f"`tournament amend`)")
+    if store.settings.team_duplicate:  # a duplicate-teams table's results are its boards'
+        from tournament.store import boards
+
+        ids = {t.id: t for t in tables}
+        board = next((r for r in boards.results(store) if r["table_id"] in ids), None)
+        if board is not None:
+            raise Refused(f"round {tables[0].round} table {ids[board['table_id']].number} has a result on board "
+                          f"{board['board']}: {what} (correct a board's result with `tournament result --replace`)")
     live = sql.venue_rows(store, [t.id for t in tables])
     busy = [t.number for t in tables if live.get(t.id)]
     if busy:
