@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
 from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
@@ -326,3 +327,31 @@ def test_a_round_with_board_results_is_neither_unpaired_nor_reseated(tmp_path: P
     out = run("swap", event, "Team 001 pair 1", "Team 001 pair 2", code=1)
     assert "has a result on board 3: its players cannot change" in out
     assert run("tables", event, "--json") == before
+
+
+def test_a_swiss_round_keeps_the_standings_it_was_paired_on(tmp_path: Path) -> None:
+    """A Swiss round of duplicate teams is paired on victory points and IMPs: it keeps those (it
+    kept the games' standings, all zeros, rank 1 each), so a board corrected since is noticed by
+    the correction's note and by `check`."""
+    event = tmp_path / "swiss.db"
+    run("new", event, "--name", "Swiss", "--game", "competitive", "--format", "teams", "--team-size", "4",
+        "--duplicate", "--victory-points")
+    for t in range(1, 5):
+        run("team", event, "add", f"Team {t}", "--pair", f"North {t},South {t}", "--pair", f"East {t},West {t}")
+    run("boards", event, "--boards", 4, "--seed", 1)
+    run("pair", event)
+    for table in (1, 2, 3, 4):
+        for board in (1, 2):
+            run("result", event, "--round", 1, "--table", table, "--board", board, "--score",
+                "NS=45,EW=0" if (table, board) in ((1, 1), (3, 1)) else "NS=0,EW=0")
+    run("pair", event)
+    kept = sqlite3.connect(event).execute('SELECT unit, rank, "values" FROM standings_used').fetchall()
+    assert sorted(rank for _, rank, _ in kept) == [1, 1, 3, 3]  # two matches won by 5 IMPs, two lost
+    assert {json.loads(v)["victory_points"] for _, _, v in kept} == {13.78, 6.22}
+    assert "changed" not in run("check", event)
+    # Table 1's home team now loses board 1 by 45: round 2, paired on the old standings, is unplayed.
+    out = run("result", event, "--round", 1, "--table", 1, "--board", 1, "--score", "NS=0,EW=45", "--replace")
+    assert "note: round 2 was paired on team standings this correction has changed" in out
+    warned = run("check", event, code=0)
+    assert "round 2: paired on team standings that have changed since" in warned
+    assert "Team 1 rank 3 then, 1 now" in warned

@@ -549,6 +549,12 @@ def stale_pairing(store: EventStore, event_label: str) -> str | None:
     results = store.results()
     if any(t.id in results for t in tables):
         return None
+    if store.settings.team_duplicate:  # a duplicate-teams table is played once a board of it is in
+        from tournament.store import boards
+
+        ids = {t.id for t in tables}
+        if any(r["table_id"] in ids for r in boards.results(store)):
+            return None
     if store.settings.teams and store.settings.team_schedule != "swiss":
         return None  # a round robin of teams is paired on its schedule
     used = store.standings_used(last)

@@ -25,7 +25,10 @@ Row = tuple[int, dict[str, Any]]
 
 #: The team tie-breaks' values as a sentence names them.
 TEAM_KEY_WORDS = {"games": "games won", "efectividad": "efectividad", "match-points": "match points",
-                  "for": "points for", "head-to-head": "head-to-head"}
+                  "for": "points for", "head-to-head": "head-to-head",
+                  # duplicate teams' (tournament.event.duplicate_teams.kept_rows)
+                  "victory_points": "victory points", "match_points": "match points",
+                  "imps": "IMP difference", "imps_for": "IMPs won"}
 
 
 @attrs.frozen
@@ -61,6 +64,8 @@ def recompute(store: EventStore, number: int, used: Mapping[int, Row], players: 
     ``number - 1``, among the units entered by then (a late entry changes no standing a round
     used).  ``used``: what the round kept, which says whether a team event kept its teams'."""
     settings = store.settings
+    if settings.team_duplicate and any("imps" in values for _, values in used.values()):
+        return _duplicate_teams(store, number, squads)
     if settings.teams:
         if squads is None:
             from tournament.event.teams import squads as load
@@ -80,6 +85,29 @@ def recompute(store: EventStore, number: int, used: Mapping[int, Row], players: 
     names = {s.unit: s.name if pairs else f"{s.name} (#{s.unit})" for s in again.rows}
     return Recomputed({s.unit: (s.rank, s.values(again.tiebreaks)) for s in again.rows}, names, again.tiebreaks,
                       "pair" if pairs else "player")
+
+
+def _duplicate_teams(store: EventStore, number: int, squads: Sequence[Squad] | None) -> Recomputed:
+    """A Swiss round of duplicate teams was paired on the teams' victory (or match) points, IMP
+    difference and IMPs won after the round before, among the teams entered by then."""
+    from tournament.event import duplicate_teams
+
+    if squads is None:
+        from tournament.event.teams import squads as load
+
+        squads = load(store)
+    entered = {s.id for s in squads if s.entered <= number}
+    kept = [row for row in duplicate_teams.kept_rows(duplicate_teams.standings(store, number - 1))
+            if row[0] in entered]
+    rows: dict[int, Row] = {}
+    previous: tuple[int, dict[str, Any]] | None = None
+    for place, (team, _, values) in enumerate(kept, 1):  # ranked again among them alone
+        rank = previous[0] if previous is not None and previous[1] == values else place
+        rows[team] = (rank, values)
+        previous = (rank, values)
+    names = {s.id: s.name for s in squads}
+    keys = tuple(kept[0][2]) if kept else ()
+    return Recomputed(rows, {u: names.get(u, f"#{u}") for u in rows}, keys, "team")
 
 
 def changed(used: Mapping[int, Row], now: Recomputed) -> list[int]:
