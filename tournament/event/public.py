@@ -186,6 +186,10 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
         unit_of = {p.id: (p.team if store.settings.format == PAIRS and p.team else p.id)
                    for p in standings_of.seated_players(store)}  # a reserve brought in: its pair
         paired_at = {r.number: r.paired_at for r in store.rounds()}
+        from tournament.store.desk import sit_outs
+
+        # The rounds a unit asked to sit out: its bye there scores the event's sit-out, as the standings count it.
+        sat_out = {r: sorted({unit_of.get(p, p) for p in asked}) for r, asked in sit_outs(store).items()}
         if hall and store.settings.duplicate:  # in the same read as the boards and their results
             from tournament.event.duplicate_hall import complete_boards
 
@@ -207,7 +211,8 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
     data.update(seq=data["latest_seq"], unit_of=unit_of, paired_at=paired_at)
     data.update(clock=clock(data),
                 scoring={"bye": dict(s.bye), "placement": list(s.placement),
-                         "partnership": s.format in PARTNERSHIP_FORMATS, "forfeit": s.forfeit_score})
+                         "partnership": s.format in PARTNERSHIP_FORMATS, "forfeit": s.forfeit_score,
+                         "sit_out": dict(s.sit_out or dict.fromkeys(s.bye, 0.0)), "sat_out": sat_out})
     return data
 
 
@@ -376,14 +381,16 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
     if player is None:
         raise NotPublic(f"no player number {player_id} in this event")
     partnership = data["scoring"]["partnership"]
-    bye = data["scoring"]["bye"]
     points = data["scoring"]["placement"]
     unit = data["unit_of"].get(player_id, player_id)
     # (placement points added exactly, as the standings add them: 10/3 three times is 10)
     totals: dict[str, Any] = {"wins": 0.0, "for": 0, "against": 0, "placement": Fraction(0), "score": 0}
     games = []
     for r, t in index["games"].get(player_id, []):
-        if t is None:  # a bye
+        if t is None:  # a bye (one asked for scores the event's sit-out: tournament sit-out)
+            bye = data["scoring"]["bye"]
+            if unit in data["scoring"].get("sat_out", {}).get(r["round"], ()):
+                bye = data["scoring"]["sit_out"]
             if partnership:
                 totals["wins"] += bye.get("wins", 0)
                 totals["for"] += int(bye.get("for", 0))
