@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
 from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
@@ -289,3 +290,68 @@ def test_a_team_a_pair_short_is_told_to_bring_a_reserve(tmp_path: Path) -> None:
     assert "team Team 2 has 1 pair to play in round 1, not 2" in out, out
     assert "a duplicate match plays its boards at both tables" in out and "team EVENT sub" in out
     assert "--board" not in out
+
+
+def test_victory_points_level_to_the_hundredth_fall_to_the_imp_difference(tmp_path: Path) -> None:
+    """T1 (2.69 + 14.39) and T2 (6.22 + 10.86) both have 17.08 VPs; the floats' sums differ in the
+    last bit (17.080000000000002 and 17.08), which ranked T1 (IMPs -6) above T2 (IMPs -4).  Level
+    victory points go to the IMP difference, as the docs say."""
+    event = tmp_path / "level.db"
+    new_event(event, 4, "--victory-points")
+    run("boards", event, "--boards", 4, "--seed", 1)
+    # Round 1: T1 v T4 (T4 by 12 IMPs), T3 v T2 (T3 by 5); round 2: T3 v T1 (T1 by 6), T2 v T4 (T2 by 1).
+    boards = {1: {(1, 1): (0, 135), (2, 1): (15, 0), (3, 1): (45, 0)},
+              2: {(1, 3): (0, 60), (3, 3): (10, 0)}}
+    for r in (1, 2):
+        run("pair", event)
+        for table in (1, 2, 3, 4):
+            for board in (2 * r - 1, 2 * r):
+                ns, ew = boards[r].get((table, board), (0, 0))
+                run("result", event, "--round", r, "--table", table, "--board", board, "--score", f"NS={ns},EW={ew}")
+    rows = {row["team"]: row for row in json.loads(run("standings", event, "--json"))["teams"]}
+    assert (rows["Team 1"]["victory_points"], rows["Team 1"]["imps"]) == (17.08, -6)
+    assert (rows["Team 2"]["victory_points"], rows["Team 2"]["imps"]) == (17.08, -4)
+    assert rows["Team 2"]["rank"] < rows["Team 1"]["rank"]
+
+
+def test_a_round_with_board_results_is_neither_unpaired_nor_reseated(tmp_path: Path) -> None:
+    """A duplicate-teams table's results are its boards': a round with one is refused by `unpair`
+    (it used to fail on the board results' foreign key and call the file damaged) and by `swap`
+    (which moved a team's pairs after their boards were in, giving their hands to the other pair)."""
+    event = tmp_path / "played.db"
+    run("simulate", event, "--format", "teams", "--duplicate", "--teams", 4, "--rounds", 2, "--seed", 3, "-q")
+    before = run("tables", event, "--json")
+    out = run("unpair", event, code=1)
+    assert "round 2 table 1 has a result on board 3: round 2 cannot be unpaired" in out
+    assert "damaged" not in out
+    out = run("swap", event, "Team 001 pair 1", "Team 001 pair 2", code=1)
+    assert "has a result on board 3: its players cannot change" in out
+    assert run("tables", event, "--json") == before
+
+
+def test_a_swiss_round_keeps_the_standings_it_was_paired_on(tmp_path: Path) -> None:
+    """A Swiss round of duplicate teams is paired on victory points and IMPs: it keeps those (it
+    kept the games' standings, all zeros, rank 1 each), so a board corrected since is noticed by
+    the correction's note and by `check`."""
+    event = tmp_path / "swiss.db"
+    run("new", event, "--name", "Swiss", "--game", "competitive", "--format", "teams", "--team-size", "4",
+        "--duplicate", "--victory-points")
+    for t in range(1, 5):
+        run("team", event, "add", f"Team {t}", "--pair", f"North {t},South {t}", "--pair", f"East {t},West {t}")
+    run("boards", event, "--boards", 4, "--seed", 1)
+    run("pair", event)
+    for table in (1, 2, 3, 4):
+        for board in (1, 2):
+            run("result", event, "--round", 1, "--table", table, "--board", board, "--score",
+                "NS=45,EW=0" if (table, board) in ((1, 1), (3, 1)) else "NS=0,EW=0")
+    run("pair", event)
+    kept = sqlite3.connect(event).execute('SELECT unit, rank, "values" FROM standings_used').fetchall()
+    assert sorted(rank for _, rank, _ in kept) == [1, 1, 3, 3]  # two matches won by 5 IMPs, two lost
+    assert {json.loads(v)["victory_points"] for _, _, v in kept} == {13.78, 6.22}
+    assert "changed" not in run("check", event)
+    # Table 1's home team now loses board 1 by 45: round 2, paired on the old standings, is unplayed.
+    out = run("result", event, "--round", 1, "--table", 1, "--board", 1, "--score", "NS=0,EW=45", "--replace")
+    assert "note: round 2 was paired on team standings this correction has changed" in out
+    warned = run("check", event, code=0)
+    assert "round 2: paired on team standings that have changed since" in warned
+    assert "Team 1 rank 3 then, 1 now" in warned

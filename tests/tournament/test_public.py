@@ -565,3 +565,30 @@ def test_a_search_finds_a_withdrawn_player_and_says_they_withdrew_in_english_and
         assert 'href="/players/8"' not in everybody
     finally:
         server.close()
+
+
+def test_a_sit_out_on_a_players_page_scores_as_the_standings_score_it(tmp_path):
+    """A round the player asked to sit out scores the event's sit-out (nothing by default), not a
+    bye's game won: the player's page counted it as a bye, one win more than the standings."""
+    import json
+
+    from tournament.event.public import player_view, public_data
+
+    path = tmp_path / "sat.db"
+    assert run("new", path, "--name", "S", "--game", "competitive", "--format", "rotating").exit_code == 0
+    assert run("add", path, *"ABCDEFGH").exit_code == 0
+    assert run("pair", path).exit_code == 0
+    for table in (1, 2):
+        assert run("result", path, "--table", table, "--score", "NS=200,EW=100").exit_code == 0
+    assert run("sit-out", path, "A").exit_code == 0
+    assert run("pair", path).exit_code == 0  # A sits out; three others have the pairing's byes
+    rows = json.loads(run("standings", path, "--json").output)["standings"]
+    store = open_event(path)
+    try:
+        data = public_data(store)
+    finally:
+        store.close()
+    assert sum(r["byes"] for r in rows) == 4
+    for row in rows:
+        totals = player_view(data, row["id"])["totals"]
+        assert (totals["wins"], totals["for"], totals["against"]) == (row["wins"], row["for"], row["against"]), row

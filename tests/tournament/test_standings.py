@@ -151,3 +151,61 @@ def test_individual_standings(tmp_path: Path) -> None:
     total_points = sum(expected.values())
     assert total_points == pytest.approx(sum(r.placement for r in table.rows))
     store.close()
+
+
+def test_placement_points_of_smaller_tables_add_up_exactly() -> None:
+    """Tables of four in an event of tables of six give 5, 10/3, 5/3, 0.  A player second three
+    times has 10, as one who won twice and was last once: equal on placement and on score, they
+    share a rank.  The points used to be added as 3.333333 (9.999999), which ranked them apart."""
+    from tests.tournament.helpers import settings_for
+    from tournament.event.paired_on import Recomputed, changed
+    from tournament.pairing import standings as st
+    from tournament.settings import INDIVIDUAL
+    from tournament.values import Player, Result, SeatAssignment, Table
+
+    players = [Player(i, f"P{i}", None, 1, None) for i in range(1, 9)]
+    tables, results = [], {}
+    layouts = [([2, 1, 3, 4], [5, 6, 7, 8]), ([2, 1, 5, 6], [3, 4, 7, 8]), ([3, 1, 5, 2], [4, 6, 7, 8])]
+    for r, layout in enumerate(layouts, 1):
+        for n, group in enumerate(layout, 1):
+            tid = len(tables) + 1
+            tables.append(Table(tid, r, n, tuple(SeatAssignment(f"P{i + 1}", f"P{i + 1}", p)
+                                                 for i, p in enumerate(group))))
+            results[tid] = Result(tid, tid, "manual", False, {f"P{i + 1}": 40 - 10 * i for i in range(4)}, None,
+                                  None, "")
+    out = st.compute(settings_for(INDIVIDUAL, size=6), players, [], tables, results, {})
+    rows = {row.unit: row for row in out.rows}
+    assert (rows[1].placement, rows[1].score) == (rows[2].placement, rows[2].score) == (10, 90)
+    assert rows[1].rank == rows[2].rank == 2
+    assert st.cell(rows[1], "placement") == st.cell(rows[2], "placement") == 10
+    # A round paired by the older version kept 9.999999: that is no change of standing for `check`.
+    now = Recomputed({1: (2, {"placement": 10.0, "score": 90})}, {1: "P1"}, ("placement", "score"), "player")
+    assert changed({1: (2, {"placement": 9.999999, "score": 90})}, now) == []
+    assert changed({1: (2, {"placement": 9.5, "score": 90})}, now) == [1]
+
+
+def test_equal_averages_of_placement_points_compare_equal() -> None:
+    """7/3 a game two ways: 5/3 + 3 over two games, and 5 + 5 + 5/3 + 0 + 0 over five.  The
+    average is divided exactly: a float of 14/3 divided by 2 is not the float of 35/3 divided by 5."""
+    from tests.tournament.helpers import settings_for
+    from tournament.pairing import standings as st
+    from tournament.settings import INDIVIDUAL
+    from tournament.values import Player, Result, SeatAssignment, Table
+
+    x, y = 1, 2
+    players = [Player(i, f"P{i}", None, 1, None) for i in range(1, 11)]
+    layouts = [[[3, 4, x, 5], [y, 6, 7, 8, 9, 10]], [[3, 4, x, 5, 6, 7], [y, 8, 9, 10]],
+               [[3, 4, y, 5]], [[3, 4, 5, y]], [[3, 4, 5, y]]]
+    tables, results = [], {}
+    for r, layout in enumerate(layouts, 1):
+        for n, group in enumerate(layout, 1):
+            tid = len(tables) + 1
+            tables.append(Table(tid, r, n, tuple(SeatAssignment(f"P{i + 1}", f"P{i + 1}", p)
+                                                 for i, p in enumerate(group))))
+            results[tid] = Result(tid, tid, "manual", False, {f"P{i + 1}": 50 - 10 * i for i in range(len(group))},
+                                  None, None, "")
+    out = st.compute(settings_for(INDIVIDUAL, size=6, tiebreaks=("average", "placement")), players, [], tables,
+                     results, {})
+    rows = {row.unit: row for row in out.rows}
+    assert (rows[x].played, rows[y].played) == (2, 5)
+    assert rows[x].average == rows[y].average == 7 / 3

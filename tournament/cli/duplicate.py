@@ -181,6 +181,7 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
                                 "(--round R: default the last round seated)")
         typer.echo(ops.enter_score(store, round_no, table, board, whole_scores(score), replace, by,
                                    reason=reason).summary())
+        _say_if_stale(store, replace)
         return
     if not records:
         raise UnusableInput("give a board's record file, or --round R --table T --board B --score NS=..,EW=..")
@@ -206,7 +207,19 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
             worst = max(worst, e.exit_code)
     if not seen:
         fail(f"no game records in {', '.join(records)}; nothing was entered", EXIT_UNUSABLE)
+    _say_if_stale(store, replace)
     raise typer.Exit(worst)
+
+
+def _say_if_stale(store: EventStore, replaced: bool) -> None:
+    """After a board's result replaced in a Swiss event of duplicate teams: a note when the last
+    round, unplayed, was paired on standings it changed (as a game's correction says it)."""
+    if replaced and store.settings.team_duplicate:
+        from tournament.event import desk
+
+        stale = desk.stale_pairing(store, str(store.path))
+        if stale:
+            typer.echo(f"note: {stale}")
 
 
 def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) -> None:

@@ -147,6 +147,14 @@ def _refuse_played(store: EventStore, tables: list[Table], what: str) -> None:
     if played:
         raise Refused(f"round {tables[0].round} table {played[0]} has a result: {what} (correct a result with "
                       f"`tournament amend`)")
+    if store.settings.team_duplicate:  # a duplicate-teams table's results are its boards'
+        from tournament.store import boards
+
+        ids = {t.id: t for t in tables}
+        board = next((r for r in boards.results(store) if r["table_id"] in ids), None)
+        if board is not None:
+            raise Refused(f"round {tables[0].round} table {ids[board['table_id']].number} has a result on board "
+                          f"{board['board']}: {what} (correct a board's result with `tournament result --replace`)")
     live = sql.venue_rows(store, [t.id for t in tables])
     busy = [t.number for t in tables if live.get(t.id)]
     if busy:
@@ -541,6 +549,12 @@ def stale_pairing(store: EventStore, event_label: str) -> str | None:
     results = store.results()
     if any(t.id in results for t in tables):
         return None
+    if store.settings.team_duplicate:  # a duplicate-teams table is played once a board of it is in
+        from tournament.store import boards
+
+        ids = {t.id for t in tables}
+        if any(r["table_id"] in ids for r in boards.results(store)):
+            return None
     if store.settings.teams and store.settings.team_schedule != "swiss":
         return None  # a round robin of teams is paired on its schedule
     used = store.standings_used(last)

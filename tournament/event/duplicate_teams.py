@@ -166,7 +166,7 @@ def matches(store: EventStore, round_no: int | None = None) -> list[Match]:
     return out
 
 
-def standings(store: EventStore) -> dict[str, Any]:
+def standings(store: EventStore, through_round: int | None = None) -> dict[str, Any]:
     """The teams ranked, as ``standings --json`` prints them: ``{"teams": [{"rank", "team", "id",
     "played", "won", "drawn", "lost", "byes", "match_points", "victory_points", "imps_for",
     "imps_against", "imps"}...], "ranked_by", "provisional", "members": {"id": [names]}}``, ``members``
@@ -175,7 +175,8 @@ def standings(store: EventStore) -> dict[str, Any]:
     :mod:`tournament.event.league`).  A match counts the boards both its
     tables have played (the standings are provisional while one is missing); it is won by the team
     with more IMPs.  Ranked by victory points (``--victory-points``) or match points, then the IMP
-    difference, then the IMPs won; a team's bye is a match won (2 match points, 12 VPs, no IMPs)."""
+    difference, then the IMPs won; a team's bye is a match won (2 match points, 12 VPs, no IMPs).
+    ``through_round``: the standings after that round (what the next round was paired on)."""
     check(store, "duplicate-teams standings")
     found = squads_sql.squads(store)
     acc: dict[int, dict[str, float]] = {s.id: {k: 0 for k in ("played", "won", "drawn", "lost", "byes",
@@ -183,6 +184,8 @@ def standings(store: EventStore) -> dict[str, Any]:
                                                                "imps_against")} for s in found}
     provisional = False
     for m in matches(store):
+        if through_round is not None and m.round > through_round:
+            continue
         provisional = provisional or not m.finished
         if not m.score.boards:  # no board in at both tables yet: not a match played
             continue
@@ -196,13 +199,17 @@ def standings(store: EventStore) -> dict[str, Any]:
             points = 2 if got > lost else 1 if got == lost else 0
             a["match_points"] += points
             a[{2: "won", 1: "drawn", 0: "lost"}[points]] += 1
-            a["victory_points"] += vp if vp is not None else (10.0 if store.settings.victory_points else 0)
+            # Summed in hundredths, exactly: float sums of two-decimal VPs drift apart (2.69 + 14.39 is
+            # not 6.22 + 10.86 in floats), and the IMP difference would never break the tie.
+            a["victory_points"] += _hundredths(vp if vp is not None else (10.0 if store.settings.victory_points else 0))
     squad_of = pairing.squad_of_players(found, store.teams())
-    for given in store.byes().values():
+    for round_no, given in store.byes().items():
+        if through_round is not None and round_no > through_round:
+            continue
         for team in dict.fromkeys(squad_of[p] for p in given if p in squad_of):
             acc[team]["byes"] += 1
             acc[team]["match_points"] += BYE_MATCH_POINTS
-            acc[team]["victory_points"] += BYE_VICTORY_POINTS
+            acc[team]["victory_points"] += _hundredths(BYE_VICTORY_POINTS)
     by = "victory-points" if store.settings.victory_points else "match-points"
     key = "victory_points" if store.settings.victory_points else "match_points"
     names = {s.id: s for s in found}
@@ -216,7 +223,7 @@ def standings(store: EventStore) -> dict[str, Any]:
         rows.append({"rank": rows[-1]["rank"] if here == previous else place, "team": names[u].name, "id": u,
                      "played": int(a["played"]), "won": int(a["won"]), "drawn": int(a["drawn"]),
                      "lost": int(a["lost"]), "byes": int(a["byes"]), "match_points": int(a["match_points"]),
-                     "victory_points": round(a["victory_points"], 2) if store.settings.victory_points else None,
+                     "victory_points": a["victory_points"] / 100 if store.settings.victory_points else None,
                      "imps_for": int(a["imps_for"]), "imps_against": int(a["imps_against"]),
                      "imps": int(a["imps_for"] - a["imps_against"]),
                      "status": "active" if names[u].active_in(store.last_round() + 1) else "withdrawn"})
@@ -231,9 +238,21 @@ def standings(store: EventStore) -> dict[str, Any]:
             "members": {str(u): [players[p] for p in members[u] if p in players] for u in order}}
 
 
+def _hundredths(vp: float) -> int:
+    """Victory points (two decimals) as a whole number of hundredths, which add up exactly."""
+    return round(vp * 100)
+
+
 def ranking(store: EventStore) -> list[int]:
     """The teams best first, for the next Swiss round."""
     return [r["id"] for r in standings(store)["teams"]]
+
+
+def kept_rows(doc: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
+    """The rows a round paired on ``doc`` (:func:`standings`) keeps: each team, its rank and the
+    values it was ranked by."""
+    key = "victory_points" if doc["ranked_by"] == "victory-points" else "match_points"
+    return [(r["id"], r["rank"], {key: r[key], "imps": r["imps"], "imps_for": r["imps_for"]}) for r in doc["teams"]]
 
 
 def match_docs(store: EventStore, round_no: int | None = None) -> list[dict[str, Any]]:

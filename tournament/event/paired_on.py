@@ -9,6 +9,7 @@ paired before this was so kept its pairs' standings; those are still compared as
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping, Sequence
 
 import attrs
@@ -24,7 +25,10 @@ Row = tuple[int, dict[str, Any]]
 
 #: The team tie-breaks' values as a sentence names them.
 TEAM_KEY_WORDS = {"games": "games won", "efectividad": "efectividad", "match-points": "match points",
-                  "for": "points for", "head-to-head": "head-to-head"}
+                  "for": "points for", "head-to-head": "head-to-head",
+                  # duplicate teams' (tournament.event.duplicate_teams.kept_rows)
+                  "victory_points": "victory points", "match_points": "match points",
+                  "imps": "IMP difference", "imps_for": "IMPs won"}
 
 
 @attrs.frozen
@@ -60,6 +64,8 @@ def recompute(store: EventStore, number: int, used: Mapping[int, Row], players: 
     ``number - 1``, among the units entered by then (a late entry changes no standing a round
     used).  ``used``: what the round kept, which says whether a team event kept its teams'."""
     settings = store.settings
+    if settings.team_duplicate and any("imps" in values for _, values in used.values()):
+        return _duplicate_teams(store, number, squads)
     if settings.teams:
         if squads is None:
             from tournament.event.teams import squads as load
@@ -81,6 +87,39 @@ def recompute(store: EventStore, number: int, used: Mapping[int, Row], players: 
                       "pair" if pairs else "player")
 
 
+def _duplicate_teams(store: EventStore, number: int, squads: Sequence[Squad] | None) -> Recomputed:
+    """A Swiss round of duplicate teams was paired on the teams' victory (or match) points, IMP
+    difference and IMPs won after the round before, among the teams entered by then."""
+    from tournament.event import duplicate_teams
+
+    if squads is None:
+        from tournament.event.teams import squads as load
+
+        squads = load(store)
+    entered = {s.id for s in squads if s.entered <= number}
+    kept = [row for row in duplicate_teams.kept_rows(duplicate_teams.standings(store, number - 1))
+            if row[0] in entered]
+    rows: dict[int, Row] = {}
+    previous: tuple[int, dict[str, Any]] | None = None
+    for place, (team, _, values) in enumerate(kept, 1):  # ranked again among them alone
+        rank = previous[0] if previous is not None and previous[1] == values else place
+        rows[team] = (rank, values)
+        previous = (rank, values)
+    names = {s.id: s.name for s in squads}
+    keys = tuple(kept[0][2]) if kept else ()
+    return Recomputed(rows, {u: names.get(u, f"#{u}") for u in rows}, keys, "team")
+
+
 def changed(used: Mapping[int, Row], now: Recomputed) -> list[int]:
-    """The units whose rank or values differ between what the round used and now."""
-    return [u for u in set(used) | set(now.rows) if used.get(u) != now.rows.get(u)]
+    """The units whose rank or values differ between what the round used and now.  Values are
+    compared to within float noise: an older version added placement points as rounded floats
+    (3.333333 three times: 9.999999 where 10 is kept now), which is no change of standing."""
+    return [u for u in set(used) | set(now.rows) if not _same(used.get(u), now.rows.get(u))]
+
+
+def _same(then: Row | None, now: Row | None) -> bool:
+    if then is None or now is None or then[0] != now[0] or set(then[1]) != set(now[1]):
+        return then == now
+    return all(a == b or (isinstance(a, (int, float)) and isinstance(b, (int, float))
+                          and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-5))
+               for a, b in ((then[1][k], now[1][k]) for k in then[1]))

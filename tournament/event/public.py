@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime
 import unicodedata
+from fractions import Fraction
 from typing import Any
 
 from tournament.errors import TournamentError
@@ -26,7 +27,7 @@ from tournament.event import feed, finals, stages, standings as standings_of
 from tournament.event.changes import latest_seq, table_statuses
 from tournament.event.stages import main_round_label  # noqa: F401 (the rounds' labels, as the feed gives them)
 from tournament.pairing import brackets
-from tournament.pairing.standings import forfeit_by_player, placements, shown_number, table_points
+from tournament.pairing.standings import exact, exact_table_points, forfeit_by_player, placements, shown_number
 from tournament.settings import PAIRS, PARTNERSHIP_FORMATS
 from tournament.store.event_store import EventStore
 
@@ -185,6 +186,10 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
         unit_of = {p.id: (p.team if store.settings.format == PAIRS and p.team else p.id)
                    for p in standings_of.seated_players(store)}  # a reserve brought in: its pair
         paired_at = {r.number: r.paired_at for r in store.rounds()}
+        from tournament.store.desk import sit_outs
+
+        # The rounds a unit asked to sit out: its bye there scores the event's sit-out, as the standings count it.
+        sat_out = {r: sorted({unit_of.get(p, p) for p in asked}) for r, asked in sit_outs(store).items()}
         if hall and store.settings.duplicate:  # in the same read as the boards and their results
             from tournament.event.duplicate_hall import complete_boards
 
@@ -206,7 +211,8 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
     data.update(seq=data["latest_seq"], unit_of=unit_of, paired_at=paired_at)
     data.update(clock=clock(data),
                 scoring={"bye": dict(s.bye), "placement": list(s.placement),
-                         "partnership": s.format in PARTNERSHIP_FORMATS, "forfeit": s.forfeit_score})
+                         "partnership": s.format in PARTNERSHIP_FORMATS, "forfeit": s.forfeit_score,
+                         "sit_out": dict(s.sit_out or dict.fromkeys(s.bye, 0.0)), "sat_out": sat_out})
     return data
 
 
@@ -375,19 +381,22 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
     if player is None:
         raise NotPublic(f"no player number {player_id} in this event")
     partnership = data["scoring"]["partnership"]
-    bye = data["scoring"]["bye"]
     points = data["scoring"]["placement"]
     unit = data["unit_of"].get(player_id, player_id)
-    totals = {"wins": 0.0, "for": 0, "against": 0, "placement": 0.0, "score": 0}
+    # (placement points added exactly, as the standings add them: 10/3 three times is 10)
+    totals: dict[str, Any] = {"wins": 0.0, "for": 0, "against": 0, "placement": Fraction(0), "score": 0}
     games = []
     for r, t in index["games"].get(player_id, []):
-        if t is None:  # a bye
+        if t is None:  # a bye (one asked for scores the event's sit-out: tournament sit-out)
+            bye = data["scoring"]["bye"]
+            if unit in data["scoring"].get("sat_out", {}).get(r["round"], ()):
+                bye = data["scoring"]["sit_out"]
             if partnership:
                 totals["wins"] += bye.get("wins", 0)
                 totals["for"] += int(bye.get("for", 0))
                 totals["against"] += int(bye.get("against", 0))
             else:
-                totals["placement"] += bye.get("placement", 0)
+                totals["placement"] += exact(bye.get("placement", 0))
                 totals["score"] += int(bye.get("score", 0))
             games.append({"round": r["round"], "stage": r["stage"], "label": r["label"], "heading": round_heading(r),
                           "bye": True, "totals": _as_ranked(totals)})
@@ -424,7 +433,7 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
             else:
                 game["place"] = own.place
                 game["outcome"] = "won" if own.place == 1 else "placed"
-                sized = table_points(points, len(t["seats"]))
+                sized = exact_table_points(points, len(t["seats"]))
                 totals["placement"] += sized[0 if own.place == 1 else -1]
                 totals["score"] += own.points_for
             game["totals"] = _as_ranked(totals)
@@ -445,7 +454,7 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
                 # (a smaller table's points, as the standings count them: 3, 1.5, 0 at a table of
                 # three where a full table's are 3, 2, 1, 0)
                 totals["placement"] += placements(scores, res["winner"],
-                                                  table_points(points, len(t["seats"]))).get(side, 0.0)
+                                                  exact_table_points(points, len(t["seats"]))).get(side, 0)
                 totals["score"] += mine
             game["totals"] = _as_ranked(totals)
         games.append(game)

@@ -66,7 +66,10 @@ def pair_next_round(store: EventStore, seed: str | None = None) -> pairing.Plan:
             order = current.ranking() if current is not None else None
             if store.settings.team_duplicate and last:  # ranked by IMPs and VPs, not by games
                 from tournament.event import duplicate_teams
-                order = duplicate_teams.ranking(store)
+                doc = duplicate_teams.standings(store)
+                order = [r["id"] for r in doc["teams"]]
+                # (the round keeps these, the standings it is paired on, not the games' all zeros)
+                seeded_rows, current = duplicate_teams.kept_rows(doc), None
             plan = _pair_teams(store, number, order)
         else:
             current = standings.from_store(store, tables=tables, results=results) if last else None

@@ -33,7 +33,9 @@ tie-breaks").
 from __future__ import annotations
 
 import functools
+import math
 from collections import defaultdict
+from fractions import Fraction
 from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 import attrs
@@ -176,7 +178,8 @@ _KEY_WORDS = {"efectividad": "efectividad (points for minus against)",
 
 def shown_number(x: float) -> float | int:
     """A number as the standings show it: a whole one as such, the rest to 4 places."""
-    return int(x) if float(x).is_integer() else round(x, 4)
+    x = float(x)  # (an exact sum of placement points, a Fraction, shows as the others do)
+    return int(x) if x.is_integer() else round(x, 4)
 
 
 def cell(s: Standing, column: str) -> Any:
@@ -226,14 +229,41 @@ def table_points(points: Sequence[float], size: int) -> tuple[float, ...]:
     full = len(points)
     if size >= full or not full:
         return tuple(points)
+    return tuple(round(float(p), 6) for p in exact_table_points(points, size))
+
+
+def exact(x: float | int | Fraction) -> Fraction:
+    """A setting's number exactly as written (``1.1`` is 11/10, not the float nearest it)."""
+    return x if isinstance(x, Fraction) else Fraction(repr(x)) if isinstance(x, float) else Fraction(x)
+
+
+def _placement_scale(settings: Settings, sizes: Iterable[int]) -> tuple[int, dict[int, tuple[float, ...]]]:
+    """The unit the standings count placement points in (1/scale of a point) and each table
+    size's points in it, whole numbers: every place's points, their share among players level
+    (split up to the table's size ways) and the bye's and sit-out's points are whole units."""
+    exact_points = {n: exact_table_points(settings.placement, n) for n in set(sizes)}
+    extra = [settings.bye.get("placement", 0), (settings.sit_out or {}).get("placement", 0)]
+    whole = math.lcm(*(value.denominator for value in [p for pts in exact_points.values() for p in pts]
+                       + [exact(x) for x in extra]))
+    scale = whole * math.lcm(*range(1, max(exact_points, default=1) + 1))  # (then any share is whole)
+    return scale, {n: tuple(float(p * scale) for p in pts) for n, pts in exact_points.items()}
+
+
+def exact_table_points(points: Sequence[float], size: int) -> tuple[Fraction, ...]:
+    """:func:`table_points` as exact fractions (10/3, not 3.333333), which the standings add up:
+    three games' 10/3 are 10, as two wins' 5 + 5 are, where 3.333333 three times is 9.999999 and
+    would rank below them."""
+    full = len(points)
+    if size >= full or not full:
+        return tuple(exact(p) for p in points)
     if size == 1:
-        return (points[0],)
+        return (exact(points[0]),)
     out = []
     for place in range(size):
-        at = place * (full - 1) / (size - 1)
+        at = Fraction(place * (full - 1), size - 1)
         low = int(at)
         high = min(low + 1, full - 1)
-        out.append(round(points[low] + (points[high] - points[low]) * (at - low), 6))
+        out.append(exact(points[low]) + (exact(points[high]) - exact(points[low])) * (at - low))
     return tuple(out)
 
 
@@ -295,7 +325,12 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
     #: Every result as (unit -> its side or seat, scores, winner): what head-to-head reads.
     played: list[tuple[dict[int, str], dict[str, int], str | None]] = []
     missing: dict[int, int] = {}
-    placement_points = settings.placement
+    # Placement points are added up exactly, in units of 1/scale (a table of four among tables of six
+    # gives 10/3): their sums are compared, and float sums that differ in the last digit (3.333333
+    # three times, 9.999999, against 5 + 5) would rank level players apart.  Whole numbers of units
+    # add up exactly as floats, and fast; each total is divided by the scale once, at the end.
+    scale, scaled = _placement_scale(settings, {len(t.seats) for t in tables}) if not settings.partnership \
+        else (1, {})
     for table in tables:
         result = results.get(table.id)
         if result is None:
@@ -318,7 +353,7 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                     a["for"] += own.points_for
                     a["against"] += own.points_against
                 else:
-                    a["placement"] += table_points(placement_points, len(table.seats))[0 if own.place == 1 else -1]
+                    a["placement"] += scaled[len(table.seats)][0 if own.place == 1 else -1]
                     a["score"] += own.points_for
                     a["firsts"] += own.place == 1
             continue
@@ -351,7 +386,7 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                         best[u] = max(best.get(u, margin), margin)
             played.append(({u: side for side, us in side_units.items() for u in us}, scores, result.winner))
         else:
-            places = placements(scores, result.winner, table_points(placement_points, len(table.seats)))
+            places = placements(scores, result.winner, scaled[len(table.seats)])  # (splits: whole units too)
             firsts = first_places(scores, result.winner)
             for s in table.seats:
                 a = acc[s.player]
@@ -367,8 +402,10 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                     best[s.player] = max(best.get(s.player, scores[s.seat]), scores[s.seat])
             played.append(({s.player: s.seat for s in table.seats}, scores, result.winner))
     for u, a in acc.items():  # what the games alone gave, before any bye or sit-out
-        a["average"] = ((a["won"] + a["drawn"] / 2) if settings.partnership else a["placement"]) / a["played"] \
-            if a["played"] else 0.0
+        # (one division of exact numbers: equal averages, 14/3 over two games and 35/3 over five,
+        # compare equal)
+        a["average"] = ((a["won"] + a["drawn"] / 2) / a["played"] if settings.partnership
+                        else a["placement"] / (a["played"] * scale)) if a["played"] else 0.0
     for round_no, given in byes.items():
         if through_round is not None and round_no > through_round:
             continue
@@ -382,7 +419,7 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
                 a["for"] += bye["for"]
                 a["against"] += bye["against"]
             else:
-                a["placement"] += bye["placement"]
+                a["placement"] += float(exact(bye["placement"]) * scale)
                 a["score"] += bye["score"]
     wins_of = {u: (a.get("won", 0.0) + a.get("drawn", 0.0) / 2 + a.get("bye_wins", 0.0)) if settings.partnership
                else a.get("placement", 0.0) for u, a in acc.items()}
@@ -392,9 +429,9 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
         g = a.get
         rows[u] = (u, names[u], active[u], int(g("played", 0)), int(g("won", 0)), int(g("drawn", 0)),
                    int(g("lost", 0)), int(g("byes", 0)), int(g("for", 0)), int(g("against", 0)),
-                   g("won", 0.0) + g("drawn", 0.0) / 2 + g("bye_wins", 0.0), g("placement", 0.0),
-                   int(g("score", 0)), int(g("firsts", 0)), float(sum(map(wins_of.__getitem__, opponents[u]))),
-                   int(g("forfeits", 0)), g("average", 0.0), *federation(games_of[u], wins_of, keys_wanted),
+                   g("won", 0.0) + g("drawn", 0.0) / 2 + g("bye_wins", 0.0), g("placement", 0.0) / scale,
+                   int(g("score", 0)), int(g("firsts", 0)), float(sum(map(wins_of.__getitem__, opponents[u]))) / scale,
+                   int(g("forfeits", 0)), g("average", 0.0), *federation(games_of[u], wins_of, keys_wanted, scale),
                    float(best.get(u, 0.0)))
     keys = settings.tiebreaks
     ranked = rank_rows(rows, keys, _sort_value, lambda group: head_to_head(group, played, settings.partnership),
@@ -433,7 +470,7 @@ def median_cut(games: int) -> int:
 
 
 def federation(games: Sequence[Sequence[tuple[int, float]]], score_of: dict[int, float],
-               wanted: bool = True) -> tuple[float, float]:
+               wanted: bool = True, scale: int = 1) -> tuple[float, float]:
     """A unit's median Buchholz and Sonneborn-Berger from its games (each its opponents and what the
     unit made against each), the opponents valued by ``score_of`` (their wins or placement points).
     ``wanted`` False: zeros (an event that ranks by neither does not pay for them)."""
@@ -441,8 +478,8 @@ def federation(games: Sequence[Sequence[tuple[int, float]]], score_of: dict[int,
         return 0.0, 0.0
     per_game = sorted(sum(score_of[o] for o, _ in game) for game in games)
     cut = median_cut(len(per_game))
-    median = float(sum(per_game[cut:len(per_game) - cut]))
-    sb = float(sum(made * score_of[o] for game in games for o, made in game))
+    median = float(sum(per_game[cut:len(per_game) - cut])) / scale
+    sb = float(sum(made * score_of[o] for game in games for o, made in game)) / scale
     return median, sb
 
 
