@@ -489,7 +489,46 @@ def _checked_tls(certfile: Optional[Path], keyfile: Optional[Path]) -> dict[str,
     for given, what in ((certfile, "--certfile"), (keyfile, "--keyfile")):
         if not given.is_file():
             raise UnusableInput(f"{what}: there is no file {given}")
+    _usable_tls(certfile, keyfile)
     return {"ssl_certfile": str(certfile), "ssl_keyfile": str(keyfile)}
+
+
+class _Protected(Exception):
+    """The private key asked for its password."""
+
+
+def _no_password() -> bytes:
+    raise _Protected
+
+
+def _usable_tls(certfile: Path, keyfile: Path) -> None:
+    """Load the certificate and its key as uvicorn will, before anything is claimed or printed:
+    uvicorn loads them only once it serves, after the links are out, and stops both processes
+    with an SSL traceback (``PEM lib``); and a key protected by a password has OpenSSL ask for it
+    on the terminal, once for each process, or fail the same way without one."""
+    import ssl
+
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_verify_locations(cafile=str(certfile))
+    except (ssl.SSLError, ValueError):
+        raise UnusableInput(f"--certfile: {certfile} is not a certificate in PEM form (a text file that "
+                            f"starts -----BEGIN CERTIFICATE-----)") from None
+    except OSError as e:
+        raise UnusableInput(f"--certfile: cannot read {certfile}: {e.strerror}") from None
+    try:
+        context.load_cert_chain(str(certfile), str(keyfile), _no_password)
+    except _Protected:
+        raise UnusableInput(f"--keyfile: {keyfile} is protected by a password, which the server cannot ask for; "
+                            f"give the key without one (openssl pkey -in {keyfile} -out key.pem)") from None
+    except ssl.SSLError as e:
+        if e.reason == "KEY_VALUES_MISMATCH":
+            raise UnusableInput(f"--keyfile: {keyfile} is not the private key of the certificate "
+                                f"{certfile}") from None
+        raise UnusableInput(f"--keyfile: {keyfile} is not a private key in PEM form (a text file that "
+                            f"starts -----BEGIN PRIVATE KEY-----)") from None
+    except OSError as e:
+        raise UnusableInput(f"--keyfile: cannot read {keyfile}: {e.strerror}") from None
 
 
 def _checked_url(url: Optional[str], option: str = "--url") -> Optional[str]:
