@@ -153,7 +153,12 @@ def open_store(path: str | Path, browsing: Browsing | None = None, shared: bool 
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         if meta.get("application") != APPLICATION:
             raise EventFileError(f"{path} is an SQLite database of another kind, not a tournament event file")
-        version = int(meta.get("schema_version", "0"))
+        try:
+            version = int(meta.get("schema_version", "0"))
+        except (ValueError, TypeError):
+            raise DamagedEventFile(f"{path} is a damaged tournament event file (its schema version, "
+                                   f"{str(meta.get('schema_version'))[:20]!r}, is not a number); run "
+                                   f"`tournament check {path}`") from None
         if version > SCHEMA_VERSION:
             raise EventFileError(f"{path} was written by a newer tournament tool (schema {version}; this one "
                                  f"reads up to {SCHEMA_VERSION})")
@@ -169,8 +174,9 @@ def open_store(path: str | Path, browsing: Browsing | None = None, shared: bool 
         raise _refusal(path, e, app_id) from None
     except (ValueError, TypeError, KeyError) as e:
         conn.close()
-        raise DamagedEventFile(f"{path} is a damaged tournament event file (bad settings: {e}); run `tournament "
-                               f"check {path}`") from None
+        said = f"they lack {e}" if isinstance(e, KeyError) else str(e)
+        raise DamagedEventFile(f"{path} is a damaged tournament event file (its settings cannot be read: "
+                               f"{said}); run `tournament check {path}`") from None
     return EventStore(path, conn, settings, meta["event_uuid"], browsing)
 
 
