@@ -242,6 +242,32 @@ def test_pair_name_listed_twice_is_a_file_error(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "'Team' is listed twice" in r.stderr
 
 
+@pytest.mark.parametrize("fmt, text, said", [
+    ("rotating", "name\nZed\n\nYan\nZed\n", "line 5: 'Zed' is listed twice (first on line 2)"),
+    ("rotating", "name\nAna\n\u0410na\n", "line 3: '\u0410na' and 'Ana' (line 2) look the same: one name listed twice"),
+    ("rotating", "name\nAna\nB\x00o\n", "line 3: a player name cannot hold line breaks, tabs or other control "
+                                          "characters: 'B\\x00o'"),
+    # A quote left open takes the rows after it into one cell: said at the line the row starts on.
+    ("rotating", 'name\nAna\n"Bo\nCy\n', "line 3: a player name cannot hold line breaks, tabs or other control "
+                                         "characters: 'Bo\\nCy'"),
+    ("pairs", "name,partner\nA1,B1\nA2,A1\n", "line 3: 'A1' is listed twice (first on line 2)"),
+    ("pairs", "name,partner,pair\nA,B,Team\nC,D,Team\n", "line 3: the pair name 'Team' is listed twice (first on "
+                                                        "line 2)"),
+    ("pairs", "name,partner,pair\nA,B,X\x01\n", "line 2: a pair name cannot hold line breaks, tabs or other control "
+                                              "characters: 'X\\x01'"),
+])
+def test_a_players_csv_names_the_line_of_a_refused_or_repeated_name(tmp_path: Path, fmt: str, text: str,
+                                                                    said: str) -> None:
+    """A name refused in a players CSV is said with the file and its line (the line of its first
+    listing too, for a name listed twice), as a row too long is; nothing is added."""
+    path = new_event(tmp_path, fmt)
+    names = tmp_path / "players.csv"
+    names.write_text(text)
+    r = run("add", path, "--csv", names)
+    assert r.exit_code == 2 and r.stderr == f"error: {names}, {said}\n", r.stderr
+    assert run("players", path, "--json").stdout.strip() == "[]"
+
+
 def _as_nobody() -> list[str] | None:
     """A command prefix that drops root's right to write anywhere (root ignores file modes)."""
     import os

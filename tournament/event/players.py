@@ -275,10 +275,12 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
     lines: list[int] = []
     rows: list[list[str]] = []
     try:
+        ended = 0  # the line the row before ended on: a row is said at the line it starts on
         for row in reader:
             if any(cell.strip() for cell in row):
                 rows.append(row)
-                lines.append(reader.line_num)
+                lines.append(ended + 1)
+            ended = reader.line_num
     except csv.Error as e:
         raise PlayerInputError(f"{path}: not readable as CSV: {e}") from None
     if not rows:
@@ -333,7 +335,34 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
             extra.append({h: _field(cell(h), path, n) for h in others})
     if not out:
         raise PlayerInputError(f"{path} has a header but no players")
+    _check_rows(path, lines[1:], out, pairs)
     return out, fids if "id" in idx or "partner_id" in idx else None, extra
+
+
+def _check_rows(path: Path, lines: Sequence[int], entries: Sequence, pairs: bool) -> None:
+    """The names of a players CSV checked as :func:`add_players` and :func:`add_pairs` check
+    them, but said at their line: a name with a control character (a quote left open takes the
+    rows after it into one cell, line breaks and all) or a name listed twice, with the line of
+    its first listing.  (Those checks said neither the file nor the line.)"""
+    seen: dict[str, tuple[LookAlikes, dict[str, int]]] = {"": (LookAlikes(), {}), "the pair name ": (LookAlikes(), {})}
+    for n, entry in zip(lines, entries, strict=True):
+        try:
+            names = [("", _check_name(x)) for x in (entry[:2] if pairs else (entry,))]
+            if pairs and entry[2]:
+                names.append(("the pair name ", _check_name(entry[2], "pair")))
+        except PlayerInputError as e:
+            raise PlayerInputError(f"{path}, line {n}: {e.message}") from None
+        for what, name in names:
+            listed, first = seen[what]
+            earlier = listed.find(name)
+            if earlier == name:
+                raise PlayerInputError(f"{path}, line {n}: {what}{name!r} is listed twice (first on line "
+                                       f"{first[earlier]})")
+            if earlier is not None:
+                raise PlayerInputError(f"{path}, line {n}: {what}{name!r} and {earlier!r} (line {first[earlier]}) "
+                                       f"look the same: one name listed twice")
+            listed.add(name)
+            first[name] = n
 
 
 def _field(value: str, path: Path, line: int) -> str:
