@@ -268,6 +268,24 @@ def test_a_players_csv_names_the_line_of_a_refused_or_repeated_name(tmp_path: Pa
     assert run("players", path, "--json").stdout.strip() == "[]"
 
 
+@pytest.mark.parametrize("text, said", [
+    ("name,team\nA,T1\nB,T1\nC,T1\nD,T1\n\nA,T2\n", "line 7: 'A' is listed twice (first on line 2)"),
+    ("name,team\nA,T1\n\nB,\n", "line 4: B has no team"),  # (it said line 3: blank lines were not counted)
+    ("name,team\nA,T1\nB\x01,T1\n", "line 3: a player name cannot hold line breaks, tabs or other control "
+                                   "characters: 'B\\x01'"),
+    ("name,team\nA,T1\nB,T\x1b\n", "line 3: a team name cannot hold line breaks, tabs or other control "
+                                  "characters: 'T\\x1b'"),
+])
+def test_a_team_events_players_csv_names_the_line_of_a_refused_name(tmp_path: Path, text: str, said: str) -> None:
+    path = tmp_path / "ev.db"
+    r = run("new", path, "--name", "T", "--game", "competitive", "--format", "teams", "--team-size", "4")
+    assert r.exit_code == 0, r.output
+    names = tmp_path / "players.csv"
+    names.write_text(text)
+    r = run("add", path, "--csv", names)
+    assert r.exit_code == 2 and r.stderr == f"error: {names}, {said}\n", r.stderr
+
+
 def _as_nobody() -> list[str] | None:
     """A command prefix that drops root's right to write anywhere (root ignores file modes)."""
     import os
