@@ -208,10 +208,10 @@ def _print(verdicts: Iterator[Report], as_json: bool, quiet: bool, rows: Any, ve
             rows.write(report)
         counts[report.status] += 1
         worst = max(worst, _exit_code(report))
+        if quiet and report.valid:  # (--json too: only the reports of records with problems)
+            continue
         if as_json:
             out.write(json.dumps(report.to_dict(), ensure_ascii=False) + "\n")
-            continue
-        if quiet and report.valid:
             continue
         console.write_line(out, report.summary(), _style(report.status))
         for problem in report.problems:
