@@ -24,7 +24,8 @@ from tournament.settings import Settings
 from tournament.store.changes import insert_change
 from tournament.store.event_store import Browsing, EventStore
 from tournament.store.schema import APPLICATION, APPLICATION_ID, CREATED_VERSION, SCHEMA_VERSION, create_schema
-from tournament.store.sqlite import BUSY_TIMEOUT_S, NotSQLite, connect_existing, databases_opened, now
+from tournament.store.sqlite import (BUSY_TIMEOUT_S, NotSQLite, connect_existing, databases_opened, now,
+                                     refuse_companions)
 
 
 def create_store(path: str | Path, settings: Settings, browsing: Browsing | None = None,
@@ -36,6 +37,7 @@ def create_store(path: str | Path, settings: Settings, browsing: Browsing | None
     _named(path)
     if path.exists() or path.is_symlink():
         raise EventFileError(f"{path} already exists; tournament new never overwrites a file")
+    refuse_companions(path)
     if not path.parent.is_dir():
         raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
     scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}.new")
@@ -103,6 +105,7 @@ def building_path(path: str | Path) -> Path:
     _named(path)
     if path.exists() or path.is_symlink():
         raise EventFileError(f"{path} already exists; tournament never overwrites a file")
+    refuse_companions(path)
     if not path.parent.is_dir():
         raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
     return path.with_name(f".{path.name}.building-{os.getpid()}")

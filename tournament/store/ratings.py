@@ -22,7 +22,8 @@ import sqlite_utils
 
 from tournament.errors import EventFileError, Refused
 from tournament.store.schema import APPLICATION_ID
-from tournament.store.sqlite import BUSY_TIMEOUT_S, NotSQLite, OnWait, connect_existing, databases_opened, transaction
+from tournament.store.sqlite import (BUSY_TIMEOUT_S, NotSQLite, OnWait, connect_existing, databases_opened,
+                                     refuse_companions, transaction)
 
 #: ``PRAGMA application_id`` of a ratings file ("DomR").
 RATINGS_APPLICATION_ID = 0x446F6D52
@@ -158,6 +159,7 @@ def open_ratings(path: str | Path, create: bool = True) -> RatingsFile:
         raise EventFileError(f"{path}: no such ratings file (import an event with --add to create it)")
     if not path.parent.is_dir():
         raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
+    refuse_companions(path, "ratings file")
     # Built in a scratch file and linked into place, as an event file is: a killed import leaves
     # nothing, and a file (or link) that appeared meanwhile is never overwritten.
     scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}.new")
