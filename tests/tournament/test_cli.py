@@ -286,6 +286,36 @@ def test_a_team_events_players_csv_names_the_line_of_a_refused_name(tmp_path: Pa
     assert r.exit_code == 2 and r.stderr == f"error: {names}, {said}\n", r.stderr
 
 
+@pytest.mark.parametrize("sql, what", [
+    ("UPDATE meta SET value = 'abc' WHERE key = 'schema_version'", "schema version"),
+    ("DELETE FROM meta", "schema version"),
+    ("DROP TABLE meta", "schema version"),
+    ("UPDATE games SET sides = 'null'", "sides"),
+    ("UPDATE games SET sides = '" + "[" * 5000 + "'", "sides"),
+    ("UPDATE games SET sides = '[]'", "sides"),
+    ("UPDATE games SET ranks = '[\"x\"]'", "ranks"),
+    ("UPDATE games SET ranks = '[0.0]'", "ranks"),
+])
+def test_a_damaged_ratings_file_is_one_line_saying_to_make_it_again(tmp_path: Path, sql: str, what: str) -> None:
+    """A ratings file whose meta or games the tool did not write so: "internal error" (ValueError,
+    TypeError, RecursionError, openskill's own) before; now one line, exit 2, that says what to do:
+    the file is made again from the events."""
+    event = tmp_path / "ev.db"
+    assert run("simulate", event, "--game", "competitive", "--format", "pairs", "-p", "8", "-n", "1").exit_code == 0
+    book = tmp_path / "ratings.db"
+    assert run("ratings", book, "--add", event).exit_code == 0
+    conn = sqlite3.connect(book)
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+    r = run("ratings", book)
+    assert r.exit_code == 2 and "internal error" not in r.stderr, r.stderr
+    assert r.stderr.startswith(f"error: {book} is ") and what in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.rstrip().endswith("make it again from the events: tournament ratings NEW.db --add EVENT.db …") \
+        or r.stderr.rstrip().endswith("the ratings file again from the events: tournament ratings NEW.db --add "
+                                      "EVENT.db …"), r.stderr
+
+
 def _as_nobody() -> list[str] | None:
     """A command prefix that drops root's right to write anywhere (root ignores file modes)."""
     import os
