@@ -272,6 +272,27 @@ def test_settings_that_are_no_object_or_nested_past_reading_are_a_damaged_file_n
                                 f"{said}); run `tournament check {path}`")
 
 
+@pytest.mark.parametrize("sql", [
+    "UPDATE rounds SET number = 'x' WHERE rowid = 1",
+    "UPDATE seats SET side = 'x' WHERE rowid = 1",
+    "UPDATE seats SET player_id = -1 WHERE rowid = 1",
+    "UPDATE players SET withdrawn_round = 'x' WHERE rowid = 1",
+    "UPDATE standings_used SET \"values\" = '1.5' WHERE rowid = 1",
+])
+def test_check_reports_a_value_the_tool_never_writes_instead_of_crashing(event_copy, tmp_path: Path, sql: str) -> None:
+    """Rows changed outside the tool (a round numbered 'x', a seat of a side or a player that is
+    not there): check ended in "internal error (TypeError…)"; it always reports (its docstring's
+    promise), so it says where the other checks stopped and what to do, exit 1."""
+    path = event_copy(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+    code, lines = check_lines(path)
+    assert code == 1 and not any("internal error" in x for x in lines), lines
+    assert any(x.startswith("error: database: ") for x in lines), lines
+
+
 def test_a_schema_version_that_is_no_number_is_a_damaged_file(event_copy, tmp_path: Path) -> None:
     path = event_copy(tmp_path)
     conn = sqlite3.connect(path)
