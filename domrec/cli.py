@@ -208,10 +208,10 @@ def _print(verdicts: Iterator[Report], as_json: bool, quiet: bool, rows: Any, ve
             rows.write(report)
         counts[report.status] += 1
         worst = max(worst, _exit_code(report))
+        if quiet and report.valid:  # (--json too: only the reports of records with problems)
+            continue
         if as_json:
             out.write(json.dumps(report.to_dict(), ensure_ascii=False) + "\n")
-            continue
-        if quiet and report.valid:
             continue
         console.write_line(out, report.summary(), _style(report.status))
         for problem in report.problems:
@@ -357,42 +357,42 @@ def convert(
     if from_ not in (None, *conv.FORMS):
         typer.echo(f"error: --from is json, jsonl or dgn, not {one_line(from_)!r}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
-    records = []
-    worst = EXIT_OK
-    outputs.reads(source)  # (never replaced by its own conversion, not even with --force)
-    for item in conv.read_items(source, from_ or (conv.form_of(source) if source != "-" else None)):
-        if item.record is None:
-            report = item.report
-            console.echo_err(report.summary(), _style(report.status))
-            for problem in report.problems:
-                console.echo_err(f"  {problem.text()}", "problem")
-            worst = max(worst, _exit_code(report))
-            continue
-        record = item.record
-        if fill_claims:
-            record, report = conv.fill(record, item.label)
-            if not report.valid:
-                console.echo_err(report.summary() + " (claims filled only as far as the replay reached)",
-                                 _style(report.status))
+    try:  # (Ctrl-C while the records are read, as while they are written: nothing written)
+        records = []
+        worst = EXIT_OK
+        outputs.reads(source)  # (never replaced by its own conversion, not even with --force)
+        for item in conv.read_items(source, from_ or (conv.form_of(source) if source != "-" else None)):
+            if item.record is None:
+                report = item.report
+                console.echo_err(report.summary(), _style(report.status))
                 for problem in report.problems:
                     console.echo_err(f"  {problem.text()}", "problem")
                 worst = max(worst, _exit_code(report))
-        if form == "dgn" and not conv.reads_back(record, item.label):
-            # DGN is read through the rules: an invalid record whose DGN would read back as another
-            # verdict (unusable, other problems) is left out, as a DGN game read up to a broken rule
-            # is (the others are written; exit 1: the record is invalid, not unreadable); JSON keeps it.
-            typer.echo(f"error: {one_line(item.label)}: this invalid record written as DGN would not read back "
-                       f"as the same record with the same problems, so it is left out; convert it to JSON "
-                       f"instead", err=True)
-            worst = max(worst, EXIT_INVALID)
-            continue
-        records.append(record)
-    if worst == EXIT_UNUSABLE or not records:
-        if not records and worst == EXIT_OK:
-            typer.echo("error: no record to convert", err=True)
-        typer.echo("nothing written", err=True)
-        raise typer.Exit(EXIT_UNUSABLE if worst != EXIT_INVALID else EXIT_INVALID)
-    try:
+                continue
+            record = item.record
+            if fill_claims:
+                record, report = conv.fill(record, item.label)
+                if not report.valid:
+                    console.echo_err(report.summary() + " (claims filled only as far as the replay reached)",
+                                     _style(report.status))
+                    for problem in report.problems:
+                        console.echo_err(f"  {problem.text()}", "problem")
+                    worst = max(worst, _exit_code(report))
+            if form == "dgn" and not conv.reads_back(record, item.label):
+                # DGN is read through the rules: an invalid record whose DGN would read back as another
+                # verdict (unusable, other problems) is left out, as a DGN game read up to a broken rule
+                # is (the others are written; exit 1: the record is invalid, not unreadable); JSON keeps it.
+                typer.echo(f"error: {one_line(item.label)}: this invalid record written as DGN would not read back "
+                           f"as the same record with the same problems, so it is left out; convert it to JSON "
+                           f"instead", err=True)
+                worst = max(worst, EXIT_INVALID)
+                continue
+            records.append(record)
+        if worst == EXIT_UNUSABLE or not records:
+            if not records and worst == EXIT_OK:
+                typer.echo("error: no record to convert", err=True)
+            typer.echo("nothing written", err=True)
+            raise typer.Exit(EXIT_UNUSABLE if worst != EXIT_INVALID else EXIT_INVALID)
         text = conv.text_of(records, form)
         outputs.write_text(output, text, outputs.RECORDS, force)
     except DomrecError as e:

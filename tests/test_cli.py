@@ -94,6 +94,14 @@ def test_quiet_prints_only_problems():
     assert "domino.json" not in r.output and "wrong-turn.json" in r.output
 
 
+def test_quiet_with_json_prints_only_the_reports_of_records_with_problems():
+    """``--json -q`` printed every record's report, -q said nothing of it."""
+    r = run("validate", "--json", "-q", VALID / "domino.json", INVALID / "wrong-turn.json")
+    reports = [json.loads(line) for line in r.stdout.splitlines()]
+    assert r.exit_code == 1 and [x["status"] for x in reports] == ["invalid"], r.stdout
+    assert reports[0]["source"].endswith("wrong-turn.json")
+
+
 def test_simulate_same_seed_same_bytes(tmp_path):
     a, b, c = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl"
     assert run("simulate", "competitive", "--games", 3, "--seed", 7, "-o", a).exit_code == 0

@@ -407,6 +407,28 @@ def test_ctrl_c_during_simulate(tmp_path, monkeypatch):
     assert path.read_bytes() == before and not leftovers(tmp_path)
 
 
+def test_ctrl_c_while_convert_reads(tmp_path, monkeypatch):
+    """Ctrl-C while the records are read (most of a large convert's time), as while they are
+    written: exit 2 and one line, the output as it was; it was exit 130 and not a word."""
+    from domrec import convert as conv
+
+    source, path = tmp_path / "games.jsonl", tmp_path / "games.dgn"
+    assert domrec("simulate", "competitive", "-n", 3, "-o", source).exit_code == 0
+    path.write_text("old\n")
+    real = conv.read_items
+
+    def interrupted(*args, **kwargs):
+        items = real(*args, **kwargs)
+        yield next(items)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(conv, "read_items", interrupted)
+    r = domrec("convert", source, "-o", path, "--force")
+    assert r.exit_code == 2
+    assert one_error_line(r) == f"error: interrupted: nothing written; {path} is as it was"
+    assert path.read_text() == "old\n" and not leftovers(tmp_path)
+
+
 def test_ctrl_c_during_report(event, tmp_path, monkeypatch):
     path = tmp_path / "e.html"
     monkeypatch.setattr(output.os, "fsync", lambda fd: (_ for _ in ()).throw(KeyboardInterrupt))

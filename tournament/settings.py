@@ -304,7 +304,17 @@ class Settings:
 
     @classmethod
     def from_json(cls, text: str) -> "Settings":
-        data = json.loads(text)
+        """The settings :meth:`to_json` wrote.  Anything else (a damaged event file) raises
+        ValueError, TypeError or KeyError, never another exception: JSON nested past the
+        interpreter's depth, or a JSON value that is not an object, is a ValueError."""
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise ValueError("they are nested too deeply") from None
+        if not isinstance(data, dict):
+            kind = {type(None): "null", bool: "true or false", int: "a number", float: "a number", str: "a text",
+                    list: "a list"}[type(data)]
+            raise ValueError(f"they are {kind}, not an object {{…}} of settings")
         data["placement"] = tuple(data.get("placement") or ())
         data["tiebreaks"] = tuple(data.get("tiebreaks") or ())
         data["team_tiebreaks"] = tuple(data.get("team_tiebreaks") or ())

@@ -156,7 +156,8 @@ def test_manual_result_marked_verified_is_found(tmp_path: Path) -> None:
     assert findings(path)
 
 
-@pytest.mark.parametrize("scores", ["xx", '"NS"', '{"NS": "a lot", "EW": 1}', "[1, 2]"])
+@pytest.mark.parametrize("scores", ["xx", '"NS"', '{"NS": "a lot", "EW": 1}', "[1, 2]", "[" * 5000 + "]" * 5000,
+                                    '{"NS": ' * 5000 + "1" + "}" * 5000])
 def test_unreadable_stored_scores_are_a_damaged_file_not_a_crash(simulated: Path, scores: str) -> None:
     from tournament import EventFileError
     tamper(simulated, "UPDATE results SET scores = ? WHERE id = (SELECT MIN(id) FROM results)", [scores])

@@ -242,6 +242,80 @@ def test_pair_name_listed_twice_is_a_file_error(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "'Team' is listed twice" in r.stderr
 
 
+@pytest.mark.parametrize("fmt, text, said", [
+    ("rotating", "name\nZed\n\nYan\nZed\n", "line 5: 'Zed' is listed twice (first on line 2)"),
+    ("rotating", "name\nAna\n\u0410na\n", "line 3: '\u0410na' and 'Ana' (line 2) look the same: one name listed twice"),
+    ("rotating", "name\nAna\nB\x00o\n", "line 3: a player name cannot hold line breaks, tabs or other control "
+                                          "characters: 'B\\x00o'"),
+    # A quote left open takes the rows after it into one cell: said at the line the row starts on.
+    ("rotating", 'name\nAna\n"Bo\nCy\n', "line 3: a player name cannot hold line breaks, tabs or other control "
+                                         "characters: 'Bo\\nCy'"),
+    ("pairs", "name,partner\nA1,B1\nA2,A1\n", "line 3: 'A1' is listed twice (first on line 2)"),
+    ("pairs", "name,partner,pair\nA,B,Team\nC,D,Team\n", "line 3: the pair name 'Team' is listed twice (first on "
+                                                        "line 2)"),
+    ("pairs", "name,partner,pair\nA,B,X\x01\n", "line 2: a pair name cannot hold line breaks, tabs or other control "
+                                              "characters: 'X\\x01'"),
+])
+def test_a_players_csv_names_the_line_of_a_refused_or_repeated_name(tmp_path: Path, fmt: str, text: str,
+                                                                    said: str) -> None:
+    """A name refused in a players CSV is said with the file and its line (the line of its first
+    listing too, for a name listed twice), as a row too long is; nothing is added."""
+    path = new_event(tmp_path, fmt)
+    names = tmp_path / "players.csv"
+    names.write_text(text)
+    r = run("add", path, "--csv", names)
+    assert r.exit_code == 2 and r.stderr == f"error: {names}, {said}\n", r.stderr
+    assert run("players", path, "--json").stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("text, said", [
+    ("name,team\nA,T1\nB,T1\nC,T1\nD,T1\n\nA,T2\n", "line 7: 'A' is listed twice (first on line 2)"),
+    ("name,team\nA,T1\n\nB,\n", "line 4: B has no team"),  # (it said line 3: blank lines were not counted)
+    ("name,team\nA,T1\nB\x01,T1\n", "line 3: a player name cannot hold line breaks, tabs or other control "
+                                   "characters: 'B\\x01'"),
+    ("name,team\nA,T1\nB,T\x1b\n", "line 3: a team name cannot hold line breaks, tabs or other control "
+                                  "characters: 'T\\x1b'"),
+])
+def test_a_team_events_players_csv_names_the_line_of_a_refused_name(tmp_path: Path, text: str, said: str) -> None:
+    path = tmp_path / "ev.db"
+    r = run("new", path, "--name", "T", "--game", "competitive", "--format", "teams", "--team-size", "4")
+    assert r.exit_code == 0, r.output
+    names = tmp_path / "players.csv"
+    names.write_text(text)
+    r = run("add", path, "--csv", names)
+    assert r.exit_code == 2 and r.stderr == f"error: {names}, {said}\n", r.stderr
+
+
+@pytest.mark.parametrize("sql, what", [
+    ("UPDATE meta SET value = 'abc' WHERE key = 'schema_version'", "schema version"),
+    ("DELETE FROM meta", "schema version"),
+    ("DROP TABLE meta", "schema version"),
+    ("UPDATE games SET sides = 'null'", "sides"),
+    ("UPDATE games SET sides = '" + "[" * 5000 + "'", "sides"),
+    ("UPDATE games SET sides = '[]'", "sides"),
+    ("UPDATE games SET ranks = '[\"x\"]'", "ranks"),
+    ("UPDATE games SET ranks = '[0.0]'", "ranks"),
+])
+def test_a_damaged_ratings_file_is_one_line_saying_to_make_it_again(tmp_path: Path, sql: str, what: str) -> None:
+    """A ratings file whose meta or games the tool did not write so: "internal error" (ValueError,
+    TypeError, RecursionError, openskill's own) before; now one line, exit 2, that says what to do:
+    the file is made again from the events."""
+    event = tmp_path / "ev.db"
+    assert run("simulate", event, "--game", "competitive", "--format", "pairs", "-p", "8", "-n", "1").exit_code == 0
+    book = tmp_path / "ratings.db"
+    assert run("ratings", book, "--add", event).exit_code == 0
+    conn = sqlite3.connect(book)
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+    r = run("ratings", book)
+    assert r.exit_code == 2 and "internal error" not in r.stderr, r.stderr
+    assert r.stderr.startswith(f"error: {book} is ") and what in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.rstrip().endswith("make it again from the events: tournament ratings NEW.db --add EVENT.db …") \
+        or r.stderr.rstrip().endswith("the ratings file again from the events: tournament ratings NEW.db --add "
+                                      "EVENT.db …"), r.stderr
+
+
 def _as_nobody() -> list[str] | None:
     """A command prefix that drops root's right to write anywhere (root ignores file modes)."""
     import os

@@ -243,6 +243,67 @@ def test_an_event_too_damaged_to_open_is_still_diagnosed(event_copy, tmp_path: P
     assert r.exit_code == 2 and "tournament check" in r.output
 
 
+UNREAD = "database: the event's meta table or settings cannot be read"
+
+
+@pytest.mark.parametrize("settings, said, found", [
+    ("null", "they are null, not an object {…} of settings", UNREAD),
+    ('"x"', "they are a text, not an object {…} of settings", UNREAD),
+    ("[1]", "they are a list, not an object {…} of settings", UNREAD),
+    ("{}", "they lack 'game'", UNREAD),
+    ("[" * 5000, "they are nested too deeply",
+     "table meta: the event's settings: value is JSON nested too deeply to be read ('" + "[" * 40 + "…')"),
+])
+def test_settings_that_are_no_object_or_nested_past_reading_are_a_damaged_file_not_an_internal_error(
+        event_copy, tmp_path: Path, settings: str, said: str, found: str) -> None:
+    """Settings the tool never writes (a JSON value that is no object, or nested deeper than Python
+    reads): every command says the file is damaged and names `check`, and `check` diagnoses it,
+    where both ended in "internal error (AttributeError…)" or "(RecursionError…)"."""
+    path = event_copy(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'settings'", [settings])
+    conn.commit()
+    conn.close()
+    code, lines = check_lines(path)
+    assert code == 1 and f"error: {found}" in lines, lines
+    r = run("standings", path)
+    assert r.exit_code == 2 and "internal error" not in r.output, r.output
+    assert r.output.strip() == (f"error: {path} is a damaged tournament event file (its settings cannot be read: "
+                                f"{said}); run `tournament check {path}`")
+
+
+@pytest.mark.parametrize("sql", [
+    "UPDATE rounds SET number = 'x' WHERE rowid = 1",
+    "UPDATE seats SET side = 'x' WHERE rowid = 1",
+    "UPDATE seats SET player_id = -1 WHERE rowid = 1",
+    "UPDATE players SET withdrawn_round = 'x' WHERE rowid = 1",
+    "UPDATE standings_used SET \"values\" = '1.5' WHERE rowid = 1",
+])
+def test_check_reports_a_value_the_tool_never_writes_instead_of_crashing(event_copy, tmp_path: Path, sql: str) -> None:
+    """Rows changed outside the tool (a round numbered 'x', a seat of a side or a player that is
+    not there): check ended in "internal error (TypeError…)"; it always reports (its docstring's
+    promise), so it says where the other checks stopped and what to do, exit 1."""
+    path = event_copy(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+    code, lines = check_lines(path)
+    assert code == 1 and not any("internal error" in x for x in lines), lines
+    assert any(x.startswith("error: database: ") for x in lines), lines
+
+
+def test_a_schema_version_that_is_no_number_is_a_damaged_file(event_copy, tmp_path: Path) -> None:
+    path = event_copy(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE meta SET value = 'abc' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    r = run("standings", path)
+    assert r.exit_code == 2 and r.output.strip() == (f"error: {path} is a damaged tournament event file (its schema "
+                                                     f"version, 'abc', is not a number); run `tournament check {path}`")
+
+
 def test_a_sound_file_has_no_damage_findings(event_copy, tmp_path: Path) -> None:
     code, lines = check_lines(event_copy(tmp_path))
     assert code == 0 and not [x for x in lines if x.startswith("error")]

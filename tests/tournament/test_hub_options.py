@@ -45,3 +45,16 @@ def test_serve_still_names_its_own() -> None:
         connect_options("http://x", None)
     with pytest.raises(UnusableInput, match=r"^--upstream-creds nonexist: cannot be read"):
         connect_options("nats://127.0.0.1:4333", Path("nonexist"))
+
+
+@pytest.mark.parametrize("url", ["nats://[::1", "nats://127.0.0.1:99999", "nats://127.0.0.1:x", "nats://:4222",
+                                 "nats://", "nats://127.0.0.1 :4222"])
+def test_an_address_nats_cannot_connect_to_is_refused_at_once(url: str) -> None:
+    """A bracket left open, a port past 65535 or not a number, no host: nats-py refuses them only
+    when it connects, so the hub and serve --upstream started and retried them every second for
+    ever ("invalid connect url option"); refused in one line at start-up, as ``http://x`` is."""
+    for option in ("--upstream", "--nats"):
+        with pytest.raises(UnusableInput) as e:
+            connect_options(url, None, option)
+        assert str(e.value) == f"{option} {url!r}: a NATS server's address is nats://HOST:PORT (or tls://HOST:PORT)"
+    assert connect_options("nats://[::1]:4222", None) == {"servers": ["nats://[::1]:4222"]}

@@ -35,6 +35,62 @@ def test_new_never_overwrites(tmp_path: Path) -> None:
     assert path.read_text() == "precious"
 
 
+def _crashed_with_a_write_in_its_log(path: Path) -> None:
+    """An event whose last write is in its -wal only (the process ended before a checkpoint)."""
+    import subprocess
+    import sys
+
+    create_event(path, settings()).close()
+    with open_event(path) as store:
+        add_players(store, ["Old One", "Old Two"])
+    code = ("import os, sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_autocheckpoint=0'); "
+            "c.execute(\"UPDATE players SET name = name || ', written last'\"); c.commit(); os._exit(0)")
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert Path(f"{path}-wal").stat().st_size > 0
+
+
+def test_new_refuses_the_log_an_earlier_event_of_its_name_left(tmp_path: Path) -> None:
+    """``club.db-wal`` left beside where ``club.db`` was (the file moved away after a crash): a new
+    ``club.db`` read it as its own log, and held the old event's players (and was damaged); now
+    refused, the log left as it was.  ``tournament simulate`` and a new ratings file likewise."""
+    from tournament.event.simulate import simulate_event
+    from tournament.store.ratings import open_ratings
+
+    path = tmp_path / "club.db"
+    _crashed_with_a_write_in_its_log(path)
+    path.rename(tmp_path / "moved.db")
+    log = Path(f"{path}-wal").read_bytes()
+    said = (f"{path}-wal is there already: the last writes of an earlier event file named club.db, which SQLite "
+            f"would read into the new one as its own; move it to where that event file is (or delete it, if "
+            f"that file is gone) and run this again")
+    with pytest.raises(EventFileError) as e:
+        create_event(path, settings())
+    assert str(e.value) == said
+    with pytest.raises(EventFileError) as e:
+        simulate_event(path, "competitive", "pairs", 8, 1, seed=1)
+    assert str(e.value) == said
+    assert not path.exists() and Path(f"{path}-wal").read_bytes() == log
+    Path(f"{path}-wal").rename(tmp_path / "moved.db-wal")  # where it belongs: the old event has its last write
+    with open_event(tmp_path / "moved.db") as old:
+        assert {p.name for p in old.players()} == {"Old One, written last", "Old Two, written last"}
+    create_event(path, settings()).close()  # and a new one is made
+    journal = tmp_path / "r.db-journal"
+    journal.write_bytes(b"x")
+    with pytest.raises(EventFileError, match="r.db-journal is there already: the last writes of an earlier ratings"):
+        open_ratings(tmp_path / "r.db")
+
+
+@pytest.mark.parametrize("name", ["club.db-wal", "club.db-shm", "club.db-journal"])
+def test_new_refuses_a_name_sqlite_gives_to_a_companion(tmp_path: Path, name: str) -> None:
+    """``tournament new club.db-wal`` beside ``club.db``: the next command on club.db deleted it,
+    as a log that was none."""
+    with pytest.raises(EventFileError, match=f"the name cannot end in {name[7:]}, which SQLite gives to a file it "
+                                             f"keeps beside club.db; choose another name for the event file"):
+        create_event(tmp_path / name, settings())
+    assert not (tmp_path / name).exists()
+
+
 def test_missing_file_is_not_created(tmp_path: Path) -> None:
     path = tmp_path / "nope.db"
     with pytest.raises(EventFileError, match="no such event file"):

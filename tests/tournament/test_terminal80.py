@@ -166,3 +166,23 @@ def test_in_print_names_wrap_between_words_only():
     from tournament.pages.report import CSS
     printed = CSS[CSS.index("@media print"):]
     assert re.search(r"td\.name,\.match\{overflow-wrap:normal;word-break:normal", printed)
+
+
+@pytest.mark.parametrize("command", [("standings",), ("tables",), ("players",)])
+def test_a_reader_gone_ends_a_table_as_done_not_refused(tmp_path, command):
+    """``tournament standings EVENT | head -1``: rich answered the closed pipe with exit 1, which
+    says the command was refused (``set -o pipefail`` scripts stopped there); every command ends
+    as done now, exit 0 and no word, as one that prints no table did.  The pipe's reading end is
+    closed before the command starts, so that its first write meets it, however it is scheduled."""
+    import os
+
+    path = _pairs_event(tmp_path)
+    assert run("pair", path).exit_code == 0
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([sys.executable, "-m", "tournament.cli", *command, str(path)], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write)
+    assert done.returncode == 0 and done.stderr == "", (done.returncode, done.stderr)

@@ -267,6 +267,50 @@ def test_serve_takes_a_certificate_and_its_key_together(tmp_path):
 
 
 @pytest.mark.skipif(__import__("shutil").which("openssl") is None, reason="openssl is not installed")
+def test_a_certificate_or_key_that_cannot_be_used_is_refused_in_one_line_before_serving(tmp_path):
+    """A file that is no PEM certificate, no PEM key, the key of another certificate, or a key
+    protected by a password: each refused in one line naming the option and the file, exit 2,
+    before anything is claimed or printed (uvicorn loaded them only once serving, after the links
+    were out, and both processes stopped on an SSL traceback; a protected key had OpenSSL ask
+    for its password on the terminal)."""
+    from typer.testing import CliRunner
+
+    from tests.tournament.served import ports
+    from tournament.cli import app
+
+    path = _event(tmp_path)
+    before = path.read_bytes()
+
+    def made(name: str) -> tuple[Path, Path]:
+        cert, key = tmp_path / f"{name}-cert.pem", tmp_path / f"{name}-key.pem"
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
+                        "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+        return cert, key
+    cert, key = made("one")
+    _, other_key = made("two")
+    protected = tmp_path / "protected.pem"
+    subprocess.run(["openssl", "pkey", "-in", str(key), "-aes256", "-passout", "pass:secret", "-out", str(protected)],
+                   check=True, capture_output=True)
+    garbage = tmp_path / "garbage.pem"
+    garbage.write_bytes(bytes(range(256)))
+    refusals = [
+        (garbage, key, f"--certfile: {garbage} is not a certificate in PEM form"),
+        (key, key, f"--certfile: {key} is not a certificate in PEM form"),
+        (cert, garbage, f"--keyfile: {garbage} is not a private key in PEM form"),
+        (cert, cert, f"--keyfile: {cert} is not a private key in PEM form"),
+        (cert, other_key, f"--keyfile: {other_key} is not the private key of the certificate {cert}"),
+        (cert, protected, f"--keyfile: {protected} is protected by a password, which the server cannot ask for"),
+    ]
+    for certfile, keyfile, words in refusals:
+        result = CliRunner().invoke(app, ["serve", str(path), "--port", str(next(ports())), "--certfile", str(certfile),
+                                          "--keyfile", str(keyfile)])
+        assert result.exit_code == 2, result.output
+        assert words in result.output and "Traceback" not in result.output and "internal error" not in result.output
+        assert result.output.count("\n") == 1 and "director" not in result.output, result.output
+    assert path.read_bytes() == before  # nothing claimed
+
+
+@pytest.mark.skipif(__import__("shutil").which("openssl") is None, reason="openssl is not installed")
 def test_serve_with_a_certificate_answers_https_and_its_links_say_so(tmp_path):
     """``serve --certfile --keyfile``: https (a secure context for the phones' browsers, where the
     service worker keeps the table page for a tab opened again offline)."""

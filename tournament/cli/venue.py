@@ -443,6 +443,9 @@ def listening_or_refused(host: str, port: int, advice: str) -> socket.socket:
     or a ``hub`` started at the same moment is refused here, in one line).  A connection made
     before the server runs waits in the backlog and is answered once it does: a client takes an
     answer, not an open port, for a server ready."""
+    if not host.strip():  # bound as every address of every network, which no link can name (http://:8000)
+        raise UnusableInput(f"--host is an address of this machine, such as 127.0.0.1 (this computer only) or "
+                            f"0.0.0.0 (every device on the network), not {host!r}")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
@@ -489,7 +492,46 @@ def _checked_tls(certfile: Optional[Path], keyfile: Optional[Path]) -> dict[str,
     for given, what in ((certfile, "--certfile"), (keyfile, "--keyfile")):
         if not given.is_file():
             raise UnusableInput(f"{what}: there is no file {given}")
+    _usable_tls(certfile, keyfile)
     return {"ssl_certfile": str(certfile), "ssl_keyfile": str(keyfile)}
+
+
+class _Protected(Exception):
+    """The private key asked for its password."""
+
+
+def _no_password() -> bytes:
+    raise _Protected
+
+
+def _usable_tls(certfile: Path, keyfile: Path) -> None:
+    """Load the certificate and its key as uvicorn will, before anything is claimed or printed:
+    uvicorn loads them only once it serves, after the links are out, and stops both processes
+    with an SSL traceback (``PEM lib``); and a key protected by a password has OpenSSL ask for it
+    on the terminal, once for each process, or fail the same way without one."""
+    import ssl
+
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_verify_locations(cafile=str(certfile))
+    except (ssl.SSLError, ValueError):
+        raise UnusableInput(f"--certfile: {certfile} is not a certificate in PEM form (a text file that "
+                            f"starts -----BEGIN CERTIFICATE-----)") from None
+    except OSError as e:
+        raise UnusableInput(f"--certfile: cannot read {certfile}: {e.strerror}") from None
+    try:
+        context.load_cert_chain(str(certfile), str(keyfile), _no_password)
+    except _Protected:
+        raise UnusableInput(f"--keyfile: {keyfile} is protected by a password, which the server cannot ask for; "
+                            f"give the key without one (openssl pkey -in {keyfile} -out key.pem)") from None
+    except ssl.SSLError as e:
+        if e.reason == "KEY_VALUES_MISMATCH":
+            raise UnusableInput(f"--keyfile: {keyfile} is not the private key of the certificate "
+                                f"{certfile}") from None
+        raise UnusableInput(f"--keyfile: {keyfile} is not a private key in PEM form (a text file that "
+                            f"starts -----BEGIN PRIVATE KEY-----)") from None
+    except OSError as e:
+        raise UnusableInput(f"--keyfile: cannot read {keyfile}: {e.strerror}") from None
 
 
 def _checked_url(url: Optional[str], option: str = "--url") -> Optional[str]:
@@ -501,11 +543,19 @@ def _checked_url(url: Optional[str], option: str = "--url") -> Optional[str]:
     lose its links (docs/venue.md, "Behind a reverse proxy")."""
     if url is None:
         return None
-    if not url.startswith(("http://", "https://")) or any(c.isspace() for c in url):
-        raise UnusableInput(f"{option} is an address such as http://192.168.1.20:8000, not {url!r}")
     from urllib.parse import urlsplit
 
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # (a port that is no number, or past 65535, is a ValueError here)
+    except ValueError:
+        parts = None
+    if parts is None or not url.startswith(("http://", "https://")) or any(c.isspace() for c in url) \
+            or not parts.hostname:
+        raise UnusableInput(f"{option} is an address such as http://192.168.1.20:8000, not {url!r}")
+    if parts.username is not None or parts.password is not None:
+        raise UnusableInput(f"{option} {url}: an address for the phones holds no user name or password (it is "
+                            f"printed on every table's link and QR code)")
     if parts.path.rstrip("/") or parts.query or parts.fragment:
         raise UnusableInput(f"{option} {url}: the venue is served at the root of an address (a scheme, a host and "
                             f"a port, no path): behind a reverse proxy, give it a host name or a port of its own "
@@ -517,7 +567,7 @@ def _reachable(host: str) -> str:
     """The address other devices use for this computer when listening on every address: its name's
     address if that is not a loopback one (no packet is sent to find it), else the name itself."""
     if host not in ("0.0.0.0", "::"):
-        return host
+        return f"[{host}]" if ":" in host else host  # (an IPv6 address is bracketed in a URL: http://[::1]:8000)
     name = socket.gethostname()
     try:
         for info in socket.getaddrinfo(name, None, socket.AF_INET):

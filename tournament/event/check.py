@@ -229,6 +229,13 @@ def run(store: EventStore) -> CheckReport:
     except (sqlite3.DatabaseError, EventFileError) as e:
         findings.append(Finding("error", "database", f"the other checks stopped at a damaged part of the file "
                                                      f"({clip(str(e), 160)}); restore the event from a copy"))
+    except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as e:
+        # A value SQLite reads but the tool never writes (a row edited outside it: a round numbered
+        # 'x', a seat of a player or a side that is not there): said, as check always reports.
+        findings.append(Finding("error", "database", f"the other checks stopped at a value they cannot use "
+                                                     f"({type(e).__name__}: {clip(str(e), 120)}): if the file was "
+                                                     f"changed outside the tool, restore the event from a copy; "
+                                                     f"if not, please report it"))
     return CheckReport(tuple(findings), counts["records"], counts["results"], counts["rounds"])
 
 

@@ -271,16 +271,7 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
     # a header that holds a semicolon and no comma is read so.
     first = next((line for line in text.splitlines() if line.strip()), "")
     delimiter = ";" if ";" in first and "," not in first else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    lines: list[int] = []
-    rows: list[list[str]] = []
-    try:
-        for row in reader:
-            if any(cell.strip() for cell in row):
-                rows.append(row)
-                lines.append(reader.line_num)
-    except csv.Error as e:
-        raise PlayerInputError(f"{path}: not readable as CSV: {e}") from None
+    lines, rows = csv_rows(path, text, delimiter)
     if not rows:
         raise PlayerInputError(f"{path} is empty")
     given = [h.strip().lower() for h in rows[0]]
@@ -333,7 +324,54 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
             extra.append({h: _field(cell(h), path, n) for h in others})
     if not out:
         raise PlayerInputError(f"{path} has a header but no players")
+    if pairs:
+        check_listed(path, [(n, kind, x) for n, (a, b, pair) in zip(lines[1:], out, strict=True)
+                            for kind, x in (("player", a), ("player", b), ("pair", pair)) if x])
+    else:
+        check_listed(path, [(n, "player", x) for n, x in zip(lines[1:], out, strict=True)])
     return out, fids if "id" in idx or "partner_id" in idx else None, extra
+
+
+def csv_rows(path: Path, text: str, delimiter: str = ",") -> tuple[list[int], list[list[str]]]:
+    """The rows of a CSV text that hold something, and the line of the file each starts on: a
+    row is said where the file has it, blank lines counted, and a quoted cell's line breaks (a
+    quote left open takes the rows after it into one cell, said at the line it starts on)."""
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    lines: list[int] = []
+    rows: list[list[str]] = []
+    try:
+        ended = 0  # the line the row before ended on
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                rows.append(row)
+                lines.append(ended + 1)
+            ended = reader.line_num
+    except csv.Error as e:
+        raise PlayerInputError(f"{path}: not readable as CSV: {e}") from None
+    return lines, rows
+
+
+def check_listed(path: Path, listed: Sequence[tuple[int, str, str]]) -> None:
+    """The names of a players CSV, ``(line, "player" or "pair", name)``, checked as
+    :func:`add_players` and :func:`add_pairs` check them, but said at their line: a name with a
+    control character, or a name listed twice (players among players, pair names among pair
+    names), with the line of its first listing.  (Those checks say neither the file nor the line.)"""
+    seen: dict[str, tuple[LookAlikes, dict[str, int]]] = {}
+    for n, kind, given in listed:
+        try:
+            name = _check_name(given, kind)
+        except PlayerInputError as e:
+            raise PlayerInputError(f"{path}, line {n}: {e.message}") from None
+        what = "the pair name " if kind == "pair" else ""
+        names, first = seen.setdefault(kind, (LookAlikes(), {}))
+        earlier = names.find(name)
+        if earlier == name:
+            raise PlayerInputError(f"{path}, line {n}: {what}{name!r} is listed twice (first on line {first[earlier]})")
+        if earlier is not None:
+            raise PlayerInputError(f"{path}, line {n}: {what}{name!r} and {earlier!r} (line {first[earlier]}) look "
+                                   f"the same: one name listed twice")
+        names.add(name)
+        first[name] = n
 
 
 def _field(value: str, path: Path, line: int) -> str:

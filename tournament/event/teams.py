@@ -8,8 +8,6 @@ change log like every change people can see.
 
 from __future__ import annotations
 
-import csv
-import io
 import unicodedata
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -123,10 +121,7 @@ def read_teams_csv(path: str | Path) -> tuple[list[tuple[str, list[PairEntry], l
     number) and the other columns (club, …), by name, for :func:`add_teams`."""
     path = Path(path)
     text = pl.read_list_file(path, "a players CSV")
-    try:
-        rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
-    except csv.Error as e:
-        raise PlayerInputError(f"{path}: not readable as CSV: {e}") from None
+    lines, rows = pl.csv_rows(path, text)
     if not rows:
         raise PlayerInputError(f"{path} is empty")
     header = [pl.ID_COLUMNS.get(h.strip().lower(), h.strip().lower()) for h in rows[0]]
@@ -145,7 +140,8 @@ def read_teams_csv(path: str | Path) -> tuple[list[tuple[str, list[PairEntry], l
             raise PlayerInputError(f"{path}: a column name is one line of at most 40 characters: {h[:40]!r}")
     own: dict[str, tuple[str | None, dict[str, str]]] = {}
     teams: dict[str, list[tuple[str, str]]] = {}
-    for n, row in enumerate(rows[1:], 2):
+    listed: list[tuple[int, str, str]] = []
+    for n, row in zip(lines[1:], rows[1:], strict=True):
         def cell(col: str) -> str:
             i = idx.get(col)
             return row[i].strip() if i is not None and i < len(row) else ""
@@ -153,8 +149,15 @@ def read_teams_csv(path: str | Path) -> tuple[list[tuple[str, list[PairEntry], l
             raise PlayerInputError(f"{path}, line {n}: the name is empty")
         if not cell("team"):
             raise PlayerInputError(f"{path}, line {n}: {cell('name')} has no team")
+        if cell("team") not in teams:
+            try:
+                pl._check_name(cell("team"), "team")
+            except PlayerInputError as e:
+                raise PlayerInputError(f"{path}, line {n}: {e.message}") from None
         teams.setdefault(cell("team"), []).append((cell("name"), cell("pair") if with_pairs else ""))
+        listed.append((n, "player", cell("name")))
         own[normalise_name(cell("name"))] = (cell("id") or None, {h: pl._field(cell(h), path, n) for h in others})
+    pl.check_listed(path, listed)
     out = []
     for team, members in teams.items():
         pairs: list[PairEntry] = []

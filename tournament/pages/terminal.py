@@ -14,6 +14,7 @@ set, else for 200 columns (a file is read in an editor, not on an 80-column scre
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -230,6 +231,22 @@ def _abbreviate(rows: list[dict[str, Any]], columns: list[str],
     return rows, [short[c] for c in columns], ([f"({', '.join(used)})"] if used else [])
 
 
+@functools.cache
+def _console_class() -> type:
+    """rich's Console, but for a reader gone (``tournament standings … | head -1``): rich's own
+    answer is to exit 1, which says the command was refused, where every other way a command
+    meets a closed pipe ends it as done (exit 0, no word: :func:`tournament.cli.app.guarded`);
+    this one raises BrokenPipeError for that to happen here too."""
+    from rich.console import Console
+
+    class PipeConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True  # (nothing more written: the reader has gone)
+            raise BrokenPipeError
+
+    return PipeConsole
+
+
 def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = (), wide: bool = False,
                 keep: Iterable[str] = (), lines: int = MAX_NAME_LINES) -> None:
     """A table at the terminal's width (see the module's docstring): ruled, as wide as it needs;
@@ -238,7 +255,6 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
     every column; only when even that does not fit do the least important columns go, said so
     in a line under the table."""
     from rich import box
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
@@ -279,7 +295,7 @@ def print_table(rows: list[dict[str, Any]], title: str, footer: Iterable[str] = 
     # Rich writes its own codes (the title's italics, the headers' bold) under the escaping of
     # standard output (domrec.console.Printable); everything it is given from the event file is
     # escaped here instead (_cell, printable).
-    console = Console(file=unescaped(sys.stdout), width=width, soft_wrap=False)
+    console = _console_class()(file=unescaped(sys.stdout), width=width, soft_wrap=False)
     if compact:
         # As wide as its title (up to the terminal's width), so that the title reads on one line.
         table = Table(title=Text(_cell(title)), box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,

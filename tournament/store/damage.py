@@ -191,6 +191,9 @@ def _bad_values(table: str, row: dict[str, Any]) -> Iterator[tuple[str, str]]:
         if column in JSON_COLUMNS.get(table, ()) and not (table == "meta" and row.get("key") != b"settings"):
             try:
                 parsed = json.loads(text)
+            except RecursionError:  # the tool writes nothing nested so deep
+                yield column, f"is JSON nested too deeply to be read ({clip(text, 40)!r})"
+                continue
             except ValueError:
                 yield column, f"is not readable JSON ({clip(text, 40)!r})"
                 continue

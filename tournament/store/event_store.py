@@ -517,7 +517,7 @@ class EventStore:
     def _result(self, r: dict[str, Any]) -> Result:
         try:
             scores = json.loads(r["scores"])
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):  # (RecursionError: nested past the interpreter's depth)
             scores = None
         # Scores are written by insert_result only, as side -> whole number; anything else was not.
         if not isinstance(scores, dict) or not all(isinstance(k, str) and type(v) is int for k, v in scores.items()):

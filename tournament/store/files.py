@@ -24,7 +24,8 @@ from tournament.settings import Settings
 from tournament.store.changes import insert_change
 from tournament.store.event_store import Browsing, EventStore
 from tournament.store.schema import APPLICATION, APPLICATION_ID, CREATED_VERSION, SCHEMA_VERSION, create_schema
-from tournament.store.sqlite import BUSY_TIMEOUT_S, NotSQLite, connect_existing, databases_opened, now
+from tournament.store.sqlite import (BUSY_TIMEOUT_S, NotSQLite, connect_existing, databases_opened, now,
+                                     refuse_companions)
 
 
 def create_store(path: str | Path, settings: Settings, browsing: Browsing | None = None,
@@ -36,6 +37,7 @@ def create_store(path: str | Path, settings: Settings, browsing: Browsing | None
     _named(path)
     if path.exists() or path.is_symlink():
         raise EventFileError(f"{path} already exists; tournament new never overwrites a file")
+    refuse_companions(path)
     if not path.parent.is_dir():
         raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
     scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}.new")
@@ -103,6 +105,7 @@ def building_path(path: str | Path) -> Path:
     _named(path)
     if path.exists() or path.is_symlink():
         raise EventFileError(f"{path} already exists; tournament never overwrites a file")
+    refuse_companions(path)
     if not path.parent.is_dir():
         raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
     return path.with_name(f".{path.name}.building-{os.getpid()}")
@@ -153,7 +156,12 @@ def open_store(path: str | Path, browsing: Browsing | None = None, shared: bool 
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         if meta.get("application") != APPLICATION:
             raise EventFileError(f"{path} is an SQLite database of another kind, not a tournament event file")
-        version = int(meta.get("schema_version", "0"))
+        try:
+            version = int(meta.get("schema_version", "0"))
+        except (ValueError, TypeError):
+            raise DamagedEventFile(f"{path} is a damaged tournament event file (its schema version, "
+                                   f"{str(meta.get('schema_version'))[:20]!r}, is not a number); run "
+                                   f"`tournament check {path}`") from None
         if version > SCHEMA_VERSION:
             raise EventFileError(f"{path} was written by a newer tournament tool (schema {version}; this one "
                                  f"reads up to {SCHEMA_VERSION})")
@@ -169,8 +177,9 @@ def open_store(path: str | Path, browsing: Browsing | None = None, shared: bool 
         raise _refusal(path, e, app_id) from None
     except (ValueError, TypeError, KeyError) as e:
         conn.close()
-        raise DamagedEventFile(f"{path} is a damaged tournament event file (bad settings: {e}); run `tournament "
-                               f"check {path}`") from None
+        said = f"they lack {e}" if isinstance(e, KeyError) else str(e)
+        raise DamagedEventFile(f"{path} is a damaged tournament event file (its settings cannot be read: "
+                               f"{said}); run `tournament check {path}`") from None
     return EventStore(path, conn, settings, meta["event_uuid"], browsing)
 
 

@@ -22,7 +22,8 @@ import sqlite_utils
 
 from tournament.errors import EventFileError, Refused
 from tournament.store.schema import APPLICATION_ID
-from tournament.store.sqlite import BUSY_TIMEOUT_S, NotSQLite, OnWait, connect_existing, databases_opened, transaction
+from tournament.store.sqlite import (BUSY_TIMEOUT_S, NotSQLite, OnWait, connect_existing, databases_opened,
+                                     refuse_companions, transaction)
 
 #: ``PRAGMA application_id`` of a ratings file ("DomR").
 RATINGS_APPLICATION_ID = 0x446F6D52
@@ -121,12 +122,43 @@ class RatingsFile:
         """Every game's event, table (its id in the event file) and sides, in rating order."""
         for r in self.db.query("SELECT g.event_uuid, g.table_id, g.sides FROM games g JOIN events e "
                                "ON e.uuid = g.event_uuid ORDER BY e.seq, g.round, g.table_no, g.table_id"):
-            yield r["event_uuid"], r["table_id"], json.loads(r["sides"])
+            yield r["event_uuid"], r["table_id"], self._stored(r["sides"], _sides)
 
     def games(self) -> Iterator[tuple[str, list[list[str]], list[float]]]:
         for r in self.db.query("SELECT g.event_uuid, g.sides, g.ranks FROM games g JOIN events e "
                                "ON e.uuid = g.event_uuid ORDER BY e.seq, g.round, g.table_no, g.table_id"):
-            yield r["event_uuid"], json.loads(r["sides"]), json.loads(r["ranks"])
+            sides, ranks = self._stored(r["sides"], _sides), self._stored(r["ranks"], _ranks)
+            if len(ranks) != len(sides):
+                raise EventFileError(f"{self.path} is damaged (a game's ranks do not match its sides); make "
+                                     f"the ratings file again from the events: tournament ratings NEW.db --add "
+                                     f"EVENT.db …")
+            yield r["event_uuid"], sides, ranks
+
+    def _stored(self, text: Any, shape: Any) -> Any:
+        """A game's sides or ranks as :meth:`import_games` wrote them (JSON of the ``shape``), or the
+        file refused as damaged in one line: it is made again from the events, never mended."""
+        try:
+            value = json.loads(text)
+        except (TypeError, ValueError, RecursionError):
+            value = None
+        if not shape(value):
+            raise EventFileError(f"{self.path} is damaged (a game's {'sides' if shape is _sides else 'ranks'} "
+                                 f"cannot be read: {str(text)[:40]!r}); make the ratings file again from the events: "
+                                 f"tournament ratings NEW.db --add EVENT.db …")
+        return value
+
+
+def _sides(value: Any) -> bool:
+    """Two sides or more, each of one player or more (a game rated), each player a name, or a
+    federation id with the name (``{"id", "name"}``: :func:`tournament.event.ratings.event_games`)."""
+    return isinstance(value, list) and len(value) >= 2 and all(
+        isinstance(s, list) and s and all(isinstance(p, str) or (isinstance(p, dict) and isinstance(p.get("name"), str)
+                                                                 and isinstance(p.get("id"), str)) for p in s)
+        for s in value)
+
+
+def _ranks(value: Any) -> bool:
+    return isinstance(value, list) and all(type(x) in (int, float) for x in value)
 
 
 def open_ratings(path: str | Path, create: bool = True) -> RatingsFile:
@@ -149,7 +181,12 @@ def open_ratings(path: str | Path, create: bool = True) -> RatingsFile:
             conn.close()
             what = "a tournament event file" if app == APPLICATION_ID else "an SQLite database of another kind"
             raise EventFileError(f"{path} is {what}, not a ratings file")
-        version = int(conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0])
+        try:
+            version = int(conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0])
+        except (sqlite3.Error, TypeError, ValueError):  # (no meta table, no version, or not a number)
+            conn.close()
+            raise EventFileError(f"{path} is a damaged ratings file (its schema version cannot be read); make it "
+                                 f"again from the events: tournament ratings NEW.db --add EVENT.db …") from None
         if version > RATINGS_SCHEMA:
             conn.close()
             raise EventFileError(f"{path} was written by a newer tournament tool (ratings schema {version})")
@@ -158,6 +195,7 @@ def open_ratings(path: str | Path, create: bool = True) -> RatingsFile:
         raise EventFileError(f"{path}: no such ratings file (import an event with --add to create it)")
     if not path.parent.is_dir():
         raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
+    refuse_companions(path, "ratings file")
     # Built in a scratch file and linked into place, as an event file is: a killed import leaves
     # nothing, and a file (or link) that appeared meanwhile is never overwritten.
     scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}.new")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from domrec.reader import databases_opened
+from tournament.errors import EventFileError
 
 BUSY_TIMEOUT_S = 30.0
 #: How long a write waits for its turn before whoever asked to hear of it is told (:func:`begin`).
@@ -210,3 +211,26 @@ class Checkpointer:
     def close(self) -> None:
         self._stop.set()
         self._thread.join()
+
+
+#: The files SQLite keeps beside a database, named after it: a write-ahead log, its index, a journal.
+COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+def refuse_companions(path: Path, what: str = "event file") -> None:
+    """Refuses a new ``what``'s name (an event file's, a ratings file's) that SQLite gives to
+    another file's companion (``club.db-wal``: opening ``club.db`` then deletes it as a log that
+    is none), and a name whose companion is already there: ``club.db-wal`` (or ``-journal``) left
+    by an earlier ``club.db`` (moved away, or deleted, after a crash) holds its last writes,
+    which SQLite would read into the new file as its own (a new event holding the old one's
+    players, and damaged)."""
+    for suffix in COMPANIONS:
+        if path.name.endswith(suffix) and len(path.name) > len(suffix):
+            raise EventFileError(f"{path}: the name cannot end in {suffix}, which SQLite gives to a file it keeps "
+                                 f"beside {path.name[:-len(suffix)]}; choose another name for the {what}")
+    for suffix in ("-wal", "-journal"):  # (a -shm alone holds no writes: SQLite makes it again)
+        companion = Path(f"{path}{suffix}")
+        if companion.exists() or companion.is_symlink():
+            raise EventFileError(f"{companion} is there already: the last writes of an earlier {what} named "
+                                 f"{path.name}, which SQLite would read into the new one as its own; move it to "
+                                 f"where that {what} is (or delete it, if that file is gone) and run this again")

@@ -82,7 +82,15 @@ def connect_options(url: str, creds: Path | None, url_option: str = "--upstream"
     server's own configuration).  The password stays off the command line (and out of ``ps``).
     ``url_option`` and ``creds_option``: the options a refusal names, those of the command that
     gave them (``serve``'s, or the hub's and the archive's ``--nats`` and ``--creds``)."""
-    if not url.startswith(("nats://", "tls://")):
+    from urllib.parse import urlsplit
+
+    try:  # (nats-py refuses what this refuses only when it connects, and the command retried it for ever)
+        parts = urlsplit(url)
+        parts.port  # (a port that is no number, or past 65535, is a ValueError here)
+    except ValueError:
+        parts = None
+    if parts is None or not url.startswith(("nats://", "tls://")) or not parts.hostname \
+            or any(c.isspace() for c in url):
         raise UnusableInput(f"{url_option} {url!r}: a NATS server's address is nats://HOST:PORT (or tls://HOST:PORT)")
     options: dict[str, Any] = {"servers": [url]}
     if creds is None:
