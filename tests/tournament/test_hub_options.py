@@ -58,3 +58,37 @@ def test_an_address_nats_cannot_connect_to_is_refused_at_once(url: str) -> None:
             connect_options(url, None, option)
         assert str(e.value) == f"{option} {url!r}: a NATS server's address is nats://HOST:PORT (or tls://HOST:PORT)"
     assert connect_options("nats://[::1]:4222", None) == {"servers": ["nats://[::1]:4222"]}
+
+
+def test_an_archive_over_an_existing_file_is_refused_before_the_streams_are_read(tmp_path: Path) -> None:
+    """The archive is refused at once where its file exists (reading every stream first took a while,
+    only to be refused then): here no NATS server answers at the address, and the refusal is still
+    the file's.  The file is as it was, and nothing is left beside it."""
+    kept = tmp_path / "season.jsonl"
+    kept.write_text("a club's own file\n")
+    said = _refusal("archive", "--nats", "nats://127.0.0.1:9", "-o", str(kept))
+    assert said == f"error: {kept} exists: give a new file (-o)"
+    assert kept.read_text() == "a club's own file\n" and sorted(tmp_path.iterdir()) == [kept]
+
+
+def test_an_archive_stopped_while_written_leaves_no_half_file(tmp_path: Path, monkeypatch) -> None:
+    """The archive is written beside its name and renamed into place once whole: a run stopped in
+    the middle (Ctrl-C, a full disk) leaves neither a half archive nor the file it was written in."""
+    from typer.testing import CliRunner
+
+    import tournament.web.hub as hub
+    from tournament.cli import app
+
+    async def read_all(url, options):
+        return ["an event"]
+
+    def archive_lines(events):
+        yield '{"record": 1}'
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(hub, "read_all", read_all)
+    monkeypatch.setattr(hub, "archive_lines", archive_lines)
+    out = tmp_path / "season.jsonl"
+    done = CliRunner().invoke(app, ["archive", "--nats", "nats://127.0.0.1:9", "-o", str(out)])
+    assert done.exit_code != 0
+    assert list(tmp_path.iterdir()) == []

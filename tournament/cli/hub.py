@@ -92,20 +92,26 @@ def archive(
 
     options = connect_options(nats_url, creds, "--nats", "--creds")
     options.pop("servers")
+    if output.exists() or output.is_symlink():  # (said before the streams are read, which takes a while)
+        raise UnusableInput(f"{output} exists: give a new file (-o)")
     try:
         events = asyncio.run(read_all(nats_url, options))
     except (OSError, TimeoutError) as e:
         raise UnusableInput(f"cannot read the streams at {nats_url}: {str(e) or 'no answer'}") from None
     except Exception as e:  # nats-py's own errors: no servers, refused, a timeout
         raise UnusableInput(f"cannot read the streams at {nats_url}: {type(e).__name__} {e}".rstrip()) from None
+    from domrec import output as outputs
+
     count = 0
-    try:
-        with output.open("x", encoding="utf-8") as out:
+    try:  # (written beside it and renamed into place: an archive stopped half way leaves no half file)
+        if output.exists() or output.is_symlink():
+            raise UnusableInput(f"{output} exists: give a new file (-o)")
+        with outputs.writing(output, outputs.RECORDS) as out:
             for line in archive_lines(events):
                 out.write(line + "\n")
                 count += 1
-    except FileExistsError:
-        raise UnusableInput(f"{output} exists: give a new file (-o)") from None
+    except outputs.OutputError as e:
+        raise UnusableInput(e.message) from None
     typer.echo(f"{output}: {count} records of {len(events)} events")
     if validate:  # domrec's own command, as a user would run it next: the same lines and exit code
         import subprocess
