@@ -390,18 +390,22 @@ def test_ctrl_c_in_the_middle_of_a_stream(tmp_path):
     assert path.read_text() == "old\n" and not leftovers(tmp_path)
 
 
+def interrupted_after_one(real):
+    """``real`` (a generator function) giving its first item, then Ctrl-C."""
+
+    def interrupted(*args, **kwargs):
+        items = real(*args, **kwargs)
+        yield next(items)
+        raise KeyboardInterrupt
+
+    return interrupted
+
+
 def test_ctrl_c_during_simulate(tmp_path, monkeypatch):
     path = tmp_path / "games.jsonl"
     assert domrec("simulate", "competitive", "-n", 1, "-o", path).exit_code == 0
     before = path.read_bytes()
-    real = sim.simulate
-
-    def interrupted(*args, **kwargs):
-        games = real(*args, **kwargs)
-        yield next(games)
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(sim, "simulate", interrupted)
+    monkeypatch.setattr(sim, "simulate", interrupted_after_one(sim.simulate))
     r = domrec("simulate", "competitive", "-n", 5, "-o", path)
     assert r.exit_code == 2 and "interrupted" in one_error_line(r)
     assert path.read_bytes() == before and not leftovers(tmp_path)
@@ -415,14 +419,7 @@ def test_ctrl_c_while_convert_reads(tmp_path, monkeypatch):
     source, path = tmp_path / "games.jsonl", tmp_path / "games.dgn"
     assert domrec("simulate", "competitive", "-n", 3, "-o", source).exit_code == 0
     path.write_text("old\n")
-    real = conv.read_items
-
-    def interrupted(*args, **kwargs):
-        items = real(*args, **kwargs)
-        yield next(items)
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(conv, "read_items", interrupted)
+    monkeypatch.setattr(conv, "read_items", interrupted_after_one(conv.read_items))
     r = domrec("convert", source, "-o", path, "--force")
     assert r.exit_code == 2
     assert one_error_line(r) == f"error: interrupted: nothing written; {path} is as it was"

@@ -119,6 +119,14 @@ def varint(data: bytes, pos: int) -> tuple[int, int]:
     raise AssertionError
 
 
+def edited(path: Path, *statement: object) -> None:
+    """``path`` with one SQL statement run on it outside the tool (a hand edit, a damage)."""
+    conn = sqlite3.connect(path)
+    conn.execute(*statement)
+    conn.commit()
+    conn.close()
+
+
 def check_lines(path: Path) -> tuple[int, list[str]]:
     r = run("check", path)
     return r.exit_code, r.output.splitlines()
@@ -188,10 +196,7 @@ def test_a_stored_record_that_is_not_text_is_named(event_copy, tmp_path: Path, d
 
 def test_a_stored_record_cut_short_is_named_with_its_table(event_copy, tmp_path: Path) -> None:
     path = event_copy(tmp_path)
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE results SET record = substr(record, 1, 100) WHERE id = 3")
-    conn.commit()
-    conn.close()
+    edited(path, "UPDATE results SET record = substr(record, 1, 100) WHERE id = 3")
     code, lines = check_lines(path)
     assert code == 1
     assert any(" table " in x and "the stored record no longer validates" in x and "ends before" in x
@@ -201,10 +206,7 @@ def test_a_stored_record_cut_short_is_named_with_its_table(event_copy, tmp_path:
 @pytest.mark.parametrize("scores", ["xx", '"NS"', '{"NS": "a lot", "EW": 1}', "[1, 2]"])
 def test_unreadable_stored_scores_are_diagnosed(event_copy, tmp_path: Path, scores: str) -> None:
     path = event_copy(tmp_path)
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE results SET scores = ? WHERE id = 2", [scores])
-    conn.commit()
-    conn.close()
+    edited(path, "UPDATE results SET scores = ? WHERE id = 2", [scores])
     store = open_event(path)
     try:
         report = run_check(store)
@@ -219,10 +221,7 @@ def test_unreadable_stored_scores_are_diagnosed(event_copy, tmp_path: Path, scor
 
 def test_undecodable_player_name_is_named(event_copy, tmp_path: Path) -> None:
     path = event_copy(tmp_path)
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE players SET name = CAST(x'41ff' AS TEXT) WHERE id = 3")
-    conn.commit()
-    conn.close()
+    edited(path, "UPDATE players SET name = CAST(x'41ff' AS TEXT) WHERE id = 3")
     code, lines = check_lines(path)
     assert code == 1
     assert "error: table players: player #3: name is not UTF-8 text (byte 1 of 2)" in lines
@@ -232,10 +231,7 @@ def test_undecodable_player_name_is_named(event_copy, tmp_path: Path) -> None:
 
 def test_an_event_too_damaged_to_open_is_still_diagnosed(event_copy, tmp_path: Path) -> None:
     path = event_copy(tmp_path)
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE meta SET value = 'x' WHERE key = 'settings'")
-    conn.commit()
-    conn.close()
+    edited(path, "UPDATE meta SET value = 'x' WHERE key = 'settings'")
     code, lines = check_lines(path)
     assert code == 1
     assert "error: table meta: the event's settings: value is not readable JSON ('x')" in lines
@@ -260,10 +256,7 @@ def test_settings_that_are_no_object_or_nested_past_reading_are_a_damaged_file_n
     reads): every command says the file is damaged and names `check`, and `check` diagnoses it,
     where both ended in "internal error (AttributeError…)" or "(RecursionError…)"."""
     path = event_copy(tmp_path)
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE meta SET value = ? WHERE key = 'settings'", [settings])
-    conn.commit()
-    conn.close()
+    edited(path, "UPDATE meta SET value = ? WHERE key = 'settings'", [settings])
     code, lines = check_lines(path)
     assert code == 1 and f"error: {found}" in lines, lines
     r = run("standings", path)
@@ -284,10 +277,7 @@ def test_check_reports_a_value_the_tool_never_writes_instead_of_crashing(event_c
     not there): check ended in "internal error (TypeError…)"; it always reports (its docstring's
     promise), so it says where the other checks stopped and what to do, exit 1."""
     path = event_copy(tmp_path)
-    conn = sqlite3.connect(path)
-    conn.execute(sql)
-    conn.commit()
-    conn.close()
+    edited(path, sql)
     code, lines = check_lines(path)
     assert code == 1 and not any("internal error" in x for x in lines), lines
     assert any(x.startswith("error: database: ") for x in lines), lines
@@ -295,10 +285,7 @@ def test_check_reports_a_value_the_tool_never_writes_instead_of_crashing(event_c
 
 def test_a_schema_version_that_is_no_number_is_a_damaged_file(event_copy, tmp_path: Path) -> None:
     path = event_copy(tmp_path)
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE meta SET value = 'abc' WHERE key = 'schema_version'")
-    conn.commit()
-    conn.close()
+    edited(path, "UPDATE meta SET value = 'abc' WHERE key = 'schema_version'")
     r = run("standings", path)
     assert r.exit_code == 2 and r.output.strip() == (f"error: {path} is a damaged tournament event file (its schema "
                                                      f"version, 'abc', is not a number); run `tournament check {path}`")
