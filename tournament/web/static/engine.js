@@ -133,12 +133,24 @@
     } catch (e) { /* nothing kept */ }
     return false;
   }
-  async function refresh() {
+  // One read of the log at a time, and each read's rows put after the rows it asked after, as they
+  // were when it asked: two reads at once (the page redrawn after a write, and a write's check)
+  // each put what it read after the rows served by then, so the rows between came twice, and the
+  // engine, replaying them, set them aside (a table the server does not hold). A row the page's
+  // own write added meanwhile is read with the rest, or, read too late, makes the next check read
+  // the log again.
+  let reading = null;
+  function refresh() {
+    if (!reading) reading = readLog().finally(() => { reading = null; });
+    return reading;
+  }
+  async function readLog() {
     busy = true;
     try {
       const known = held && served ? held.rows[served - 1][0] : 0;
+      const before = known ? held.rows.slice(0, served) : [];
       const fresh = await table(known, 4000);
-      const rows = known && fresh.after === known ? held.rows.slice(0, served).concat(fresh.rows) : fresh.rows;
+      const rows = known && fresh.after === known ? before.concat(fresh.rows) : fresh.rows;
       held = { template: fresh.template, facts: fresh.facts, rows };
       served = rows.length;
       heldRev();
@@ -165,7 +177,9 @@
     // the engine does not check against the log it has: it would refuse or draw what the table is
     // not. It fails, and the write is kept unchecked (checked by the server when it is sent).
     if (!held || (state && !inStep(state))) {
-      const restored = await refresh();
+      let restored = await refresh();
+      // (a read begun before the table drawn was written, by the page itself: read once more)
+      if (!restored && state && !inStep(state)) restored = await refresh();
       if (restored && state && !inStep(state)) throw new Error("the table's log kept on this phone is not the table drawn");
     }
     return held;
