@@ -162,10 +162,10 @@ class Recorder:
         return cls(game, path, form, **kw)
 
     def fork(self) -> "Recorder":
-        """A copy to feed a text into while this one stays as it is: the venue's session feeds
-        each request into a fork and keeps it only if the whole request is taken (a refusal then
-        leaves the table as it was, at the cost of one hand's state, where making the table again
-        from its requests cost the whole game's).  The game is :meth:`Game.fork`'s copy (its hands,
+        """A copy to feed texts into while this one stays as it is: the venue's session keeps one
+        at each hand's close and, after a refusal, makes the table again from a fork of it and the
+        requests since (one hand's, where making it again from the first request cost the whole
+        game's: :meth:`domrec.session.Session._undo_request`).  The game is :meth:`Game.fork`'s copy (its hands,
         frozen values, shared); what the recorder holds of the hand being typed is copied; the
         moves it made by itself are the same values (:attr:`_made` names them by identity).  A
         recorder that saves a file is not forked: two would write it."""
