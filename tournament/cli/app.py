@@ -212,8 +212,8 @@ def guarded(fn: Callable) -> Callable:
             fail(message, EXIT_UNUSABLE, unsaid)
         except DomrecError as e:  # domrec refusing what it was given (a simulated game that would not end)
             fail(one_line(str(e)), EXIT_UNUSABLE)
-        except Exception as e:  # a bug: say so in one line
-            fail(f"internal error ({type(e).__name__}: {e}); please report it", EXIT_UNUSABLE)
+        except Exception as e:  # a value changed by hand, or a bug: say which in one line
+            fail(_unexpected(kwargs, e), EXIT_UNUSABLE)
         finally:
             _once_written[:] = outer_note
             for stream in fitted:
@@ -235,6 +235,34 @@ def _damaged(kwargs: dict[str, Any], e: Exception) -> str:
     event = kwargs.get("event")
     return (f"{event or 'the event file'} is damaged ({clip(str(e), 80)}): run `tournament check "
             f"{event or 'EVENT.db'}` to see which tables and rows are affected")
+
+
+#: What reading a value the tool never writes raises (a round numbered 'x', a seat of a player
+#: that is not there): the errors ``tournament check`` reports as "a value they cannot use".
+_VALUE_ERRORS = (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError)
+
+
+def _unexpected(kwargs: dict[str, Any], e: Exception) -> str:
+    """One line for an error the command did not expect.  Met while reading an event file that
+    holds something the tool never writes (a row changed by hand), it names that row and says to
+    run ``tournament check``, as the file's damage is said; only otherwise is it an internal error."""
+    from domrec.errors import clip
+
+    event = kwargs.get("event")
+    if isinstance(event, Path) and isinstance(e, _VALUE_ERRORS):
+        from tournament.store.damage import first_problem
+
+        try:
+            problem = first_problem(event)
+        except (sqlite3.Error, OSError, ValueError):
+            problem = None
+        if problem:
+            return (f"{event} holds a value the tool never writes ({clip(problem, 160)}): run `tournament "
+                    f"check {event}` to see every one, and restore the event from a copy")
+        return (f"{event} holds a value this command cannot use ({type(e).__name__}: {clip(str(e), 80)}): if the "
+                f"file was changed outside the tool, run `tournament check {event}` and restore the event from a "
+                f"copy; if not, please report it")
+    return f"internal error ({type(e).__name__}: {e}); please report it"
 
 
 def open_for_command(path: Path) -> EventStore:

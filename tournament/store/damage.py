@@ -48,13 +48,14 @@ def find_damage(conn: sqlite3.Connection) -> Damage:
                                                 f"from a copy"))
         return Damage(tuple(out), bad_results)
     damaged = _integrity(conn, tables, out)
+    whole = {table: _whole_number_columns(conn, table) for table in tables}
     old_factory = conn.text_factory
     conn.text_factory = bytes  # every text value as its bytes: undecodable text is found, not raised
     try:
         for table in tables:
             lost: list[tuple[int | None, int | None]] = []
             for rowid, row in _scan(conn, table, lost):  # streamed: a table of records may be large
-                for column, why in _bad_values(table, row):
+                for column, why in _bad_values(table, row, whole[table]):
                     what = _row_text(conn, table, rowid)
                     out.append((f"table {table}", f"{what}: {column} {why}"))
                     if table == "results":
@@ -178,8 +179,25 @@ def _scan(conn: sqlite3.Connection, table: str,
         pos = found[0] - 1
 
 
-def _bad_values(table: str, row: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """What in one row (its text as bytes) cannot be read."""
+def _whole_number_columns(conn: sqlite3.Connection, table: str) -> frozenset[str]:
+    """The columns of ``table`` declared INTEGER: the tool writes only whole numbers (or nothing)
+    there, and SQLite keeps whatever else a hand puts in them ('x', 1.5) as it was given."""
+    try:
+        return frozenset(r[1] for r in conn.execute(f"PRAGMA table_info({_ident(table)})")
+                         if "INT" in str(r[2]).upper())
+    except sqlite3.DatabaseError:
+        return frozenset()
+
+
+def _bad_values(table: str, row: dict[str, Any], whole: frozenset[str] = frozenset()) -> Iterator[tuple[str, str]]:
+    """What in one row (its text as bytes) cannot be read: text that is not UTF-8, JSON that is
+    not JSON, scores that are not scores, and in a column of whole numbers (``whole``) anything
+    else (a round numbered 'x': a value changed by hand)."""
+    for column in whole:
+        value = row.get(column)
+        if value is not None and type(value) is not int:
+            shown = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+            yield column, f"is {clip(str(shown), 40)!r}, not a whole number"
     for column, value in row.items():
         if not isinstance(value, bytes):
             continue
@@ -231,6 +249,28 @@ def _rows_text(conn: sqlite3.Connection, table: str, after: int | None, before: 
     lo = "the first row" if after is None else f"row {after + 1}"
     hi = "the last" if before is None else f"row {before - 1}"
     return f"the rows from {lo} to {hi} (by rowid) cannot be read"
+
+
+def first_problem(path: str | Path) -> str | None:
+    """The first thing wrong in an event file, as ``where: what``, or None: what
+    :func:`find_damage` finds, then a row that points at a row that is not there (a player's id
+    changed by hand).  Read-only, for a command stopped by a value it cannot use: it says what
+    ``tournament check`` will name, rather than "internal error"."""
+    conn = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        damage = find_damage(conn)
+        if damage.problems:
+            return ": ".join(damage.problems[0])
+        try:
+            orphan = conn.execute("PRAGMA foreign_key_check").fetchone()
+        except sqlite3.DatabaseError:
+            orphan = None
+        if orphan:
+            table, rowid, parent = orphan[0], orphan[1], orphan[2]
+            return f"table {table}: {_row_text(conn, table, rowid)} points at a row of {parent} that is not there"
+        return None
+    finally:
+        conn.close()
 
 
 def diagnose_file(path: str | Path) -> Damage:
