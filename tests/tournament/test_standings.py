@@ -184,6 +184,29 @@ def test_placement_points_of_smaller_tables_add_up_exactly() -> None:
     assert changed({1: (2, {"placement": 9.5, "score": 90})}, now) == [1]
 
 
+def test_clubs_best_players_placement_points_add_up_exactly() -> None:
+    """A club's best four: 5 + 10/3 + 10/3 + 10/3 is 15, as another's 5 + 5 + 5 + 0 is, with equal
+    scores: the clubs share a place.  Added as the rows' floats the first made 15.000000000000002
+    and was ranked above the second."""
+    from tests.tournament.helpers import settings_for
+    from tournament.pairing import prizes
+    from tournament.pairing import standings as st
+    from tournament.settings import INDIVIDUAL
+    from tournament.values import Player, Result, SeatAssignment, Table
+
+    players = [Player(i, f"P{i}", None, 1, None) for i in range(1, 17)]
+    layout = [[1, 9, 10, 8], [5, 2, 11, 12], [6, 3, 13, 14], [7, 4, 15, 16]]  # (club A: 1-4, club B: 5-8)
+    tables = [Table(n, 1, n, tuple(SeatAssignment(f"P{i + 1}", f"P{i + 1}", p) for i, p in enumerate(group)))
+              for n, group in enumerate(layout, 1)]
+    results = {t.id: Result(t.id, t.id, "manual", False, {f"P{i + 1}": 40 - 10 * i for i in range(4)}, None, None, "")
+               for t in tables}
+    out = st.compute(settings_for(INDIVIDUAL, size=6), players, [], tables, results, {})
+    club = {**dict.fromkeys(range(1, 5), "A"), **dict.fromkeys(range(5, 9), "B")}
+    listed = prizes.groups(out, club, 4, "club")
+    assert [(r.group, r.rank, r.sums["placement"]) for r in listed.rows] == [("A", 1, 15), ("B", 1, 15)]
+    assert [row["placement"] for row in listed.row_dicts()] == [15, 15]
+
+
 def test_equal_averages_of_placement_points_compare_equal() -> None:
     """7/3 a game two ways: 5/3 + 3 over two games, and 5 + 5 + 5/3 + 0 + 0 over five.  The
     average is divided exactly: a float of 14/3 divided by 2 is not the float of 35/3 divided by 5."""

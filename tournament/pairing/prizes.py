@@ -14,6 +14,7 @@ is always the event's order, tie-breaks and all.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 import attrs
@@ -41,7 +42,8 @@ class GroupRow:
     #: The units counted, best first (their names), and how many the group has in all.
     counted: tuple[str, ...]
     members: int
-    sums: Mapping[str, float]
+    #: Exact (fractions): three players' 10/3 placement points are 10, level with 5 + 5.
+    sums: Mapping[str, Fraction]
 
 
 @attrs.frozen
@@ -89,6 +91,14 @@ def categories(standings: Standings, category_of: Mapping[int, str]) -> list[Cat
     return out
 
 
+def _exact(value: float, key: str, scale: int) -> Fraction:
+    """A row's value as an exact number: placement points are whole units of 1/``scale`` (the
+    standings' own unit), the other keys that add up are whole or half numbers, exact as floats."""
+    if TIEBREAK_ALIASES.get(key, key) == "placement":
+        return Fraction(round(value * scale), scale)
+    return Fraction(value)
+
+
 def groups(standings: Standings, group_of: Mapping[int, str], best: int, column: str) -> GroupList:
     """The groups (clubs) ranked by the sums of their best ``best`` units (see the module)."""
     keys = summed_keys(standings.tiebreaks)
@@ -100,11 +110,11 @@ def groups(standings: Standings, group_of: Mapping[int, str], best: int, column:
     scored = []
     for value, rows in members.items():
         top = rows[:best]
-        sums = {k: float(sum(r.value(k) for r in top)) for k in keys}
+        sums = {k: sum((_exact(r.value(k), k, standings.scale) for r in top), Fraction(0)) for k in keys}
         # A withdrawn player still counts with the games they played, marked so on the list.
         scored.append((value, tuple(r.name if r.active else f"{r.name} (withdrawn)" for r in top), len(rows), sums))
 
-    def order(item: tuple[str, tuple[str, ...], int, dict[str, float]]) -> tuple[Any, ...]:
+    def order(item: tuple[str, tuple[str, ...], int, dict[str, Fraction]]) -> tuple[Any, ...]:
         sums = item[3]
         return tuple(sums[k] if TIEBREAK_ALIASES.get(k, k) in LOWER_IS_BETTER else -sums[k] for k in keys)
 

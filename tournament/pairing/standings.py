@@ -100,6 +100,9 @@ class Standings:
     through_round: int
     #: Rounds (up to ``through_round``) with tables still missing a result: round -> tables missing.
     missing: dict[int, int]
+    #: The unit placement points were added up in (1/scale of a point): each row's placement
+    #: times it is a whole number, so sums over rows (a club's best players) can be exact too.
+    scale: int = 1
 
     @property
     def provisional(self) -> bool:
@@ -437,7 +440,7 @@ def compute(settings: Settings, players: Iterable[Player], teams: Iterable[Team]
     ranked = rank_rows(rows, keys, _sort_value, lambda group: head_to_head(group, played, settings.partnership),
                        lambda row, rank, h2h: Standing(rank, *row[:16], 0.0 if h2h is None else h2h, *row[16:]),
                        among=settings.head_to_head)
-    return Standings(settings.format, keys, tuple(ranked), through, missing)
+    return Standings(settings.format, keys, tuple(ranked), through, missing, scale)
 
 
 #: Each tie-break key -> where a unit's row in :func:`compute` holds it (``diff``: for minus against).
