@@ -182,6 +182,14 @@ def test_placement_points_of_smaller_tables_add_up_exactly() -> None:
     now = Recomputed({1: (2, {"placement": 10.0, "score": 90})}, {1: "P1"}, ("placement", "score"), "player")
     assert changed({1: (2, {"placement": 9.999999, "score": 90})}, now) == []
     assert changed({1: (2, {"placement": 9.5, "score": 90})}, now) == [1]
+    # Nor is a rank that rounding alone gave: 9.999999 ranked 3rd below a 10 then; both share 2nd now.
+    level = Recomputed({1: (2, {"placement": 10.0, "score": 90}), 2: (2, {"placement": 10.0, "score": 90})},
+                       {1: "P1", 2: "P2"}, ("placement", "score"), "player")
+    assert changed({1: (3, {"placement": 9.999999, "score": 90}), 2: (2, {"placement": 10.0, "score": 90})},
+                   level) == []
+    # A value that did change is still a change.
+    assert sorted(changed({1: (3, {"placement": 9.5, "score": 90}), 2: (2, {"placement": 10.0, "score": 90})},
+                          level)) == [1]
 
 
 def test_clubs_best_players_placement_points_add_up_exactly() -> None:

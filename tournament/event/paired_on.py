@@ -114,12 +114,23 @@ def changed(used: Mapping[int, Row], now: Recomputed) -> list[int]:
     """The units whose rank or values differ between what the round used and now.  Values are
     compared to within float noise: an older version added placement points as rounded floats
     (3.333333 three times: 9.999999 where 10 is kept now), which is no change of standing."""
-    return [u for u in set(used) | set(now.rows) if not _same(used.get(u), now.rows.get(u))]
+    moved = [u for u in set(used) | set(now.rows) if not _same(used.get(u), now.rows.get(u))]
+    if all(u in used and u in now.rows and _same_values(used[u][1], now.rows[u][1]) for u in moved):
+        # Every value as it was and only ranks moved: the older rounding told apart units that
+        # are level (9.999999 ranked below 10), which is no change of standing either.
+        return []
+    return moved
 
 
 def _same(then: Row | None, now: Row | None) -> bool:
-    if then is None or now is None or then[0] != now[0] or set(then[1]) != set(now[1]):
+    if then is None or now is None or then[0] != now[0]:
         return then == now
-    return all(a == b or (isinstance(a, (int, float)) and isinstance(b, (int, float))
-                          and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-5))
-               for a, b in ((then[1][k], now[1][k]) for k in then[1]))
+    return _same_values(then[1], now[1])
+
+
+def _same_values(then: dict[str, Any], now: dict[str, Any]) -> bool:
+    """The same values, to within float noise (see :func:`changed`)."""
+    return set(then) == set(now) and all(
+        a == b or (isinstance(a, (int, float)) and isinstance(b, (int, float))
+                   and math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-5))
+        for a, b in ((then[k], now[k]) for k in then))
