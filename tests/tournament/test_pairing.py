@@ -217,3 +217,38 @@ def test_the_same_pairings_and_standings_as_before_the_speed_up(event, tables_di
     assert hashlib.sha256((seated + repr(sorted(ev.byes.items()))).encode()).hexdigest()[:16] == tables_digest
     ranked = json.dumps(ev.standings().to_dict(), sort_keys=True)
     assert hashlib.sha256(ranked.encode()).hexdigest()[:16] == standings_digest
+
+
+@pytest.mark.parametrize("fmt, players, rounds, seed", [
+    ("pairs", 12, 5, 0), ("pairs", 14, 7, 1), ("teams", 20, 4, 5), ("teams", 24, 5, 0)])
+def test_a_small_swiss_is_paired_so_that_its_next_rounds_can_be(tmp_path, fmt, players, rounds, seed) -> None:
+    """Six pairs, five rounds: round 4 could not be paired (two pairs would meet again) in three
+    seeds of eight, as for five teams and four rounds, six teams and five, seven pairs and seven.
+    Each round of a small field is now paired so that the next two can be too, and the whole event
+    is played with no two meeting twice (``check`` finds nothing wrong)."""
+    from tournament import open_event, run_check
+    from tournament.event.simulate import simulate_event
+
+    path = tmp_path / "small.db"
+    simulate_event(path, "competitive", fmt, players, rounds, seed=seed, team_size=4 if fmt == "teams" else None)
+    store = open_event(path)
+    try:
+        assert len(store.rounds()) == rounds
+        report = run_check(store)
+        assert report.ok, [f.text() for f in report.findings]
+    finally:
+        store.close()
+
+
+def test_swiss_goes_past_a_pairing_refused_and_a_field_that_cannot_look_ahead_is_paired_still() -> None:
+    """``accept`` refusing the first pairing gives the next one in the search's order.  Four pairs
+    after 1-2 and 3-4 can play two more rounds, not three: looking two rounds ahead refuses every
+    pairing of round 2, and the round is paired as without looking ahead."""
+    met = {1: Counter({2: 1}), 2: Counter({1: 1}), 3: Counter({4: 1}), 4: Counter({3: 1})}
+    first = pairing.swiss([1, 3, 2, 4], met)
+    assert first == [(1, 3), (2, 4)]
+    assert pairing.swiss([1, 3, 2, 4], met, lambda m: m != first) == [(1, 4), (3, 2)]
+    accept = pairing.looking_ahead([1, 2, 3, 4], met, Counter(), ())
+    assert accept is not None and not accept(first)
+    assert list(pairing.swiss_round([1, 3, 2, 4], met, Counter())) == [((), [1, 3, 2, 4], first)]
+    assert pairing.looking_ahead(list(range(pairing.LOOKAHEAD_UNITS + 2)), {}, Counter(), ()) is None

@@ -37,7 +37,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import attrs
 
@@ -204,11 +204,8 @@ def _pair_pairs(settings: Settings, round_no: int, teams: Sequence[Team], hist: 
     order = ranked_units(settings, list(by_id), standings, round_no, rng, seeding)
     if len(order) < 2:
         raise PairingError(f"round {round_no} needs at least two active pairs; there are {len(order)}")
-    for bye_set in bye_choices(order, len(order) % 2, hist.byes):
-        rest = _round_one(settings, round_no, [u for u in order if u not in bye_set], seeding)
-        matches = swiss(rest, hist.opponents)
-        if matches is None:
-            continue
+    for bye_set, rest, matches in swiss_round(order, hist.opponents, hist.byes,
+                                               lambda units: _round_one(settings, round_no, units, seeding)):
         seated = []
         for a, b in matches:
             # Soft: the pair that has sat N-S more often sits E-W (the higher ranked sits N-S on a tie).
@@ -224,9 +221,77 @@ def _pair_pairs(settings: Settings, round_no: int, teams: Sequence[Team], hist: 
                        f"({len(order)} pairs)")
 
 
-def swiss(order: Sequence[int], met: dict[int, Counter]) -> list[tuple[int, int]] | None:
+def swiss_round(order: Sequence[int], met: dict[int, Counter], byes: Counter,
+                 arrange: Callable[[list[int]], Sequence[int]] = list,
+                 ) -> Iterator[tuple[tuple[int, ...], Sequence[int], Matches]]:
+    """The round's fair bye set, the rest in the order paired (``arrange``: round 1's own order)
+    and their Swiss pairing: first the first that leaves the next rounds pairable
+    (:func:`looking_ahead`), else the first there is (a small field that cannot be completed any
+    other way meets the rule it breaks at the round that breaks it).  Yields at most one."""
+    for ahead in (True, False) if len(order) <= LOOKAHEAD_UNITS else (False,):
+        for bye_set in bye_choices(order, len(order) % 2, byes):
+            rest = arrange([u for u in order if u not in bye_set])
+            matches = swiss(rest, met, looking_ahead(order, met, byes, bye_set) if ahead else None)
+            if matches is not None:
+                yield tuple(bye_set), rest, matches
+                return
+
+
+#: A field of at most this many units (pairs, teams) is paired looking ahead (:func:`looking_ahead`):
+#: in a small field a Swiss round can leave the next one with no pairing in which no two meet again
+#: (six pairs, five rounds: round 4 could not be paired in three seeds of eight).  A larger field has
+#: many more opponents left than rounds to play.
+LOOKAHEAD_UNITS = 16
+#: How many rounds after the one being paired must still be pairable, and how many whole pairings
+#: the look-ahead may try in all before it gives up and pairs as without it.
+LOOKAHEAD_ROUNDS = 2
+LOOKAHEAD_TRIES = 2_000
+
+Matches = list[tuple[int, int]]
+
+
+def looking_ahead(units: Sequence[int], met: dict[int, Counter], byes: Counter,
+                  bye_set: Sequence[int]) -> Callable[[Matches], bool] | None:
+    """For :func:`swiss`'s ``accept``: whether, after this round's ``bye_set`` and a pairing of the
+    rest, the next :data:`LOOKAHEAD_ROUNDS` rounds can still be paired with fair byes and no two
+    meeting again; None for a field larger than :data:`LOOKAHEAD_UNITS`.  Within a budget of
+    :data:`LOOKAHEAD_TRIES` pairings tried: past it every pairing is accepted, as without it."""
+    if len(units) > LOOKAHEAD_UNITS:
+        return None
+    budget = [LOOKAHEAD_TRIES]
+
+    def pairable(met_now: dict[int, Counter], byes_now: Counter, depth: int) -> bool:
+        if depth == 0:
+            return True
+        for choice in bye_choices(units, len(units) % 2, byes_now):
+            accept = _then(met_now, byes_now + Counter(choice), depth - 1)
+            if swiss([u for u in units if u not in choice], met_now, accept) is not None:
+                return True
+        return False
+
+    def _then(met_now: dict[int, Counter], byes_now: Counter, depth: int) -> Callable[[Matches], bool]:
+        def accept(matches: Matches) -> bool:
+            budget[0] -= 1
+            return budget[0] < 0 or pairable(_with(met_now, matches), byes_now, depth)
+        return accept
+
+    return _then(met, byes + Counter(bye_set), LOOKAHEAD_ROUNDS)
+
+
+def _with(met: dict[int, Counter], matches: Matches) -> dict[int, Counter]:
+    """``met`` with one more round's ``matches`` played (a copy)."""
+    out = dict(met)
+    for a, b in matches:
+        out[a] = out.get(a, Counter()) + Counter({b: 1})
+        out[b] = out.get(b, Counter()) + Counter({a: 1})
+    return out
+
+
+def swiss(order: Sequence[int], met: dict[int, Counter],
+          accept: Callable[[Matches], bool] | None = None) -> Matches | None:
     """Pairs in order, each with the nearest unpaired one below it it has not met; depth-first with
-    backtracking (iterative, so a field of thousands does not hit Python's recursion limit)."""
+    backtracking (iterative, so a field of thousands does not hit Python's recursion limit).  With
+    ``accept``, the first such pairing it accepts (the search goes on past those it refuses)."""
     n = len(order)
     if n % 2:
         return None
@@ -248,8 +313,12 @@ def swiss(order: Sequence[int], met: dict[int, Counter]) -> list[tuple[int, int]
         while a < n and used[a]:
             a += 1
         if a == n:
-            return [(order[x], order[y]) for x, y in stack]
-        j = candidate(a, a + 1)
+            found = [(order[x], order[y]) for x, y in stack]
+            if accept is None or accept(found):
+                return found
+            j = None  # refused: on to the next pairing
+        else:
+            j = candidate(a, a + 1)
         if j is not None:
             used[a] = used[j] = True
             stack.append((a, j))

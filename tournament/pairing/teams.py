@@ -26,7 +26,7 @@ from tournament.errors import PairingError
 from tournament.pairing.plan import Plan
 from tournament.pairing.roundrobin import circle
 from tournament.pairing.standings import rank_rows
-from tournament.pairing.swiss import bye_choices, swiss
+from tournament.pairing.swiss import bye_choices, looking_ahead, swiss, swiss_round
 from tournament.settings import HEAD_TO_HEAD, Settings
 from tournament.values import Player, Result, SeatAssignment, Squad, Substitution, Table, Team
 
@@ -156,14 +156,12 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
                                                           and wish[v] == wish[u]) for u in by_id}
         best_bye = next(iter(bye_choices(order, len(order) % 2, had_bye)), None)
         if best_bye is not None and any(w is not None for w in wish.values()):
-            found = swiss([u for u in order if u not in best_bye], keep_apart)
+            found = swiss([u for u in order if u not in best_bye], keep_apart,
+                          looking_ahead(order, met, had_bye, best_bye))
             if found is not None:
                 matches, bye_set = found, best_bye
-        for choice in bye_choices(order, len(order) % 2, had_bye) if matches is None else ():
-            found = swiss([u for u in order if u not in choice], met)
-            if found is not None:
-                matches, bye_set = found, choice
-                break
+        for bye_set, _, matches in swiss_round(order, met, had_bye) if matches is None else ():
+            break
     if matches is None:
         raise PairingError(f"round {round_no} cannot be paired without two teams meeting again "
                            f"({len(by_id)} teams)")
