@@ -128,7 +128,7 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
                         _err(f"the recording stops at line {number}, which leaves a choice that only the lines "
                              f"after it settle, and they are refused at line {later[0]}: nothing from line "
                              f"{number} on was recorded (a refused line is never skipped, nor a choice guessed); "
-                             f"{rec.path} holds the game up to line {number - 1}"
+                             f"{_held(rec.path, number - 1)}"
                              f"{_gap([k for k in announced if k < number])}; put line {later[0]} right and "
                              f"continue the file with lines {min([k for k in announced if k < number] + [number])} on")
                         rec.restore(before if not rec.refused_back else hand_before)
@@ -139,7 +139,7 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
                     rec.restore(before if not rec.refused_back else hand_before)
                     gap = _gap([k for k in announced if k < number])
                     _err(f"the recording stops at line {number}: nothing from it on was recorded; "
-                         f"{rec.path} holds the game up to line {number - 1}{gap}")
+                         f"{_held(rec.path, number - 1)}{gap}")
                     _out(rec.game.report(str(rec.path)).summary())
                     return EXIT_INVALID
         except _Unreadable as e:  # what came before it is recorded and saved
@@ -174,6 +174,12 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
+
+
+def _held(path: object, last: int) -> str:
+    """What the file holds after a refusal at line ``last + 1``: the lines before it, or (line 1
+    refused) the game's header alone."""
+    return f"{path} holds the game up to line {last}" if last > 0 else f"{path} holds the game's header alone"
 
 
 def _gap(announced: list[int]) -> str:

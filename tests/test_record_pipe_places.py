@@ -155,3 +155,11 @@ def test_a_stray_line_after_a_choice_stops_the_recording_at_the_choice_and_says_
     # done so, the game is the whole text's
     code, stdout, err = piped("\n".join(lines[6:]), out.with_name("rest.json"))
     assert code == 0, err
+
+
+def test_a_first_line_refused_says_the_file_holds_the_header_alone(tmp_path):
+    """Line 1 refused said the file "holds the game up to line 0"."""
+    code, out, err = piped("6-6 6-5\n", tmp_path / "first.dgn")
+    assert code == 1 and len(err) == 2, err
+    assert err[1] == (f"the recording stops at line 1: nothing from it on was recorded; {tmp_path / 'first.dgn'} "
+                      f"holds the game's header alone")
