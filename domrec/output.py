@@ -238,10 +238,13 @@ def reads(path: str | Path) -> None:
         _READ.add(identity)
 
 
-def check(path: str | Path, kind: Kind, force: bool = False) -> None:
+def check(path: str | Path, kind: Kind, force: bool = False, has_force: bool = True) -> None:
     """Raise :class:`NotReplaced` if writing ``kind`` to ``path`` would replace what it must not.
+    ``has_force``: whether the command has a --force to name (``record``, continuing its own
+    file, has none).
 
     A missing target is fine (whether its folder exists is found out when writing)."""
+    never = "never replaced, not even with --force" if has_force else "never replaced"
     target = Path(path)
     label = _label(target)
     try:
@@ -251,21 +254,20 @@ def check(path: str | Path, kind: Kind, force: bool = False) -> None:
     except OSError as e:
         raise WriteFailed(f"cannot write {label}: {e.strerror}") from None
     if (st.st_dev, st.st_ino) in _READ:
-        raise NotReplaced(f"{label} is the file this command reads: never replaced by what it writes, not even "
-                          f"with --force; choose another file")
+        raise NotReplaced(f"{label} is the file this command reads: never replaced by what it writes"
+                          f"{', not even with --force' if has_force else ''}; choose another file")
     if stat.S_ISLNK(st.st_mode):
-        raise NotReplaced(f"{label} is a symbolic link, not a regular file: never replaced, not even with "
-                          f"--force (write to the file itself, or remove the link)")
+        raise NotReplaced(f"{label} is a symbolic link, not a regular file: {never} "
+                          f"(write to the file itself, or remove the link)")
     if not stat.S_ISREG(st.st_mode):
         hint = " (- writes to standard output)" if stat.S_ISCHR(st.st_mode) else ""
-        raise NotReplaced(f"{label} is {_what(st.st_mode)}, not a regular file: never replaced, not even "
-                          f"with --force{hint}")
+        raise NotReplaced(f"{label} is {_what(st.st_mode)}, not a regular file: {never}{hint}")
     if _is_database_companion(target):
-        raise NotReplaced(f"{label} is an SQLite database's -wal, -shm or -journal file: never replaced, "
-                          f"not even with --force; choose another file")
+        raise NotReplaced(f"{label} is an SQLite database's -wal, -shm or -journal file: {never}; "
+                          f"choose another file")
     if database_in_use(target):
         raise NotReplaced(f"{label} is an SQLite database in use (its -wal or -shm file is beside it: a server "
-                          f"or a command has it open): never replaced, not even with --force; what it writes "
+                          f"or a command has it open): {never}; what it writes "
                           f"would go on into the file replaced, and be lost")
     if not force and _is_database(target):
         raise NeedsForce(f"{label} is an SQLite database (an event or ratings file?): not replaced "

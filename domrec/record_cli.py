@@ -347,9 +347,10 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
         if not _looked_at(path, "exists"):
             raise RecorderError(f"{target}: no such file")
         try:  # every save replaces the file: refuse now what a save would refuse (a link, a FIFO)
-            outputs.check(path, outputs.RECORDS, force=True)
+            outputs.check(path, outputs.RECORDS, force=True, has_force=False)
         except outputs.OutputError as e:
-            raise RecorderError(e.message) from None
+            raise RecorderError(f"{e.message}; a game is continued in the .dgn or .json file it was saved "
+                                f"to") from None
         rec = Recorder.resume(path, interactive=interactive, say=say, refuse_out=refuse)
         header = _header(text, rec.game.game)
         if header is not None and header["game"] != rec.game.game:

@@ -176,6 +176,18 @@ def test_simulate_refuses_them(tmp_path, case):
     assert _state(path) == before and not leftovers(tmp_path)
 
 
+@pytest.mark.parametrize("case", ["fifo", "folder", "link to a file"])
+def test_record_continuing_them_names_no_force_it_does_not_have(tmp_path, case):
+    """``domrec record FOLDER`` said "never replaced, not even with --force": record has no --force."""
+    path = NEVER[case][0](tmp_path)
+    before = _state(path)
+    r = domrec("record", path)
+    line = one_error_line(r)
+    assert r.exit_code == 2 and NEVER[case][1] in line and "never replaced" in line and "--force" not in line, line
+    assert "a game is continued in the .dgn or .json file it was saved to" in line
+    assert _state(path) == before and not leftovers(tmp_path)
+
+
 @pytest.mark.parametrize("case", ["fifo", "device", "link to a file", "link to a folder", "-wal file",
                                   "database in use"])
 @pytest.mark.parametrize("command", ["report", "export"])
