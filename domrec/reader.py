@@ -742,10 +742,25 @@ def folder_files(folder: Path, skip: Iterable[tuple[int, int]] | None = None) ->
                 inside = False
             if inside:
                 folders.append(path)
-            elif path.suffix in RECORD_SUFFIXES and _record_file(path) and \
-                    not (leave and file_identity(path) in leave):
-                found.append((path, None))
+            elif path.suffix in RECORD_SUFFIXES and not (leave and file_identity(path) in leave):
+                if _record_file(path):
+                    found.append((path, None))
+                elif (special := _special(path)) is not None:  # said, not skipped: read, it could wait for ever
+                    found.append((path, f"it is {special}, not a file; a folder's files are read, nothing else"))
     return sorted(found, key=lambda item: item[0])
+
+
+def _special(path: Path) -> str | None:
+    """What ``path`` is when it is neither a file nor a folder (a named pipe, a socket, a device),
+    in words; None when it is a file, a folder, or gone."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device")
 
 
 def input_files(paths: list[str]) -> Iterator[int]:

@@ -513,6 +513,23 @@ def test_a_folder_that_cannot_be_read_is_reported_not_skipped(closed_folder):
     assert proc.returncode == 2 and f"  {closed}: cannot read: Permission denied" in proc.stdout, proc.stdout
 
 
+def test_a_named_pipe_in_a_folder_is_named_not_skipped(tmp_path):
+    """A named pipe called ``p.json`` in a folder validated was left out in silence (reading it
+    would wait for a writer for ever); now it is said, in its place, exit 2, whatever the number
+    of processes."""
+    import os
+    import shutil
+
+    shutil.copy(VALID / "game-to-200.json", tmp_path / "a.json")
+    os.mkfifo(tmp_path / "p.json")
+    for jobs in ("1", "2"):
+        r = run("validate", "-j", jobs, tmp_path)
+        assert r.exit_code == 2, r.output
+        assert (f"  {tmp_path / 'p.json'}: cannot read: it is a named pipe (FIFO), not a file; a folder's files "
+                f"are read, nothing else") in r.output.splitlines(), r.output
+        assert "1 valid, 0 invalid, 1 unusable" in r.output
+
+
 def test_a_file_inside_a_folder_that_cannot_be_searched_is_one_line(closed_folder):
     """A file named inside a folder that may not be searched cannot even be looked at: the
     look (is it a folder?) raised, a traceback; now one line, exit 2, for every command."""
