@@ -149,7 +149,8 @@ def test_refusals_are_one_line(served):
              "/api/v1/changes?since=abc": (422, "since must be a whole number"),
              "/api/v1/changes?since=-1": (422, "since must be a whole number"),
              "/api/v1/changes?since=99999": (422, "past this event's last change"),
-             "/api/v1/changes?limit=0": (422, "limit must be 1 or more"),
+             "/api/v1/changes?limit=0": (422, "limit must be a whole number, 1 or more (not 0)"),
+             "/api/v1/changes?limit=-1": (422, "limit must be a whole number, 1 or more (not '-1')"),
              "/api/v1/changes?limit=%0a": (422, "limit must be a whole number")}
     for url, (status, words) in cases.items():
         r = client.get(url)

@@ -138,9 +138,13 @@ CASES = [
     ("/api/v1/e/{club}/rounds/9", 404, "round 9 has not been paired", "la ronda 9 no se ha emparejado", False),
     ("/api/v1/e/{club}/changes?since=x", 422, "since must be a whole number, 0 or more (not 'x')",
      "el parámetro since debe ser un número entero, 0 o más (no 'x')", False),
-    ("/api/v1/e/{club}/changes?limit=x", 422, "limit must be a whole number, 0 or more (not 'x')",
-     "el parámetro limit debe ser un número entero, 0 o más (no 'x')", False),
-    ("/api/v1/e/{club}/changes?limit=0", 422, "limit must be 1 or more", "el parámetro limit debe ser 1 o más", False),
+    ("/api/v1/e/{club}/changes?limit=x", 422, "limit must be a whole number, 1 or more (not 'x')",
+     "el parámetro limit debe ser un número entero, 1 o más (no 'x')", False),
+    # (-1 and 0: the same sentence; -1 was told "0 or more", and 0 then refused in other words)
+    ("/api/v1/e/{club}/changes?limit=0", 422, "limit must be a whole number, 1 or more (not 0)",
+     "el parámetro limit debe ser un número entero, 1 o más (no 0)", False),
+    ("/api/v1/e/{club}/changes?limit=-1", 422, "limit must be a whole number, 1 or more (not '-1')",
+     "el parámetro limit debe ser un número entero, 1 o más (no '-1')", False),
     ("/api/v1/leagues/Liga Norte?by=luck", 422, "a league's tie-breaks are among won, diff, for, played, events "
      "(not luck)", "los desempates de una liga se eligen entre won, diff, for, played, events (no luck)", False),
     ("/l/Liga Norte?by=luck,won", 422, "a league's tie-breaks are among won, diff, for, played, events (not luck)",

@@ -48,8 +48,7 @@ REFUSALS = (
     N_("round must be a whole number, 0 or more (not %(text)s)"),
     N_("table must be a whole number, 0 or more (not %(text)s)"),
     N_("since must be a whole number, 0 or more (not %(text)s)"),
-    N_("limit must be a whole number, 0 or more (not %(text)s)"),
-    N_("limit must be 1 or more"),
+    N_("limit must be a whole number, 1 or more (not %(text)s)"),
 )
 
 
@@ -382,8 +381,9 @@ def game_dgn(store: EventStore, round_no: int, table_no: int) -> str:
 # --- the change log ------------------------------------------------------------------------------
 
 
-def whole_number(text: Any, what: str, default: int) -> int:
-    """A query value as a whole number 0 or more (``None``: ``default``), or one line saying why not."""
+def whole_number(text: Any, what: str, default: int, least: int = 0) -> int:
+    """A query value as a whole number ``least`` (0 or 1) or more (``None``: ``default``), or one
+    line saying why not: the same line for ``-1`` and for ``0`` where 1 is the least."""
     if text is None:
         return default
     if isinstance(text, int) and not isinstance(text, bool):
@@ -392,9 +392,9 @@ def whole_number(text: Any, what: str, default: int) -> int:
         value = int(text)
     else:
         shown = str(text)[:20] + ("…" if len(str(text)) > 20 else "")
-        raise BadQuery(f"{what} must be a whole number, 0 or more (not {shown!r})")
-    if value < 0:
-        raise BadQuery(f"{what} must be a whole number, 0 or more (not {value})")
+        raise BadQuery(f"{what} must be a whole number, {least} or more (not {shown!r})")
+    if value < least:
+        raise BadQuery(f"{what} must be a whole number, {least} or more (not {value})")
     return value
 
 
@@ -405,10 +405,7 @@ def changes_after(store: EventStore, since: Any = None, limit: Any = None) -> di
     none) and ``latest``.  A ``since`` past the last change is refused: the follower is reading
     another file than it followed (restored from a copy, or another event; ``uuid`` says which)."""
     after = whole_number(since, "since", 0)
-    most = whole_number(limit, "limit", changes.MAX_LIMIT)
-    if most < 1:
-        raise BadQuery("limit must be 1 or more")
-    most = min(most, changes.MAX_LIMIT)
+    most = min(whole_number(limit, "limit", changes.MAX_LIMIT, least=1), changes.MAX_LIMIT)
     latest = changes.latest_seq(store)
     if after > latest:
         raise BadQuery(f"since {after} is past this event's last change ({latest}): the event file is not the "

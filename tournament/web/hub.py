@@ -277,9 +277,7 @@ class EventCache:
 
     def changes_after(self, since: Any, limit: Any) -> dict[str, Any]:
         after = feed.whole_number(since, "since", 0)
-        most = min(feed.whole_number(limit, "limit", kinds.MAX_LIMIT), kinds.MAX_LIMIT)
-        if most < 1:
-            raise feed.BadQuery("limit must be 1 or more")
+        most = min(feed.whole_number(limit, "limit", kinds.MAX_LIMIT, least=1), kinds.MAX_LIMIT)
         latest = self.latest
         if after > latest:
             raise feed.BadQuery(f"since {after} is past the last change the hub holds ({latest})")
