@@ -1016,6 +1016,13 @@ def _split_lines(stream: Any, label: str, first: int = 1) -> Iterator[Source]:
         if _too_long(line):
             yield _line_too_long(f"{label}:{n}")
             return
+        if n > 1 and (mark := next((m for m in _WIDE_MARKS if line.startswith(m[0])), None)) is not None:
+            # (read on its own, the line's mark would make it UTF-16 text, said not to be)
+            yield Source(f"{label}:{n}", None, NotUnicodeError(
+                f"{label}:{n}: this line starts with {mark[1]}'s byte-order mark "
+                f"({' '.join(f'{b:02X}' for b in mark[0])}), in an archive of UTF-8 lines: save the archive "
+                f"as UTF-8"))
+            continue
         if line.strip():
             yield Source(f"{label}:{n}", line)
 
@@ -1069,6 +1076,13 @@ def _split_stream(stream: Any, label: str, dgn_too: bool = True) -> Iterator[Sou
         if _too_long(line):
             yield _line_too_long(f"{label}:{n}")
             return
+        if n > 1 and (mark := next((m for m in _WIDE_MARKS if line.startswith(m[0])), None)) is not None:
+            # (read on its own, the line's mark would make it UTF-16 text, said not to be)
+            yield Source(f"{label}:{n}", None, NotUnicodeError(
+                f"{label}:{n}: this line starts with {mark[1]}'s byte-order mark "
+                f"({' '.join(f'{b:02X}' for b in mark[0])}), in an archive of UTF-8 lines: save the archive "
+                f"as UTF-8"))
+            continue
         if line.strip():
             yield Source(f"{label}:{n}", line)
     yield from _split_lines(stream, label, n + 1)

@@ -625,6 +625,21 @@ def test_a_utf16_json_lines_archive_is_refused_as_a_whole(tmp_path, encoding):
     assert run("validate", one).exit_code == 0 and run("validate", "-", input=one.read_bytes()).exit_code == 0
 
 
+def test_a_line_of_an_archive_starting_with_a_wide_mark_says_so(tmp_path):
+    """A line after the first that starts with FF FE (a piece of a UTF-16 file pasted in) was said
+    "not UTF-16 (byte 0x0A)", as if the archive were meant to be UTF-16; now it says what it is,
+    from a file, from standard input and with workers, and the other lines are checked as usual."""
+    record = json.dumps(json.loads((VALID / "domino.json").read_text()))
+    data = record.encode() + b"\n\xff\xfe{}\n" + record.encode() + b"\n"
+    archive = tmp_path / "mixed.jsonl"
+    archive.write_bytes(data)
+    for r, label in ((run("validate", archive), archive), (run("validate", "-j", "2", archive), archive),
+                     (run("validate", "-", input=data), "<stdin>")):
+        assert r.exit_code == 2 and r.output.count("valid competitive") == 2, r.output
+        assert (f"  {label}:2: this line starts with UTF-16's byte-order mark (FF FE), in an archive of UTF-8 "
+                f"lines: save the archive as UTF-8") in r.output.splitlines(), r.output
+
+
 def test_a_command_never_writes_over_the_record_it_reads_not_even_with_force(tmp_path):
     """``explain game.json --html game.json --force`` (or ``convert``'s ``-o``, or ``validate``'s
     ``--summary`` onto the archive checked) replaced the record read with what the command wrote.
