@@ -160,6 +160,19 @@ def read_bytes(path: str | Path, limit: int | None = None, what: str = "a record
         return read_stream(stream, display_name(Path(path)), limit, what)
 
 
+def unreadable(path: str | Path, e: OSError, what: str = "a record") -> str:
+    """One line saying why :func:`read_bytes` could not read ``path`` (``what``: what was
+    expected there), in the tool's words rather than the system's ("Is a directory")."""
+    label = display_name(Path(path))
+    if isinstance(e, FileNotFoundError):
+        return f"{label}: no such file"
+    if isinstance(e, IsADirectoryError):
+        return f"{label} is a folder, not {what}"
+    if isinstance(e, PermissionError):
+        return f"cannot read {label}: this user may not read it"
+    return f"cannot read {label}: {e.strerror or e}"
+
+
 # --- valid Unicode ----------------------------------------------------------------------
 
 #: A lone surrogate: half of a UTF-16 pair, which is no character (JSON's ``"\ud800"``).

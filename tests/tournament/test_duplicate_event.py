@@ -305,6 +305,10 @@ def test_boards_read_from_a_file_of_deals(tmp_path: Path) -> None:
     assert "the event plays competitive" in run("boards", event, "--from", other, code=2)
     assert "3-table howell plays boards 1 to 10; the event has 4" in run("pair", event, code=1)
     run("boards", event, "--boards", 2, "--from", other, code=2)
+    # A file that is not there, or a folder: the tool's words, not the system's ("Is a directory").
+    assert run("boards", event, "--from", tmp_path / "nope.dgn", code=2).strip() == \
+        f"error: {tmp_path / 'nope.dgn'}: no such file"
+    assert run("boards", event, "--from", tmp_path, code=2).strip() == f"error: {tmp_path} is a folder, not a file of deals"
     for numbers, said in (([0, 1], "board 0: boards are numbered from 1"), ([1, 1], "board 1 is given twice"),
                           (["1", 2], 'its number is "1", not a whole number'),
                           ([True, 2], "its number is true, not a whole number")):

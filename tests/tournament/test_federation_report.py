@@ -333,7 +333,7 @@ def test_the_good_file_of_those_reads_and_comments_are_skipped(tmp_path: Path):
     assert r.exit_code == 0, r.output
     assert "1 games added" in r.output and "3 players without a federation id, matched by name" in r.output
     missing = run("ratings", tmp_path / "ratings.db", "--from", tmp_path / "nowhere.dfr")
-    assert missing.exit_code == 2 and "cannot read" in missing.output and missing.output.strip().count("\n") == 0
+    assert missing.exit_code == 2 and missing.output.strip() == f"error: {tmp_path / 'nowhere.dfr'}: no such file"
 
 
 def test_an_event_file_or_a_long_bad_field_given_to_from_is_still_one_short_line(tmp_path: Path):

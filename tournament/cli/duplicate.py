@@ -55,7 +55,7 @@ def boards(
             try:
                 data = reader.read_bytes(from_file)
             except OSError as e:
-                raise UnusableInput(f"{from_file}: {e.strerror or e}") from None
+                raise UnusableInput(reader.unreadable(from_file, e, "a file of deals")) from None
             made = dup.read(store, data, reader.display_name(from_file), replace)
         else:
             made = dup.boards(store)

@@ -505,8 +505,10 @@ def record(
             raise typer.Exit(code)
     try:
         data = reader.read_bytes(path)
-    except (OSError, InputError) as e:
-        raise UnusableInput(f"{label}: {getattr(e, 'strerror', None) or getattr(e, 'message', e)}") from None
+    except OSError as e:
+        raise UnusableInput(reader.unreadable(path, e)) from None
+    except InputError as e:
+        raise UnusableInput(f"{label}: {e.message}") from None
     if the_board is not None:  # the board's result, as `tournament result --board` enters it
         from tournament.cli.duplicate import enter
 

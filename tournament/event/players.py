@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from domrec.errors import InputError
-from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text
+from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text, unreadable
 
 from tournament.errors import PlayerInputError, Refused, UnknownPlayer
 from tournament.event import changes
@@ -388,12 +388,8 @@ def read_list_file(path: Path, what: str) -> str:
     Unicode text, UTF-8 with or without a byte-order mark (domrec's one rule for text)."""
     try:
         data = read_bytes(path, MAX_LIST_BYTES, what)
-    except FileNotFoundError:
-        raise PlayerInputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise PlayerInputError(f"{path} is a folder, not {what}") from None
     except OSError as e:
-        raise PlayerInputError(f"cannot read {path}: {e.strerror}") from None
+        raise PlayerInputError(unreadable(path, e, what)) from None
     except InputError as e:
         raise PlayerInputError(e.message) from None
     try:

@@ -252,14 +252,14 @@ def open_ratings(path: str | Path, create: bool = True) -> RatingsBook:
 def read_report(path: str | Path) -> "ff.Report":
     """A federation report file read and checked (``ratings --from``): one line at
     ``FILE:line:column`` for anything wrong in it (exit 2)."""
-    from domrec.reader import read_bytes
+    from domrec.reader import read_bytes, unreadable
     from tournament.errors import UnusableInput
     from tournament.event import federation_file
 
     try:
         data = read_bytes(path, REPORT_LIMIT, "a federation report")
     except OSError as e:
-        raise UnusableInput(f"cannot read {path}: {e.strerror}") from None
+        raise UnusableInput(unreadable(path, e, "a federation report")) from None
     except DomrecInputError as e:
         raise UnusableInput(f"{path}: {e.message}") from None
     return federation_file.read(str(path), data)
