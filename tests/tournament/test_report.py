@@ -144,6 +144,20 @@ def test_ratings_across_events_count_each_event_once(tmp_path: Path) -> None:
     assert run("ratings", tmp_path / "none.db").exit_code == 2
 
 
+def test_a_duplicate_event_added_to_ratings_says_why_nothing_is_imported(tmp_path: Path) -> None:
+    """``ratings --add`` of a duplicate event said "0 games added" and nothing more: its boards are
+    single hands scored against the field, not games, which it now says; the file stays empty."""
+    event = tmp_path / "dup.db"
+    r = run("simulate", event, "--format", "duplicate", "--tables", 3, "--seed", 1)
+    assert r.exit_code == 0, r.output
+    book = tmp_path / "ratings.db"
+    r = run("ratings", book, "--add", event)
+    assert r.exit_code == 0, r.output
+    assert ("nothing imported: a duplicate event's boards are single hands scored against the field, not games "
+            "between the players at a table; ratings rate whole games") in r.output
+    assert json.loads(run("ratings", book, "--json").stdout)["ratings"] == []
+
+
 def test_ratings_follow_results() -> None:
     """The winner of every game gains on the loser; a free-for-all table ranks by placement."""
     games = [("e", [["a", "b"], ["c", "d"]], [0.0, 1.0])] * 5

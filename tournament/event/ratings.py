@@ -84,7 +84,14 @@ class RatingsBook:
         self.close()
 
     def import_event(self, store: EventStore, label: str) -> Imported:
-        """Copy the event's games with a result (one transaction).  Idempotent."""
+        """Copy the event's games with a result (one transaction).  Idempotent.  A duplicate
+        event has none: each board is one hand scored against the other tables that played it,
+        not a game between the players at one table, and the file is left as it was."""
+        settings = store.settings
+        if settings.duplicate or settings.team_duplicate:
+            return Imported(label, settings.name, 0, 0, 0, none_because=(
+                "a duplicate event's boards are single hands scored against the field, not games "
+                "between the players at a table; ratings rate whole games"))
         games = list(event_games(store))
         return self.file.import_games(store.uuid, store.settings.name, store.settings.game, label, games)
 

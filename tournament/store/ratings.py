@@ -39,8 +39,12 @@ class Imported:
     updated: int
     unchanged: int
     new: bool = False
+    #: Why the event gave no game to rate, where that is its kind (a duplicate event's boards).
+    none_because: str | None = None
 
     def summary(self) -> str:
+        if self.none_because:
+            return f"{self.event}: {self.name}: nothing imported: {self.none_because}"
         if not self.added and not self.updated and not self.new:
             return f"{self.event}: {self.name}: already imported; nothing changed ({self.unchanged} games)"
         return (f"{self.event}: {self.name}: {self.added} games added, {self.updated} updated, "
