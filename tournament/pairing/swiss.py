@@ -242,10 +242,12 @@ def swiss_round(order: Sequence[int], met: dict[int, Counter], byes: Counter,
 #: (six pairs, five rounds: round 4 could not be paired in three seeds of eight).  A larger field has
 #: many more opponents left than rounds to play.
 LOOKAHEAD_UNITS = 16
-#: How many rounds after the one being paired must still be pairable, and how many whole pairings
-#: the look-ahead may try in all before it gives up and pairs as without it.
+#: How many rounds after the one being paired must still be pairable, and how many steps of the
+#: search (a pairing tried, a step back) the look-ahead may take in all before it gives up and
+#: pairs as without it: the last rounds of a field that plays everyone leave no pairing that
+#: passes, and the search stops there in a fraction of a second.
 LOOKAHEAD_ROUNDS = 2
-LOOKAHEAD_TRIES = 2_000
+LOOKAHEAD_STEPS = 100_000
 
 Matches = list[tuple[int, int]]
 
@@ -255,24 +257,25 @@ def looking_ahead(units: Sequence[int], met: dict[int, Counter], byes: Counter,
     """For :func:`swiss`'s ``accept``: whether, after this round's ``bye_set`` and a pairing of the
     rest, the next :data:`LOOKAHEAD_ROUNDS` rounds can still be paired with fair byes and no two
     meeting again; None for a field larger than :data:`LOOKAHEAD_UNITS`.  Within a budget of
-    :data:`LOOKAHEAD_TRIES` pairings tried: past it every pairing is accepted, as without it."""
+    :data:`LOOKAHEAD_STEPS` for all its searches: past it every pairing is accepted, as without it."""
     if len(units) > LOOKAHEAD_UNITS:
         return None
-    budget = [LOOKAHEAD_TRIES]
+    budget = [LOOKAHEAD_STEPS]
 
     def pairable(met_now: dict[int, Counter], byes_now: Counter, depth: int) -> bool:
         if depth == 0:
             return True
         for choice in bye_choices(units, len(units) % 2, byes_now):
             accept = _then(met_now, byes_now + Counter(choice), depth - 1)
-            if swiss([u for u in units if u not in choice], met_now, accept) is not None:
+            if swiss([u for u in units if u not in choice], met_now, accept, budget) is not None:
                 return True
         return False
 
     def _then(met_now: dict[int, Counter], byes_now: Counter, depth: int) -> Callable[[Matches], bool]:
         def accept(matches: Matches) -> bool:
             budget[0] -= 1
-            return budget[0] < 0 or pairable(_with(met_now, matches), byes_now, depth)
+            # (the budget spent, whether the rounds after could be paired is not known: accepted)
+            return budget[0] < 0 or pairable(_with(met_now, matches), byes_now, depth) or budget[0] < 0
         return accept
 
     return _then(met, byes + Counter(bye_set), LOOKAHEAD_ROUNDS)
@@ -287,11 +290,12 @@ def _with(met: dict[int, Counter], matches: Matches) -> dict[int, Counter]:
     return out
 
 
-def swiss(order: Sequence[int], met: dict[int, Counter],
-          accept: Callable[[Matches], bool] | None = None) -> Matches | None:
+def swiss(order: Sequence[int], met: dict[int, Counter], accept: Callable[[Matches], bool] | None = None,
+          budget: list[int] | None = None) -> Matches | None:
     """Pairs in order, each with the nearest unpaired one below it it has not met; depth-first with
     backtracking (iterative, so a field of thousands does not hit Python's recursion limit).  With
-    ``accept``, the first such pairing it accepts (the search goes on past those it refuses)."""
+    ``accept``, the first such pairing it accepts (the search goes on past those it refuses).
+    ``budget``: steps back shared with other searches (:func:`looking_ahead`'s), None when spent."""
     n = len(order)
     if n % 2:
         return None
@@ -326,6 +330,10 @@ def swiss(order: Sequence[int], met: dict[int, Counter],
         # Backtrack: move the latest pairing to its next candidate.
         while True:
             steps += 1
+            if budget is not None:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return None
             if not stack or steps > SWISS_BUDGET:
                 return None
             pa, pj = stack.pop()
