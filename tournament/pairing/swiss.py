@@ -228,10 +228,11 @@ def swiss_round(order: Sequence[int], met: dict[int, Counter], byes: Counter,
     and their Swiss pairing: first the first that leaves the next rounds pairable
     (:func:`looking_ahead`), else the first there is (a small field that cannot be completed any
     other way meets the rule it breaks at the round that breaks it).  Yields at most one."""
+    budget = [LOOKAHEAD_STEPS]  # (one for the round: every choice of bye)
     for ahead in (True, False) if len(order) <= LOOKAHEAD_UNITS else (False,):
         for bye_set in bye_choices(order, len(order) % 2, byes):
             rest = arrange([u for u in order if u not in bye_set])
-            matches = swiss(rest, met, looking_ahead(order, met, byes, bye_set) if ahead else None)
+            matches = swiss(rest, met, looking_ahead(order, met, byes, bye_set, budget) if ahead else None)
             if matches is not None:
                 yield tuple(bye_set), rest, matches
                 return
@@ -252,15 +253,17 @@ LOOKAHEAD_STEPS = 100_000
 Matches = list[tuple[int, int]]
 
 
-def looking_ahead(units: Sequence[int], met: dict[int, Counter], byes: Counter,
-                  bye_set: Sequence[int]) -> Callable[[Matches], bool] | None:
+def looking_ahead(units: Sequence[int], met: dict[int, Counter], byes: Counter, bye_set: Sequence[int],
+                  budget: list[int] | None = None) -> Callable[[Matches], bool] | None:
     """For :func:`swiss`'s ``accept``: whether, after this round's ``bye_set`` and a pairing of the
     rest, the next :data:`LOOKAHEAD_ROUNDS` rounds can still be paired with fair byes and no two
     meeting again; None for a field larger than :data:`LOOKAHEAD_UNITS`.  Within a budget of
-    :data:`LOOKAHEAD_STEPS` for all its searches: past it every pairing is accepted, as without it."""
+    :data:`LOOKAHEAD_STEPS` for all its searches (``budget``: one shared with other calls, as
+    :func:`swiss_round` shares one among its choices of bye): past it every pairing is accepted,
+    as without it."""
     if len(units) > LOOKAHEAD_UNITS:
         return None
-    budget = [LOOKAHEAD_STEPS]
+    budget = [LOOKAHEAD_STEPS] if budget is None else budget
 
     def pairable(met_now: dict[int, Counter], byes_now: Counter, depth: int) -> bool:
         if depth == 0:
