@@ -119,3 +119,17 @@ def test_simulated_duplicate_events_count_for_their_players_on_the_feed(tmp_path
             assert (got["played"], got["won"], got["drawn"], got["lost"]) == \
                 (row["played"], row["won"], row["drawn"], row["lost"]) and got["played"] == 3
             assert got["places"][0]["rank"] == row["rank"] and got["places"][0]["of"] == 4
+
+
+def test_rows_level_on_every_tie_break_share_a_rank():
+    """Two players level on games won, difference and points for were ranked 2nd and 3rd by
+    their names; an event's standings share the rank, and so does the league now (1, 2, 2, 4)."""
+    swiss = {"players": [
+        {"rank": 1, "player": "Zoe", "played": 2, "won": 2, "points_for": 400, "points_against": 100},
+        {"rank": 2, "player": "Bea", "played": 2, "won": 1, "points_for": 300, "points_against": 250},
+        {"rank": 2, "player": "Al", "played": 2, "won": 1, "points_for": 300, "points_against": 250},
+        {"rank": 4, "player": "Cy", "played": 2, "won": 1, "points_for": 290, "points_against": 250}]}
+    table = league.standings("Liga", [("club", swiss)])
+    assert [(r["player"], r["rank"]) for r in table["players"]] == [("Zoe", 1), ("Al", 2), ("Bea", 2), ("Cy", 4)]
+    by_played = league.standings("Liga", [("club", swiss)], ranked_by=("played",))
+    assert [r["rank"] for r in by_played["players"]] == [1, 1, 1, 1]

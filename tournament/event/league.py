@@ -151,8 +151,14 @@ def standings(name: str, events: Iterable[tuple[str, dict[str, Any]] | tuple[str
         row["diff"] = row["points_for"] - row["points_against"]
         row["for"] = row["points_for"]
     ordered = sorted(rows.values(), key=lambda r: (*(-r[k] for k in ranked_by), r["player"].casefold()))
+    level: tuple[Any, ...] | None = None
     for place, row in enumerate(ordered, 1):
-        row["rank"] = place
+        values = tuple(row[k] for k in ranked_by)
+        # Level on every tie-break: one rank (1, 2, 2, 4), as an event's standings share it; the
+        # names give the order on the page only.
+        row["rank"] = ordered[place - 2]["rank"] if values == level else place
+        level = values
+    for row in ordered:
         del row["for"]
     return {"league": name, "events": sorted(ids), "tiebreaks": list(ranked_by), "by": by,
             "about": {k: TIEBREAKS[k] for k in ranked_by}, "players": ordered}
