@@ -71,7 +71,7 @@ from starlette.requests import ClientDisconnect, Request, cookie_parser
 import orjson
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from starlette.responses import JSONResponse as _JSONResponse
-from starlette.routing import Mount, Route
+from starlette.routing import Match, Mount, Route
 
 from domrec import phrases
 from domrec.errors import DomrecError, clip, one_line
@@ -847,6 +847,13 @@ class Site(abc.ABC):
     def _guarded(self, app: Any) -> Any:
         buckets = self.buckets
         request_ids = self._request_ids
+        routes = list(getattr(getattr(app, "router", None), "routes", None) or ())
+
+        def answered_here(scope: dict) -> bool:
+            """Whether a route takes this method at this path.  A write no route takes (a DELETE of
+            a page) is the router's 405 or 404, and no endpoint reads its body: the guard's checks
+            of a write (its origin, its JSON) are for the writes a route takes."""
+            return not routes or any(route.matches(scope)[0] == Match.FULL for route in routes)
 
         async def asgi(scope: dict, receive: Any, send: Any) -> None:
             if scope["type"] != "http":
@@ -882,7 +889,7 @@ class Site(abc.ABC):
                                         headers={"Retry-After": str(max(1, round(wait)))})
                 await response(scope, receive, send_with_headers)
                 return
-            refusal = _refused_here(scope, self.origins)
+            refusal = _refused_here(scope, self.origins, scope["method"] not in _WRITES or answered_here(scope))
             if refusal is not None:
                 status, words = refusal
                 response = JSONResponse({"error": said(words), "request_id": request_id}, status_code=status)
@@ -2090,8 +2097,10 @@ def _hands_asked(query: bytes | None) -> str | None | bool:
 _WRITES = frozenset(("POST", "PUT", "DELETE", "PATCH"))
 
 
-def _refused_here(scope: dict, served: frozenset[Origin]) -> tuple[int, str] | None:
+def _refused_here(scope: dict, served: frozenset[Origin], routed: bool = True) -> tuple[int, str] | None:
     """What the guard refuses of a request before any route sees it, as (status, words), or None.
+    ``routed``: whether a route takes the request's method at its path (a write no route takes is
+    left to the router's 405 or 404, its origin and body unchecked: nothing reads them).
 
     * An HTTP/1.1 request without exactly one ``Host`` (400): HTTP/1.1 requires it, and h11
       refuses such a request itself, but httptools (uvicorn's reader where installed) lets it
@@ -2108,7 +2117,7 @@ def _refused_here(scope: dict, served: frozenset[Origin]) -> tuple[int, str] | N
         hosts = [value for name, value in scope.get("headers") or [] if name == b"host"]
         if len(hosts) != 1 or not hosts[0].strip():
             return 400, "a request must name the host it asks (one Host header)"
-    if scope["method"] in _WRITES:
+    if scope["method"] in _WRITES and routed:
         if not _same_origin(scope, served):
             return 403, "a write from another site's page is refused"
         if not _json_declared(scope.get("headers") or []):
