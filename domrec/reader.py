@@ -1008,12 +1008,22 @@ def _wide_archive(line: bytes, label: str) -> Source | None:
         return Source(label, None, NotUnicodeError(
             f"{label}: this is an SQLite database (an event file?), not a JSON Lines archive: give the records' "
             f"own file; not read"))
-    for mark, encoding in _WIDE_MARKS:
-        if line.startswith(mark):
-            return Source(label, None, NotUnicodeError(
-                f"{label}: this JSON Lines archive is {encoding} text (its byte-order mark says so); an "
-                f"archive is read a line at a time, in UTF-8: save it as UTF-8; not read"))
-    return None
+    return _wide_line(line, label, whole=True)
+
+
+def _wide_line(line: bytes, label: str, whole: bool = False) -> Source | None:
+    """A line that starts with UTF-16's or UTF-32's byte-order mark, said for what it is: the
+    first line (``whole``), the archive's encoding; a later line, a piece of such a file pasted
+    in (read on its own, the mark would make it UTF-16 text, said not to be)."""
+    wide = next((m for m in _WIDE_MARKS if line.startswith(m[0])), None)
+    if wide is None:
+        return None
+    mark, encoding = wide
+    said = (f"this JSON Lines archive is {encoding} text (its byte-order mark says so); an archive is read a line "
+            f"at a time, in UTF-8: save it as UTF-8; not read") if whole else (
+            f"this line starts with {encoding}'s byte-order mark ({' '.join(f'{b:02X}' for b in mark)}), in an "
+            f"archive of UTF-8 lines: save the archive as UTF-8")
+    return Source(label, None, NotUnicodeError(f"{label}: {said}"))
 
 
 def _split_lines(stream: Any, label: str, first: int = 1) -> Iterator[Source]:
@@ -1029,12 +1039,8 @@ def _split_lines(stream: Any, label: str, first: int = 1) -> Iterator[Source]:
         if _too_long(line):
             yield _line_too_long(f"{label}:{n}")
             return
-        if n > 1 and (mark := next((m for m in _WIDE_MARKS if line.startswith(m[0])), None)) is not None:
-            # (read on its own, the line's mark would make it UTF-16 text, said not to be)
-            yield Source(f"{label}:{n}", None, NotUnicodeError(
-                f"{label}:{n}: this line starts with {mark[1]}'s byte-order mark "
-                f"({' '.join(f'{b:02X}' for b in mark[0])}), in an archive of UTF-8 lines: save the archive "
-                f"as UTF-8"))
+        if n > 1 and (wide := _wide_line(line, f"{label}:{n}")) is not None:
+            yield wide
             continue
         if line.strip():
             yield Source(f"{label}:{n}", line)
@@ -1089,12 +1095,8 @@ def _split_stream(stream: Any, label: str, dgn_too: bool = True) -> Iterator[Sou
         if _too_long(line):
             yield _line_too_long(f"{label}:{n}")
             return
-        if n > 1 and (mark := next((m for m in _WIDE_MARKS if line.startswith(m[0])), None)) is not None:
-            # (read on its own, the line's mark would make it UTF-16 text, said not to be)
-            yield Source(f"{label}:{n}", None, NotUnicodeError(
-                f"{label}:{n}: this line starts with {mark[1]}'s byte-order mark "
-                f"({' '.join(f'{b:02X}' for b in mark[0])}), in an archive of UTF-8 lines: save the archive "
-                f"as UTF-8"))
+        if n > 1 and (wide := _wide_line(line, f"{label}:{n}")) is not None:
+            yield wide
             continue
         if line.strip():
             yield Source(f"{label}:{n}", line)
