@@ -270,22 +270,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="also run the tests marked long (thorough property runs, tens of minutes)")
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto`` (pyproject's addopts): one worker more than the cores this process may use.
-    A worker a core left a third of the cores idle (a clean run on two cores: 1,361 s of CPU in
-    1,018 s): much of a test's time is spent waiting for a server, a browser or a program it
-    started.  With a third worker the same run took 13 min instead of 16 on two cores.
-    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` (pytest-xdist's own) still says how many, and ``-n N``."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # (not on every system)
-        cores = os.cpu_count() or 1
-    return cores + 1
-
-
 def pytest_configure(config: pytest.Config) -> None:
     """``pytest --long`` said before the test modules are imported, so that :func:`examples` (read
     when a module's property tests are decorated) gives the long run's counts."""
