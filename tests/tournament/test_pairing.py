@@ -6,11 +6,13 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings as hsettings, strategies as hst
 
 from tournament.pairing import swiss as pairing
 from tournament.errors import PairingError
 from tournament.settings import INDIVIDUAL, PAIRS, ROTATING
 
+from tests.conftest import examples
 from tests.tournament.helpers import MemoryEvent, assert_invariants, rotating_seating_exists, settings_for
 
 
@@ -252,3 +254,70 @@ def test_swiss_goes_past_a_pairing_refused_and_a_field_that_cannot_look_ahead_is
     assert accept is not None and not accept(first)
     assert list(pairing.swiss_round([1, 3, 2, 4], met, Counter())) == [((), [1, 3, 2, 4], first)]
     assert pairing.looking_ahead(list(range(pairing.LOOKAHEAD_UNITS + 2)), {}, Counter(), ()) is None
+
+
+def _pairings(units: list[int], met: dict[int, Counter]):
+    """Every pairing of ``units`` in which no two have met (brute force, for small fields)."""
+    if not units:
+        yield []
+        return
+    first, rest = units[0], units[1:]
+    for i, other in enumerate(rest):
+        if other not in met.get(first, ()):
+            for tail in _pairings(rest[:i] + rest[i + 1:], met):
+                yield [(first, other), *tail]
+
+
+@hsettings(max_examples=examples(60, 600))
+@given(n=hst.sampled_from([4, 6, 8]), played=hst.lists(hst.tuples(hst.integers(0, 7), hst.integers(0, 7)), max_size=14),
+       refused=hst.sets(hst.integers(0, 100), max_size=6))
+def test_swiss_with_accept_finds_an_accepted_pairing_whenever_one_exists(n, played, refused) -> None:
+    """Against brute force: with ``accept`` refusing some pairings, :func:`swiss` returns a pairing
+    of everyone in which no two have met and which ``accept`` takes, whenever such a pairing
+    exists, and None only when none does."""
+    units = list(range(n))
+    met: dict[int, Counter] = {}
+    for a, b in played:
+        if a != b and a < n and b < n:
+            met.setdefault(a, Counter())[b] += 1
+            met.setdefault(b, Counter())[a] += 1
+    every = list(_pairings(units, met))
+    refuse = {tuple(sorted(tuple(sorted(m)) for m in p)) for i, p in enumerate(every) if i in refused}
+
+    def accept(found) -> bool:
+        return tuple(sorted(tuple(sorted(m)) for m in found)) not in refuse
+
+    found = pairing.swiss(units, met, accept)
+    if len(refuse) == len(every):
+        assert found is None
+    else:
+        assert found is not None and accept(found)
+        assert sorted(u for m in found for u in m) == units and all(b not in met.get(a, ()) for a, b in found)
+
+
+@hsettings(max_examples=examples(40, 400))
+@given(n=hst.sampled_from([4, 6, 8]), played=hst.lists(hst.tuples(hst.integers(0, 7), hst.integers(0, 7)), max_size=16))
+def test_looking_ahead_accepts_exactly_the_pairings_after_which_two_rounds_can_be_paired(n, played) -> None:
+    """Against brute force, in fields without byes: a pairing is accepted when, and only when,
+    two more rounds can be paired after it with no two meeting again."""
+    units = list(range(n))
+    met: dict[int, Counter] = {}
+    for a, b in played:
+        if a != b and a < n and b < n:
+            met.setdefault(a, Counter())[b] += 1
+            met.setdefault(b, Counter())[a] += 1
+
+    def then(pairs, before):
+        out = {u: Counter(c) for u, c in before.items()}
+        for a, b in pairs:
+            out.setdefault(a, Counter())[b] += 1
+            out.setdefault(b, Counter())[a] += 1
+        return out
+
+    assert pairing.LOOKAHEAD_ROUNDS == 2
+    for candidate in list(_pairings(units, met))[:4]:
+        after = then(candidate, met)
+        possible = any(next(_pairings(units, then(second, after)), None) is not None
+                       for second in _pairings(units, after))
+        accept = pairing.looking_ahead(units, met, Counter(), ())
+        assert accept is not None and accept(candidate) == possible, (candidate, met)
