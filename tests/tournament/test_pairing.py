@@ -268,6 +268,17 @@ def _pairings(units: list[int], met: dict[int, Counter]):
                 yield [(first, other), *tail]
 
 
+def _played(units: list[int], games, before: dict[int, Counter] | None = None) -> dict[int, Counter]:
+    """Who has met whom after ``games`` (pairs of units; one of a unit with itself, or of one not
+    in ``units``, is no game), on top of ``before``."""
+    out = {u: Counter(c) for u, c in (before or {}).items()}
+    for a, b in games:
+        if a != b and a in units and b in units:
+            out.setdefault(a, Counter())[b] += 1
+            out.setdefault(b, Counter())[a] += 1
+    return out
+
+
 @hsettings(max_examples=examples(60, 600))
 @given(n=hst.sampled_from([4, 6, 8]), played=hst.lists(hst.tuples(hst.integers(0, 7), hst.integers(0, 7)), max_size=14),
        refused=hst.sets(hst.integers(0, 100), max_size=6))
@@ -276,11 +287,7 @@ def test_swiss_with_accept_finds_an_accepted_pairing_whenever_one_exists(n, play
     of everyone in which no two have met and which ``accept`` takes, whenever such a pairing
     exists, and None only when none does."""
     units = list(range(n))
-    met: dict[int, Counter] = {}
-    for a, b in played:
-        if a != b and a < n and b < n:
-            met.setdefault(a, Counter())[b] += 1
-            met.setdefault(b, Counter())[a] += 1
+    met = _played(units, played)
     every = list(_pairings(units, met))
     refuse = {tuple(sorted(tuple(sorted(m)) for m in p)) for i, p in enumerate(every) if i in refused}
 
@@ -301,23 +308,12 @@ def test_looking_ahead_accepts_exactly_the_pairings_after_which_two_rounds_can_b
     """Against brute force, in fields without byes: a pairing is accepted when, and only when,
     two more rounds can be paired after it with no two meeting again."""
     units = list(range(n))
-    met: dict[int, Counter] = {}
-    for a, b in played:
-        if a != b and a < n and b < n:
-            met.setdefault(a, Counter())[b] += 1
-            met.setdefault(b, Counter())[a] += 1
-
-    def then(pairs, before):
-        out = {u: Counter(c) for u, c in before.items()}
-        for a, b in pairs:
-            out.setdefault(a, Counter())[b] += 1
-            out.setdefault(b, Counter())[a] += 1
-        return out
+    met = _played(units, played)
 
     assert pairing.LOOKAHEAD_ROUNDS == 2
     for candidate in list(_pairings(units, met))[:4]:
-        after = then(candidate, met)
-        possible = any(next(_pairings(units, then(second, after)), None) is not None
+        after = _played(units, candidate, met)
+        possible = any(next(_pairings(units, _played(units, second, after)), None) is not None
                        for second in _pairings(units, after))
         accept = pairing.looking_ahead(units, met, Counter(), ())
         assert accept is not None and accept(candidate) == possible, (candidate, met)
