@@ -889,7 +889,9 @@ class Site(abc.ABC):
                                         headers={"Retry-After": str(max(1, round(wait)))})
                 await response(scope, receive, send_with_headers)
                 return
-            refusal = _refused_here(scope, self.origins, scope["method"] not in _WRITES or answered_here(scope))
+            refusal = _refused_here(scope, self.origins)
+            if refusal is not None and scope["method"] in _WRITES and refusal[0] != 400 and not answered_here(scope):
+                refusal = None  # (looked up only for a write refused: the writes taken pay nothing for it)
             if refusal is not None:
                 status, words = refusal
                 response = JSONResponse({"error": said(words), "request_id": request_id}, status_code=status)
@@ -2097,10 +2099,10 @@ def _hands_asked(query: bytes | None) -> str | None | bool:
 _WRITES = frozenset(("POST", "PUT", "DELETE", "PATCH"))
 
 
-def _refused_here(scope: dict, served: frozenset[Origin], routed: bool = True) -> tuple[int, str] | None:
+def _refused_here(scope: dict, served: frozenset[Origin]) -> tuple[int, str] | None:
     """What the guard refuses of a request before any route sees it, as (status, words), or None.
-    ``routed``: whether a route takes the request's method at its path (a write no route takes is
-    left to the router's 405 or 404, its origin and body unchecked: nothing reads them).
+    (A write refused for its origin or its type that no route takes at all, a DELETE of a page,
+    is left to the router's 405 or 404 instead: nothing reads its body.)
 
     * An HTTP/1.1 request without exactly one ``Host`` (400): HTTP/1.1 requires it, and h11
       refuses such a request itself, but httptools (uvicorn's reader where installed) lets it
@@ -2117,7 +2119,7 @@ def _refused_here(scope: dict, served: frozenset[Origin], routed: bool = True) -
         hosts = [value for name, value in scope.get("headers") or [] if name == b"host"]
         if len(hosts) != 1 or not hosts[0].strip():
             return 400, "a request must name the host it asks (one Host header)"
-    if scope["method"] in _WRITES and routed:
+    if scope["method"] in _WRITES:
         if not _same_origin(scope, served):
             return 403, "a write from another site's page is refused"
         if not _json_declared(scope.get("headers") or []):
