@@ -252,7 +252,7 @@ def test_swiss_goes_past_a_pairing_refused_and_a_field_that_cannot_look_ahead_is
     assert pairing.swiss([1, 3, 2, 4], met, lambda m: m != first) == [(1, 4), (3, 2)]
     accept = pairing.looking_ahead([1, 2, 3, 4], met, Counter(), ())
     assert accept is not None and not accept(first)
-    assert list(pairing.swiss_round([1, 3, 2, 4], met, Counter())) == [((), [1, 3, 2, 4], first)]
+    assert pairing.swiss_round([1, 3, 2, 4], met, Counter()) == ((), first)
     assert pairing.looking_ahead(list(range(pairing.LOOKAHEAD_UNITS + 2)), {}, Counter(), ()) is None
 
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Sequence
 
 import attrs
 
@@ -204,38 +204,39 @@ def _pair_pairs(settings: Settings, round_no: int, teams: Sequence[Team], hist: 
     order = ranked_units(settings, list(by_id), standings, round_no, rng, seeding)
     if len(order) < 2:
         raise PairingError(f"round {round_no} needs at least two active pairs; there are {len(order)}")
-    for bye_set, rest, matches in swiss_round(order, hist.opponents, hist.byes,
-                                               lambda units: _round_one(settings, round_no, units, seeding)):
-        seated = []
-        for a, b in matches:
-            # Soft: the pair that has sat N-S more often sits E-W (the higher ranked sits N-S on a tie).
-            if hist.ns_balance.get(b, 0) < hist.ns_balance.get(a, 0):
-                a, b = b, a
-            na, sa = by_id[a].players
-            eb, wb = by_id[b].players
-            seated.append((SeatAssignment("N", "NS", na), SeatAssignment("E", "EW", eb),
-                           SeatAssignment("S", "NS", sa), SeatAssignment("W", "EW", wb)))
-        byes = tuple(sorted(p for u in bye_set for p in by_id[u].players))
-        return Plan(round_no, tuple(seated), byes)
-    raise PairingError(f"round {round_no} cannot be paired without two pairs meeting again "
-                       f"({len(order)} pairs)")
+    found = swiss_round(order, hist.opponents, hist.byes, lambda units: _round_one(settings, round_no, units, seeding))
+    if found is None:
+        raise PairingError(f"round {round_no} cannot be paired without two pairs meeting again "
+                           f"({len(order)} pairs)")
+    bye_set, matches = found
+    seated = []
+    for a, b in matches:
+        # Soft: the pair that has sat N-S more often sits E-W (the higher ranked sits N-S on a tie).
+        if hist.ns_balance.get(b, 0) < hist.ns_balance.get(a, 0):
+            a, b = b, a
+        na, sa = by_id[a].players
+        eb, wb = by_id[b].players
+        seated.append((SeatAssignment("N", "NS", na), SeatAssignment("E", "EW", eb),
+                       SeatAssignment("S", "NS", sa), SeatAssignment("W", "EW", wb)))
+    byes = tuple(sorted(p for u in bye_set for p in by_id[u].players))
+    return Plan(round_no, tuple(seated), byes)
 
 
 def swiss_round(order: Sequence[int], met: dict[int, Counter], byes: Counter,
-                 arrange: Callable[[list[int]], Sequence[int]] = list,
-                 ) -> Iterator[tuple[tuple[int, ...], Sequence[int], Matches]]:
-    """The round's fair bye set, the rest in the order paired (``arrange``: round 1's own order)
-    and their Swiss pairing: first the first that leaves the next rounds pairable
+                arrange: Callable[[list[int]], Sequence[int]] = list,
+                ) -> tuple[tuple[int, ...], Matches] | None:
+    """The round's fair bye set and the Swiss pairing of the rest (in the order ``arrange`` gives
+    them: round 1's own): first the first that leaves the next rounds pairable
     (:func:`looking_ahead`), else the first there is (a small field that cannot be completed any
-    other way meets the rule it breaks at the round that breaks it).  Yields at most one."""
+    other way meets the rule it breaks at the round that breaks it); None if there is none."""
     budget = [LOOKAHEAD_STEPS]  # (one for the round: every choice of bye)
     for ahead in (True, False) if len(order) <= LOOKAHEAD_UNITS else (False,):
         for bye_set in bye_choices(order, len(order) % 2, byes):
             rest = arrange([u for u in order if u not in bye_set])
             matches = swiss(rest, met, looking_ahead(order, met, byes, bye_set, budget) if ahead else None)
             if matches is not None:
-                yield tuple(bye_set), rest, matches
-                return
+                return tuple(bye_set), matches
+    return None
 
 
 #: A field of at most this many units (pairs, teams) is paired looking ahead (:func:`looking_ahead`):
@@ -277,8 +278,11 @@ def looking_ahead(units: Sequence[int], met: dict[int, Counter], byes: Counter, 
     def _then(met_now: dict[int, Counter], byes_now: Counter, depth: int) -> Callable[[Matches], bool]:
         def accept(matches: Matches) -> bool:
             budget[0] -= 1
-            # (the budget spent, whether the rounds after could be paired is not known: accepted)
-            return budget[0] < 0 or pairable(_with(met_now, matches), byes_now, depth) or budget[0] < 0
+            # The budget spent (before or while looking): whether the rounds after can be paired
+            # is not known, and the pairing is accepted, as without looking ahead.
+            if budget[0] < 0:
+                return True
+            return pairable(_with(met_now, matches), byes_now, depth) or budget[0] < 0
         return accept
 
     return _then(met, byes + Counter(bye_set), LOOKAHEAD_ROUNDS)

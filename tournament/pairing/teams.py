@@ -160,8 +160,8 @@ def pair_teams(settings: Settings, round_no: int, squads: Sequence[Squad], teams
                           looking_ahead(order, met, had_bye, best_bye))
             if found is not None:
                 matches, bye_set = found, best_bye
-        for bye_set, _, matches in swiss_round(order, met, had_bye) if matches is None else ():
-            break
+        if matches is None and (paired := swiss_round(order, met, had_bye)) is not None:
+            bye_set, matches = paired
     if matches is None:
         raise PairingError(f"round {round_no} cannot be paired without two teams meeting again "
                            f"({len(by_id)} teams)")
