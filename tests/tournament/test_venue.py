@@ -494,6 +494,44 @@ def test_an_unexpected_failure_is_one_line_with_a_request_id(venue, monkeypatch)
     assert r.json()["request_id"] in r.json()["error"]
 
 
+def test_a_fault_met_on_a_row_changed_by_hand_names_the_row_in_the_log(tmp_path, caplog, monkeypatch):
+    """A row of the event file changed by hand (a player's id) made a table's read fail with the
+    one-line 500 and a KeyError in the log, and nothing more.  Now the log also says, in one line
+    as the command line does, which row holds a value the tool never writes and to run check;
+    the file is scanned once for faults that come close together, on a thread of its own."""
+    import logging
+
+    from tournament.web import app as web
+
+    path = _event(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE players SET id = -1 WHERE rowid = 1")
+    conn.commit()
+    conn.close()
+    server, client, token = _table_one(path)
+    try:
+        caplog.set_level(logging.ERROR, logger="tournament")
+        r = client.get("/api/v1/tables/1/1", headers=_auth(token))
+        assert r.status_code == 500 and "Traceback" not in r.text and r.json()["request_id"] in r.json()["error"]
+        server.looked_at.join()
+        said = [x.getMessage() for x in caplog.records if "never writes" in x.getMessage()]
+        assert said == [f"request {r.json()['request_id']}: {path} holds a value the tool never writes (table seats: "
+                        f"row 2 points at a row of players that is not there): run `tournament check {path}` to see "
+                        f"every one, and restore the event from a copy"], said
+        first = server.looked_at
+        assert client.get("/api/v1/tables/1/1", headers=_auth(token)).status_code == 500
+        assert server.looked_at is first  # (the file is not scanned again at once)
+        monkeypatch.setattr(web, "DAMAGE_LOOK_EVERY", 0.0)
+        def broken(*args, **kwargs):
+            raise RuntimeError("not an error a value raises")
+
+        monkeypatch.setattr(server.venue, "state", broken)
+        assert client.get("/api/v1/tables/1/1", headers=_auth(token)).status_code == 500
+        assert server.looked_at is first
+    finally:
+        server.close()
+
+
 def test_every_route_is_described_in_the_openapi_document(venue):
     path, server, client, links = venue
     described = set(OPENAPI["paths"])

@@ -237,31 +237,17 @@ def _damaged(kwargs: dict[str, Any], e: Exception) -> str:
             f"{event or 'EVENT.db'}` to see which tables and rows are affected")
 
 
-#: What reading a value the tool never writes raises (a round numbered 'x', a seat of a player
-#: that is not there): the errors ``tournament check`` reports as "a value they cannot use".
-_VALUE_ERRORS = (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError)
-
-
 def _unexpected(kwargs: dict[str, Any], e: Exception) -> str:
     """One line for an error the command did not expect.  Met while reading an event file that
     holds something the tool never writes (a row changed by hand), it names that row and says to
     run ``tournament check``, as the file's damage is said; only otherwise is it an internal error."""
-    from domrec.errors import clip
-
     event = kwargs.get("event")
-    if isinstance(event, Path) and isinstance(e, _VALUE_ERRORS):
-        from tournament.store.damage import first_problem
+    if isinstance(event, Path):
+        from tournament.store.damage import unusable_value
 
-        try:
-            problem = first_problem(event)
-        except (sqlite3.Error, OSError, ValueError):
-            problem = None
-        if problem:
-            return (f"{event} holds a value the tool never writes ({clip(problem, 160)}): run `tournament "
-                    f"check {event}` to see every one, and restore the event from a copy")
-        return (f"{event} holds a value this command cannot use ({type(e).__name__}: {clip(str(e), 80)}): if the "
-                f"file was changed outside the tool, run `tournament check {event}` and restore the event from a "
-                f"copy; if not, please report it")
+        said = unusable_value(event, e)
+        if said is not None:
+            return said
     return f"internal error ({type(e).__name__}: {e}); please report it"
 
 

@@ -273,6 +273,31 @@ def first_problem(path: str | Path) -> str | None:
         conn.close()
 
 
+#: What reading a value the tool never writes raises (a round numbered 'x', a seat of a player
+#: that is not there): the errors ``tournament check`` reports as "a value they cannot use".
+VALUE_ERRORS = (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError)
+
+
+def unusable_value(path: str | Path, e: BaseException, user: str = "this command") -> str | None:
+    """One line for ``e``, an error met reading the event file ``path`` that a value the tool
+    never writes raises (a row changed by hand), or None for any other error.  It names the first
+    such row where the file itself shows it (:func:`first_problem`), and says to run ``tournament
+    check``; a command says it instead of "internal error", and the venue writes it in its log
+    beside the request that met it (``user``: who could not use the value)."""
+    if not isinstance(e, VALUE_ERRORS):
+        return None
+    try:
+        problem = first_problem(path)
+    except (sqlite3.Error, OSError, ValueError):
+        problem = None
+    if problem:
+        return (f"{path} holds a value the tool never writes ({clip(problem, 160)}): run `tournament "
+                f"check {path}` to see every one, and restore the event from a copy")
+    return (f"{path} holds a value {user} cannot use ({type(e).__name__}: {clip(str(e), 80)}): if the "
+            f"file was changed outside the tool, run `tournament check {path}` and restore the event from a "
+            f"copy; if not, please report it")
+
+
 def diagnose_file(path: str | Path) -> Damage:
     """The damage of an event file too damaged to be opened (its meta table or settings cannot be
     read), opened read-only for it."""

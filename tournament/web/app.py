@@ -787,6 +787,10 @@ class BrowsingThread:
         self._thread.join()
 
 
+#: Seconds between two scans of the event file for a row changed by hand, after faults (:meth:`Site._log_fault`).
+DAMAGE_LOOK_EVERY = 60.0
+
+
 class Site(abc.ABC):
     """What every answer of the venue's servers gets, whichever process serves it (the tables'
     server, :class:`VenueServer`, and the hall's own, :class:`tournament.web.hall.HallServer`): the
@@ -810,6 +814,37 @@ class Site(abc.ABC):
         self.templates = {lang: i18n.environment(loader, lang, trim_blocks=True, lstrip_blocks=True,
                                                  finalize=_plain_direction)
                           for lang in i18n.LANGUAGES}
+
+    #: The event file the site serves (the subclass sets it): a fault met reading it is said in the log.
+    event: Path | None = None
+    #: The scan a fault started (:meth:`_log_fault`), for a caller that waits for its line.
+    looked_at: threading.Thread | None = None
+    _last_look = -DAMAGE_LOOK_EVERY
+
+    def _log_fault(self, request_id: str, e: Exception) -> None:
+        """A request that failed unexpectedly, logged with its detail.  An error that a value the
+        tool never writes raises (a row of the event file changed by hand: a KeyError for a seat's
+        side 'x') is then also said in one line, as the command line says it (``… holds a value
+        the tool never writes (table seats: row 1: …): run tournament check …``), so that the
+        director reading the log knows what to do.  The file is scanned on a thread of its own, at
+        most once every :data:`DAMAGE_LOOK_EVERY` seconds: a crowd meeting the same row on a
+        public page neither waits for the scan nor repeats it."""
+        log.exception("request %s failed", request_id)
+        from tournament.store.damage import VALUE_ERRORS, unusable_value
+
+        now = time.monotonic()
+        if self.event is None or not isinstance(e, VALUE_ERRORS) or now - self._last_look < DAMAGE_LOOK_EVERY:
+            return
+        self._last_look = now
+        event = self.event
+
+        def look() -> None:
+            said = unusable_value(event, e, "the server")
+            if said is not None:
+                log.error("request %s: %s", request_id, said)
+
+        self.looked_at = threading.Thread(target=look, name="damage", daemon=True)
+        self.looked_at.start()
 
     def _start(self) -> None:
         """The application and its guard, once the subclass holds what its routes need."""
@@ -915,8 +950,8 @@ class Site(abc.ABC):
                         return
                     response = await endpoint(Request(scope, receive, send_with_headers))
                     await response(scope, receive, send_with_headers)
-            except Exception:  # never a traceback to a client: one line, the detail in the log
-                log.exception("request %s failed", request_id)
+            except Exception as e:  # never a traceback to a client: one line, the detail in the log
+                self._log_fault(request_id, e)
                 if not started:
                     await _crashed(request_id, said)(scope, receive, send_with_headers)
 
@@ -1551,8 +1586,8 @@ class VenueServer(HallSite):
             if written is None:
                 raise RuntimeError("no answer for a request that had come whole")
             status, headers, body = written
-        except Exception:  # never a traceback to a client: one line, the detail in the log
-            log.exception("request %s failed", request_id)
+        except Exception as e:  # never a traceback to a client: one line, the detail in the log
+            self._log_fault(request_id, e)
             crashed = _crashed(request_id, lambda text: self._said(text, lang))
             status, headers, body = crashed.status_code, list(crashed.raw_headers), bytes(crashed.body)
         headers += [(b"x-request-id", request_id.encode()), *_GUARD_HEADERS, _NO_STORE, _POLICY]
