@@ -83,14 +83,14 @@ def test_reads_need_no_content_type(served):
 
 def test_a_write_no_route_takes_is_405_whatever_its_type(served):
     """A DELETE, PUT, PATCH or POST of a page (a table's page, the hall's, a write route asked with
-    another method) got 415 "a write must be sent as JSON", as if JSON would have been taken: the
+    another method, a script of the static files) got 415 "a write must be sent as JSON", as if JSON would have been taken: the
     guard refused it before routing.  Now the router says the address does not take the method,
     405 in one line, JSON or not; a write a route takes is still asked for JSON (415), and one
     from another site's page is still refused (403)."""
     _, client, links = served
     token = links["tables"][0]["token"]
     for method in ("DELETE", "PUT", "PATCH", "POST"):
-        for where in (f"/t/{token}", "/", "/standings", URL):
+        for where in (f"/t/{token}", "/", "/standings", URL, "/static/table.js"):
             for kind in ("text/plain", "application/json"):
                 r = client.request(method, where, headers={"Content-Type": kind}, content=b"{}")
                 if method == "POST" and where == URL:

@@ -883,12 +883,14 @@ class Site(abc.ABC):
         buckets = self.buckets
         request_ids = self._request_ids
         routes = list(getattr(getattr(app, "router", None), "routes", None) or ())
+        # (the static files' mount matches every method at its paths, but answers reads alone)
+        writers = [r for r in routes if not (isinstance(r, Mount) and isinstance(r.app, WholeFiles))]
 
         def answered_here(scope: dict) -> bool:
-            """Whether a route takes this method at this path.  A write no route takes (a DELETE of
-            a page) is the router's 405 or 404, and no endpoint reads its body: the guard's checks
-            of a write (its origin, its JSON) are for the writes a route takes."""
-            return not routes or any(route.matches(scope)[0] == Match.FULL for route in routes)
+            """Whether a route takes this write at this path.  A write no route takes (a DELETE of
+            a page, a POST of a script) is the router's 405 or 404, and no endpoint reads its body:
+            the guard's checks of a write (its origin, its JSON) are for the writes a route takes."""
+            return not routes or any(route.matches(scope)[0] == Match.FULL for route in writers)
 
         async def asgi(scope: dict, receive: Any, send: Any) -> None:
             if scope["type"] != "http":
