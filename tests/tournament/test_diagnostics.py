@@ -311,9 +311,31 @@ def test_a_row_changed_by_hand_is_named_in_one_line_not_an_internal_error(event_
     errors = [x for x in r.output.splitlines() if x.startswith("error: ")]
     assert r.exit_code == 2 and len(errors) == 1, r.output
     assert "internal error" not in r.output and f"tournament check {path}" in errors[0], r.output
-    if "number" in sql or "id = -1" in sql or "settings" in sql:  # found in the file itself: named
-        assert "holds a value the tool never writes (table " in errors[0], errors[0]
+    assert "holds a value the tool never writes (table " in errors[0], errors[0]  # each found in the file: named
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(("sql", "said"), [
+    ("UPDATE seats SET side = 'x' WHERE rowid = 1",
+     "error: table seats: round 1 table 1: seat N's side is 'x', not one of the game's sides (NS, EW)"),
+    ("UPDATE seats SET seat = 'Z' WHERE rowid = 1", "error: table seats: round 1 table 1: seat 'Z' is not a seat of "
+                                                    "the game's tables"),
+    ("UPDATE results SET scores = '{\"NS\": 3, \"QQ\": 1}' WHERE id = 1",
+     "error: table results: result 1 (round 1 table 1): its scores name 'QQ', not one of the game's sides (NS, EW)"),
+    ("UPDATE results SET scores = '{\"NS\": 3}' WHERE id = 1",
+     "error: table results: result 1 (round 1 table 1): its scores give no score to EW, a side of that table"),
+])
+def test_check_names_a_seat_or_scores_naming_a_side_the_game_does_not_have(event_copy, tmp_path: Path, sql: str,
+                                                                           said: str) -> None:
+    """Which seats and sides a table may have depends on the game and the format: the damage scan
+    now reads them from the settings, so a side changed to 'x' by hand is named with its round and
+    table (the other checks stopped at it with a bare KeyError), and so the commands name it too."""
+    path = event_copy(tmp_path)
+    edited(path, sql)
+    code, lines = check_lines(path)
+    assert code == 1 and said in lines, lines
+    assert lines.index(said) < min(k for k, x in enumerate(lines) if x.startswith("error: round ")
+                                   or x.startswith("error: database")), lines
 
 
 def test_check_names_a_column_of_whole_numbers_holding_something_else(event_copy, tmp_path: Path) -> None:

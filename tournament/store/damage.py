@@ -15,7 +15,7 @@ from typing import Any, Iterator
 
 import attrs
 
-from domrec.errors import clip
+from domrec.errors import DomrecError, clip
 
 #: Columns that hold JSON written by the tool: damage there is found value by value.
 JSON_COLUMNS = {"meta": ("value",), "results": ("scores",), "standings_used": ("values",),
@@ -66,7 +66,60 @@ def find_damage(conn: sqlite3.Connection) -> Damage:
                 bad_results.update(a + 1 for a, b in lost if a is not None and b is not None and b - a == 2)
     finally:
         conn.text_factory = old_factory
+    if not damaged:
+        out.extend(_seating(conn, bad_results))
     return Damage(tuple(out), bad_results)
+
+
+def _seating(conn: sqlite3.Connection, bad_results: set[int]) -> Iterator[tuple[str, str]]:
+    """Seats and results that name a seat or a side the event's game does not have (a seat's side
+    changed to 'x' by hand, scores without a side's key): which seats and sides a table may have
+    depends on the game and the event's format, read from its settings; the other checks stop at
+    such a value.  Nothing is said here when the settings cannot be read (said as their damage)."""
+    from tournament.settings import PARTNERSHIP_FORMATS, PARTNERSHIP_SIDES, Settings
+
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'settings'").fetchone()
+        settings = Settings.from_json(row[0])
+        seats = list(dict.fromkeys(seat for size in settings.table_counts() for seat in settings.seats_for(size)))
+    except (sqlite3.Error, LookupError, TypeError, ValueError, AttributeError, DomrecError):
+        return
+    sides = list(PARTNERSHIP_SIDES) if settings.format in PARTNERSHIP_FORMATS else seats
+    listed = ", ".join(sides)
+    where = ("SELECT {x}, r.number, t.number FROM {table} x LEFT JOIN round_tables t ON t.id = x.table_id "
+             "LEFT JOIN rounds r ON r.id = t.round_id ")
+    try:
+        for seat, side, rnd, number in conn.execute(where.format(x="x.seat, x.side", table="seats")
+                                                    + "ORDER BY x.rowid"):
+            at = f"round {rnd} table {number}"
+            if seat not in seats:
+                yield "table seats", f"{at}: seat {clip(str(seat), 20)!r} is not a seat of the game's tables"
+            elif side not in sides:
+                yield "table seats", (f"{at}: seat {seat}'s side is {clip(str(side), 20)!r}, not one of the game's "
+                                      f"sides ({listed})")
+        at_table: dict[Any, list[str]] = {}  # (each table's sides, as its seats say them)
+        for table_id, side in conn.execute("SELECT table_id, side FROM seats ORDER BY rowid"):
+            if side not in at_table.setdefault(table_id, []):
+                at_table[table_id].append(side)
+        for rowid, table_id, scores, rnd, number in conn.execute(
+                where.format(x="x.id, x.table_id, x.scores", table="results") + "ORDER BY x.id"):
+            if rowid in bad_results:
+                continue
+            try:
+                named = json.loads(scores)
+            except (TypeError, ValueError, RecursionError):
+                continue  # (said by the scan of values)
+            if not isinstance(named, dict):
+                continue
+            at = f"result {rowid} (round {rnd} table {number}): its scores"
+            strange = [k for k in named if k not in sides]
+            missing = [k for k in at_table.get(table_id, ()) if k in sides and k not in named]
+            if strange:
+                yield "table results", f"{at} name {clip(str(strange[0]), 20)!r}, not one of the game's sides ({listed})"
+            elif missing:
+                yield "table results", f"{at} give no score to {missing[0]}, a side of that table"
+    except sqlite3.Error:
+        return
 
 
 def _integrity(conn: sqlite3.Connection, tables: list[str], out: list[tuple[str, str]]) -> set[str]:
