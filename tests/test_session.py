@@ -793,3 +793,38 @@ def test_an_unreadable_hand_line_is_refused_where_validate_places_it(config):
             refusal = e.value.refusal
             assert (refusal.line, refusal.column) == (1, first.column), (bad, refusal.text(), first.text())
             assert refusal.message == first.message, (refusal.text(), first.text())
+
+
+@pytest.mark.parametrize("config", first_of_each_game())
+@pytest.mark.parametrize("word", ["9-9", "x"], ids=["refused-move", "not-a-move"])
+def test_a_line_refused_late_in_a_game_reads_again_only_the_hand_in_play(config, word, monkeypatch):
+    """A refused line that leaves out a seat or an end is read with the rest of its hand whole, in
+    case the rest settles it.  That reading went through the general reading for every hand of the
+    game, because the hand in play (no end line yet) kept the whole text off the straight path:
+    20 to 40 ms a refusal at the end of a long game, on the venue's one thread.  Now the closed
+    hands are read straight and only the hand in play by the general reading; the refusal, and
+    the game taken afterwards, are as before."""
+    from domrec.notation import through_game
+    from domrec.session import requests_for
+
+    record = next(r for seed in range(1, 40) if len((r := _game(config, seed)).hands) >= 3)
+    typed = requests_for(record)
+    last = max(k for k, text in enumerate(typed) if text.startswith("hand "))
+    first_move = next(k for k in range(last + 1, len(typed)) if typed[k].split()[0] not in PARTS)
+    session = Session(_template(record))
+    for text in typed[:first_move + 1]:
+        session.take(text)
+    read: list[int] = []
+    original = through_game._read_hand
+    monkeypatch.setattr(through_game, "_read_hand", lambda *a, **k: read.append(1) or original(*a, **k))
+    try:
+        session.take(word)
+    except RequestRefused as e:
+        assert e.refusal.line == 1 and word in e.refusal.text()
+    else:  # (a double-nine set's 9-9, held by the player to move)
+        pytest.skip(f"{word} is a legal move here")
+    assert len(read) <= 1, f"the general reading read {len(read)} hands of {len(record.hands)}"
+    monkeypatch.undo()
+    for text in typed[first_move + 1:]:
+        session.take(text)
+    _same_game(session, record)

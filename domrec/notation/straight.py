@@ -149,14 +149,23 @@ def read(r: _Reader, source: str) -> tuple[Record, Report] | ReadBefore | None:
     hand so, the same readings in the same order)."""
     from domrec.reader import load_dict
 
-    if r.errors or not r.hands or not all(map(_straight, r.hands)):
+    if not r.hands or any(e.hand is None for e in r.errors):
+        return None
+    # The hands before the first this path cannot read (a table's hand still in play, a hand
+    # holding a notation error) are read here all the same: the general reading goes on from
+    # that hand, as after a hand it stops at.  A request refused late in a long game, read whole
+    # to see whether the rest of its hand settles it, so costs that hand, not the whole game's.
+    broken = {e.hand for e in r.errors}
+    usable = next((i for i, hand in enumerate(r.hands) if hand.number in broken or not _straight(hand)),
+                  len(r.hands))
+    if not usable:
         return None
     try:
         template = load_dict(_envelope(r, []))
         match = games.engine(template.game).start(template)
     except (InputError, RuleViolation):
         return None
-    hands = _TypedHands(r, template, match)
+    hands = _TypedHands(r, template, match, usable)
     try:
         report = validate(template, source, resume=(match, 0), hands=hands)
     except _NotStraight:
@@ -200,8 +209,10 @@ def _straight(hand: _HandText) -> bool:
 class _TypedHands(Sequence[Hand]):
     """The game's hands, each read when the validator's replay reaches it (in order, once)."""
 
-    def __init__(self, r: _Reader, template: Record, match: Any) -> None:
+    def __init__(self, r: _Reader, template: Record, match: Any, usable: int) -> None:
         self.r = r
+        #: The hands this path may read: those before the first it cannot (:func:`_straight`).
+        self.usable = usable
         self.game = template.game
         #: The record's header without hands or claims, as the Game API replays a hand it closes.
         self.bare = attrs.evolve(template, hands=(), result=None, ended=None)
@@ -232,6 +243,8 @@ class _TypedHands(Sequence[Hand]):
             raise _NotStraight("the replay asks for the hands in order, each once")
         self._note = None
         try:
+            if i >= self.usable:
+                raise _NotStraight("a hand this path does not read")
             hand = self._hand(self.r.hands[i], i + 1)
         except _NotStraight:
             self.stopped_at = i
