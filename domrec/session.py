@@ -537,10 +537,10 @@ class Session:
         """A recorder holding ``whole`` (what :func:`~domrec.recorder.read_so_far` read): see
         :meth:`_read_whole`."""
         said = list(self._said)
-        recorder = self._quiet() if quiet else self._fresh()
-        for line in notation.dumps(whole[0]).splitlines():
-            if line and not line.startswith("["):
-                recorder.feed_line(line)
+        lines = [line for line in notation.dumps(whole[0]).splitlines() if line and not line.startswith("[")]
+        recorder, lines = self._to_feed(whole[0], lines, quiet)
+        for line in lines:
+            recorder.feed_line(line)
         recorder.settle()
         if not quiet:
             self._said[:] = said
@@ -549,6 +549,26 @@ class Session:
         recorder.read_for_now = recorder.game.hand_number if recorder.game.in_hand else None
         self._left_waits = whole[2]
         return recorder
+
+    def _to_feed(self, record: Record, lines: list[str], quiet: bool) -> tuple[Recorder, list[str]]:
+        """The recorder to feed ``record``'s canonical ``lines`` into, and the lines it still
+        needs: a copy of the one kept at the last hand's close (:attr:`_base`) and the lines from
+        the next hand on, where the record's hands up to there are that recorder's; else a fresh
+        one and every line.  So a hand read whole at each request (a score sheet typed move by
+        move) costs that hand's lines, not the whole game's fed again."""
+        base = self._base
+        done = base[1].game.hands() if base is not None else ()
+        if done and record.hands[:len(done)] == done:
+            starts = [k for k, line in enumerate(lines) if line.split(None, 1)[0].lower() == "hand"]
+            if len(starts) > len(done):
+                recorder = base[1].fork()
+                if quiet:
+                    recorder.say = recorder.refuse_out = lambda _: None
+                else:
+                    self._refusals = []
+                    recorder.say, recorder.refuse_out = self._said.append, self._refusals.append
+                return recorder, lines[starts[len(done)]:]
+        return (self._quiet() if quiet else self._fresh()), lines
 
     def _announced(self) -> Game | None:
         """Between a ``hand N`` line (with any parts of its deal) and the hand's first move, the
