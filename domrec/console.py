@@ -15,7 +15,6 @@ import functools
 import io
 import os
 import sys
-from importlib import metadata
 from typing import Any, Callable, Iterable, Iterator, TextIO, TypeVar
 
 import typer
@@ -309,6 +308,8 @@ def track(items: Iterable[T], label: str, total: float | None = None, counting: 
 
 def version_text(command: str) -> str:
     """``domrec 0.1.0``, ``tournament (domrec) 0.1.0``: both commands come from one distribution."""
+    from importlib import metadata  # (at the option's use: importing it is a tenth of a command's start)
+
     try:
         number = metadata.version("domrec")
     except metadata.PackageNotFoundError:  # run from a source tree that was never installed

@@ -510,7 +510,22 @@ def _unstructure_game_result(result: GameResult) -> dict:
     return out
 
 
-converter = _make_converter()
+class _MadeWhenUsed:
+    """The converter, made at its first use rather than at import: making its hooks is about a
+    tenth of a command's start (20 ms), and many commands never use it (``tournament standings``,
+    ``domrec validate`` of JSON).  Each attribute asked for is kept, so later calls cost what
+    the converter's own do."""
+
+    def __getattr__(self, name: str) -> Any:
+        made = self.__dict__.get("_made")
+        if made is None:
+            made = self.__dict__["_made"] = _make_converter()
+        value = getattr(made, name)
+        setattr(self, name, value)
+        return value
+
+
+converter: cattrs.Converter = _MadeWhenUsed()  # type: ignore[assignment]
 
 
 def structure(data: dict) -> Record:
