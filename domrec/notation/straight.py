@@ -26,12 +26,15 @@ Each move is held to the record's shape as a JSON record's are (:func:`domrec.sh
 and the header is read through :func:`domrec.reader.load_dict`, so the record is the one the
 general reading would load.
 
-Anything else gives up (:class:`_NotStraight`), and the general reading reads the game from
-its start: a choice (a seat or an end), a move the open hand refuses, a deal that cannot be
-worked out, a typed deal (forced passes may be left out), a hand still being played, a
-score-sheet hand, a notation error, or a verdict with any problem but a wrong claimed score
-(the general reading words those, and places what follows them).  So this path never
-changes a verdict: it reaches the general reading's verdict with less work.
+Anything else gives up (:class:`_NotStraight`), and the general reading reads the game: a
+choice (a seat or an end), a move the open hand refuses, a deal that cannot be worked out, a
+typed deal (forced passes may be left out), a hand still being played, a score-sheet hand, a
+notation error, or a verdict with any problem but a wrong claimed score (the general reading
+words those, and places what follows them).  Where this path read hands before the one it
+gave up at, and the replay judged them legal, the general reading goes on from that hand, the
+hands before taken as read (:class:`ReadBefore`); a notation error outside every hand (in
+the header), or in the first hand, sends it to the game's start.  So this path never changes
+a verdict: it reaches the general reading's verdict with less work.
 """
 
 from __future__ import annotations

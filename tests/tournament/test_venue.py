@@ -522,12 +522,29 @@ def test_a_fault_met_on_a_row_changed_by_hand_names_the_row_in_the_log(tmp_path,
         assert client.get("/api/v1/tables/1/1", headers=_auth(token)).status_code == 500
         assert server.looked_at is first  # (the file is not scanned again at once)
         monkeypatch.setattr(web, "DAMAGE_LOOK_EVERY", 0.0)
+
         def broken(*args, **kwargs):
             raise RuntimeError("not an error a value raises")
 
         monkeypatch.setattr(server.venue, "state", broken)
         assert client.get("/api/v1/tables/1/1", headers=_auth(token)).status_code == 500
         assert server.looked_at is first
+    finally:
+        server.close()
+    # A KeyError of the server's own, on a sound file: the file is looked at, and nothing more is said.
+    (tmp_path / "sound").mkdir()
+    sound = _event(tmp_path / "sound")
+    server, client, token = _table_one(sound)
+    try:
+        caplog.clear()
+
+        def missing(*args, **kwargs):
+            raise KeyError("a fault of the server's own")
+
+        monkeypatch.setattr(server.venue, "state", missing)
+        assert client.get("/api/v1/tables/1/1", headers=_auth(token)).status_code == 500
+        server.looked_at.join()
+        assert [x.getMessage() for x in caplog.records if str(sound) in x.getMessage()] == []
     finally:
         server.close()
 

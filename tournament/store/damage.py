@@ -331,12 +331,14 @@ def first_problem(path: str | Path) -> str | None:
 VALUE_ERRORS = (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError)
 
 
-def unusable_value(path: str | Path, e: BaseException, user: str = "this command") -> str | None:
+def unusable_value(path: str | Path, e: BaseException, user: str = "this command",
+                   found_only: bool = False) -> str | None:
     """One line for ``e``, an error met reading the event file ``path`` that a value the tool
     never writes raises (a row changed by hand), or None for any other error.  It names the first
     such row where the file itself shows it (:func:`first_problem`), and says to run ``tournament
     check``; a command says it instead of "internal error", and the venue writes it in its log
-    beside the request that met it (``user``: who could not use the value)."""
+    beside the request that met it (``user``: who could not use the value; ``found_only``: None
+    too where the file shows no such row, for a caller that says nothing then)."""
     if not isinstance(e, VALUE_ERRORS):
         return None
     try:
@@ -346,6 +348,8 @@ def unusable_value(path: str | Path, e: BaseException, user: str = "this command
     if problem:
         return (f"{path} holds a value the tool never writes ({clip(problem, 160)}): run `tournament "
                 f"check {path}` to see every one, and restore the event from a copy")
+    if found_only:
+        return None
     return (f"{path} holds a value {user} cannot use ({type(e).__name__}: {clip(str(e), 80)}): if the "
             f"file was changed outside the tool, run `tournament check {path}` and restore the event from a "
             f"copy; if not, please report it")

@@ -824,9 +824,10 @@ class Site(abc.ABC):
     def _log_fault(self, request_id: str, e: Exception) -> None:
         """A request that failed unexpectedly, logged with its detail.  An error that a value the
         tool never writes raises (a row of the event file changed by hand: a KeyError for a seat's
-        side 'x') is then also said in one line, as the command line says it (``… holds a value
-        the tool never writes (table seats: row 1: …): run tournament check …``), so that the
-        director reading the log knows what to do.  The file is scanned on a thread of its own, at
+        side 'x') is then also said in one line where the file shows such a row, as the command
+        line says it (``… holds a value the tool never writes (table seats: row 1: …): run
+        tournament check …``), so that the director reading the log knows what to do; where it
+        shows none, the failure is the server's own, and nothing more is said.  The file is scanned on a thread of its own, at
         most once every :data:`DAMAGE_LOOK_EVERY` seconds: a crowd meeting the same row on a
         public page neither waits for the scan nor repeats it."""
         log.exception("request %s failed", request_id)
@@ -839,7 +840,7 @@ class Site(abc.ABC):
         event = self.event
 
         def look() -> None:
-            said = unusable_value(event, e, "the server")
+            said = unusable_value(event, e, "the server", found_only=True)
             if said is not None:
                 log.error("request %s: %s", request_id, said)
 
