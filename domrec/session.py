@@ -536,7 +536,7 @@ class Session:
     def _recorder_of(self, whole: tuple[Record, str | None, int | None], quiet: bool = False) -> Recorder | None:
         """A recorder holding ``whole`` (what :func:`~domrec.recorder.read_so_far` read): see
         :meth:`_read_whole`."""
-        said = list(self._said)
+        said, refusals = list(self._said), self._refusals
         lines = [line for line in notation.dumps(whole[0]).splitlines() if line and not line.startswith("[")]
         recorder, lines = self._to_feed(whole[0], lines, quiet)
         for line in lines:
@@ -545,6 +545,8 @@ class Session:
         if not quiet:
             self._said[:] = said
         if recorder.refused:
+            # (the table keeps its recorder, whose refusals go to the list it was given)
+            self._refusals = refusals
             return None
         recorder.read_for_now = recorder.game.hand_number if recorder.game.in_hand else None
         self._left_waits = whole[2]
