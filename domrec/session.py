@@ -91,6 +91,24 @@ class RequestRefused(DomrecError):
 #: A request that says nothing: blank, or empty comments only (``{}``, ``{ }``).
 _EMPTY = re.compile(r"(?:\s|\{\s*\})*")
 
+#: A comment in DGN: braces, ``\`` escaping the next character (the writer escapes ``\`` and ``}``).
+_COMMENT = re.compile(r"\{(?:\\.|[^\\}])*\}", re.DOTALL)
+
+
+def _canonical_lines(record: Record) -> list[str]:
+    """The canonical text of ``record``, its lines as a recorder takes them one by one: the tags
+    left out, and each comment on the line it starts on.  The writer writes a comment as it is
+    kept, and the comments typed on one move are kept as one, joined by line breaks (``{a} {b}``
+    is ``a`` and ``b`` on two lines), which the recorder, reading line by line, would refuse as a
+    comment not closed; so each break in a comment is written ``} {``: the recorder joins those
+    comments back as the same comment."""
+    lines = notation.dumps(record).split("\n")
+    body = next((k for k, line in enumerate(lines) if not line.startswith("[")), len(lines))  # (after the tags)
+    rest = "\n".join(lines[body:])
+    if "{" in rest:
+        lines = lines[:body] + _COMMENT.sub(lambda m: m.group(0).replace("\n", "} {"), rest).split("\n")
+    return [line for line in lines if line and not line.startswith("[")]
+
 
 def _all_lines(texts: Sequence[str]) -> list[str]:
     """The lines of ``texts`` (requests of one or more lines), blank lines left out."""
@@ -537,8 +555,7 @@ class Session:
         """A recorder holding ``whole`` (what :func:`~domrec.recorder.read_so_far` read): see
         :meth:`_read_whole`."""
         said, refusals = list(self._said), self._refusals
-        lines = [line for line in notation.dumps(whole[0]).splitlines() if line and not line.startswith("[")]
-        recorder, lines = self._to_feed(whole[0], lines, quiet)
+        recorder, lines = self._to_feed(whole[0], _canonical_lines(whole[0]), quiet)
         for line in lines:
             recorder.feed_line(line)
         recorder.settle()
