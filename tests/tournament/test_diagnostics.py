@@ -553,3 +553,56 @@ def test_right_table_wrong_names_is_refused_and_nothing_stored(rotating_event) -
     message = str(info.value)
     assert "'Somebody Else'" in message and repr(want) in message and "nothing was stored" in message
     assert store.results() == {}
+
+
+@pytest.mark.parametrize("sql", HAND_EDITS)
+def test_serve_warns_at_its_start_of_a_row_changed_by_hand(event_copy, tmp_path: Path, sql: str) -> None:
+    """``tournament serve`` started on such a file without a word: only the first page or table
+    that read the row failed (its one-line 500).  Now it warns at its start, naming the row as the
+    commands do; it serves all the same, so that the tables that do not read it still record."""
+    from tournament.cli.venue import hand_edited
+
+    path = event_copy(tmp_path)
+    assert hand_edited(path) is None
+    edited(path, sql)
+    said = hand_edited(path)
+    assert said is not None and said.startswith(f"{path} holds a value the tool never writes (table "), said
+    assert said.endswith(f"will fail; run `tournament check {path}` and restore the event from a copy"), said
+
+
+def test_serve_prints_the_warning_and_serves(event_copy, tmp_path: Path) -> None:
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    from tests.tournament.served import free_port
+
+    pytest.importorskip("uvicorn")
+    path = event_copy(tmp_path)
+    edited(path, "UPDATE seats SET side = 'x' WHERE rowid = 1")
+    port = free_port()
+    with (tmp_path / "stderr.txt").open("w+b") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "tournament.cli", "serve", str(path), "--port", str(port),
+                                 "--one-process"], stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            deadline = time.monotonic() + 120
+            while True:  # (its links printed, the warning after them, then it answers)
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1) as conn:
+                        conn.sendall(b"GET /api/v1 HTTP/1.0\r\n\r\n")
+                        if conn.recv(12).startswith(b"HTTP/1."):
+                            break
+                except OSError:
+                    assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
+                    time.sleep(0.05)
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=120)
+        err.seek(0)
+        lines = err.read().decode().splitlines()
+    warned = [x for x in lines if x.startswith("warning: ")]
+    assert warned == [f"warning: {path} holds a value the tool never writes (table seats: round 1 table 1: seat N's "
+                      f"side is 'x', not one of the game's sides (NS, EW)): the pages and tables that read it will "
+                      f"fail; run `tournament check {path}` and restore the event from a copy"], lines
