@@ -560,7 +560,7 @@ def test_serve_warns_at_its_start_of_a_row_changed_by_hand(event_copy, tmp_path:
     """``tournament serve`` started on such a file without a word: only the first page or table
     that read the row failed (its one-line 500).  Now it warns at its start, naming the row as the
     commands do; it serves all the same, so that the tables that do not read it still record."""
-    from tournament.cli.venue import hand_edited
+    from tournament.event.venue import hand_edited
 
     path = event_copy(tmp_path)
     assert hand_edited(path) is None

@@ -336,26 +336,6 @@ def serve(
         served.release()
 
 
-def hand_edited(event: Path) -> str | None:
-    """What ``serve`` warns of at its start when the event file holds a value the tool never
-    writes (a row changed by hand, :func:`tournament.store.damage.first_problem`): the pages and
-    tables that read it will fail, each with its one-line 500.  A warning, not a refusal: the
-    tables that do not read it can still record their games.  None for a sound file."""
-    import sqlite3
-
-    from domrec.errors import clip
-    from tournament.store.damage import first_problem
-
-    try:
-        problem = first_problem(event)
-    except (sqlite3.Error, OSError, ValueError):
-        return None
-    if not problem:
-        return None
-    return (f"{event} holds a value the tool never writes ({clip(problem, 160)}): the pages and tables that read "
-            f"it will fail; run `tournament check {event}` and restore the event from a copy")
-
-
 def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], host: str, port: int, hall_port: int,
                    hall_given: Optional[str], scheme: str, tls: dict, rate: float, use_pins: bool, idle: int,
                    proxy_headers: bool, per_device: int, feeder, upstream: Optional[str]) -> None:
@@ -416,7 +396,7 @@ def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], hos
                    f"({base}): phones that scan them will not reach it; print them again (tournament sheets, "
                    f"tournament links, or the director's page), or serve at that address (--url {elsewhere})",
                    err=True)
-    edited = hand_edited(event)
+    edited = vn.hand_edited(event)
     if edited is not None:
         typer.echo(f"warning: {edited}", err=True)
     if host not in ("127.0.0.1", "localhost", "::1"):
