@@ -578,11 +578,9 @@ class Session:
         base = self._base
         done = base[1].game.hands() if base is not None else ()
         if done and record.hands[:len(done)] == done:
-            starts, depth = [], 0  # (each hand's first line: a comment's lines, between braces, are none)
-            for k, line in enumerate(lines):
-                if not depth and line.split(None, 1)[:1] == ["hand"]:  # (as the canonical text writes it)
-                    starts.append(k)
-                depth += line.count("{") - line.count("}")
+            # (each hand's first line, as the canonical text writes it: every comment is on the line
+            # it starts on, :func:`_canonical_lines`)
+            starts = [k for k, line in enumerate(lines) if line.split(None, 1)[:1] == ["hand"]]
             if len(starts) == len(record.hands) > len(done):
                 recorder = base[1].fork()
                 if quiet:

@@ -32,7 +32,6 @@ import logging
 import math
 import re
 import secrets
-import sqlite3
 import threading
 from pathlib import Path
 from typing import Any, Callable
@@ -40,7 +39,7 @@ from typing import Any, Callable
 import attrs
 
 from domrec.convert import text_of
-from domrec.errors import DomrecError, clip, one_line
+from domrec.errors import DomrecError, one_line
 from domrec.i18n import N_
 from domrec.session import Session
 
@@ -1794,16 +1793,13 @@ class Venue:
 
 def hand_edited(event: Path) -> str | None:
     """What ``serve`` warns of at its start when the event file holds a value the tool never
-    writes (a row changed by hand, :func:`tournament.store.damage.first_problem`): the pages and
+    writes (a row changed by hand, :func:`tournament.store.damage.never_written`): the pages and
     tables that read it will fail, each with its one-line 500.  A warning, not a refusal: the
     tables that do not read it can still record their games.  None for a sound file."""
-    from tournament.store.damage import first_problem
+    from tournament.store.damage import never_written
 
-    try:
-        problem = first_problem(event)
-    except (sqlite3.Error, OSError, ValueError):
+    named = never_written(event)
+    if named is None:
         return None
-    if not problem:
-        return None
-    return (f"{event} holds a value the tool never writes ({clip(problem, 160)}): the pages and tables that read "
-            f"it will fail; run `tournament check {event}` and restore the event from a copy")
+    return (f"{named}: the pages and tables that read it will fail; run `tournament check {event}` and restore the "
+            f"event from a copy")

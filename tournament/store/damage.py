@@ -88,19 +88,18 @@ def _seating(conn: sqlite3.Connection, bad_results: set[int]) -> Iterator[tuple[
     listed = ", ".join(sides)
     where = ("SELECT {x}, r.number, t.number FROM {table} x LEFT JOIN round_tables t ON t.id = x.table_id "
              "LEFT JOIN rounds r ON r.id = t.round_id ")
+    at_table: dict[Any, list[str]] = {}  # (each table's sides, as its seats say them)
     try:
-        for seat, side, rnd, number in conn.execute(where.format(x="x.seat, x.side", table="seats")
-                                                    + "ORDER BY x.rowid"):
+        for table_id, seat, side, rnd, number in conn.execute(
+                where.format(x="x.table_id, x.seat, x.side", table="seats") + "ORDER BY x.rowid"):
+            if side not in at_table.setdefault(table_id, []):
+                at_table[table_id].append(side)
             at = f"round {rnd} table {number}"
             if seat not in seats:
                 yield "table seats", f"{at}: seat {clip(str(seat), 20)!r} is not a seat of the game's tables"
             elif side not in sides:
                 yield "table seats", (f"{at}: seat {seat}'s side is {clip(str(side), 20)!r}, not one of the game's "
                                       f"sides ({listed})")
-        at_table: dict[Any, list[str]] = {}  # (each table's sides, as its seats say them)
-        for table_id, side in conn.execute("SELECT table_id, side FROM seats ORDER BY rowid"):
-            if side not in at_table.setdefault(table_id, []):
-                at_table[table_id].append(side)
         for rowid, table_id, scores, rnd, number in conn.execute(
                 where.format(x="x.id, x.table_id, x.scores", table="results") + "ORDER BY x.id"):
             if rowid in bad_results:
@@ -326,6 +325,17 @@ def first_problem(path: str | Path) -> str | None:
         conn.close()
 
 
+def never_written(path: str | Path) -> str | None:
+    """``PATH holds a value the tool never writes (WHERE: WHAT)``, the first such row the file
+    shows (:func:`first_problem`), or None: the start of every line that names a row changed by
+    hand (a command's error, the venue's warning at its start and its log)."""
+    try:
+        problem = first_problem(path)
+    except (sqlite3.Error, OSError, ValueError):
+        return None
+    return f"{path} holds a value the tool never writes ({clip(problem, 160)})" if problem else None
+
+
 #: What reading a value the tool never writes raises (a round numbered 'x', a seat of a player
 #: that is not there): the errors ``tournament check`` reports as "a value they cannot use".
 VALUE_ERRORS = (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError)
@@ -341,13 +351,9 @@ def unusable_value(path: str | Path, e: BaseException, user: str = "this command
     too where the file shows no such row, for a caller that says nothing then)."""
     if not isinstance(e, VALUE_ERRORS):
         return None
-    try:
-        problem = first_problem(path)
-    except (sqlite3.Error, OSError, ValueError):
-        problem = None
-    if problem:
-        return (f"{path} holds a value the tool never writes ({clip(problem, 160)}): run `tournament "
-                f"check {path}` to see every one, and restore the event from a copy")
+    named = never_written(path)
+    if named:
+        return f"{named}: run `tournament check {path}` to see every one, and restore the event from a copy"
     if found_only:
         return None
     return (f"{path} holds a value {user} cannot use ({type(e).__name__}: {clip(str(e), 80)}): if the "
