@@ -338,6 +338,26 @@ def test_check_names_a_seat_or_scores_naming_a_side_the_game_does_not_have(event
                                    or x.startswith("error: database")), lines
 
 
+@pytest.mark.parametrize("sql", [
+    "UPDATE seats SET side = 'x' WHERE rowid = 1",
+    "UPDATE results SET scores = '{\"NS\": 3}' WHERE id = 1",
+    "UPDATE rounds SET number = 'x' WHERE rowid = 1",
+    "UPDATE players SET id = -1 WHERE rowid = 1",
+])
+def test_where_the_rows_are_named_the_stop_says_so_without_the_exception(event_copy, tmp_path: Path,
+                                                                         sql: str) -> None:
+    """The damage scan names the row (its round and table, the value); the line saying where the
+    other checks stopped then ended "(KeyError: 'x')", the same value as a Python exception.  It
+    now points at the row named above and says to restore the event."""
+    path = event_copy(tmp_path)
+    edited(path, sql)
+    code, lines = check_lines(path)
+    stop = "error: database: the other checks stopped at a value they cannot use, in a row named above: " \
+           "restore the event from a copy"
+    assert code == 1 and lines.index(stop) > 0, lines
+    assert not any("Error:" in x or "please report" in x for x in lines), lines
+
+
 def test_check_names_a_column_of_whole_numbers_holding_something_else(event_copy, tmp_path: Path) -> None:
     path = event_copy(tmp_path)
     edited(path, "UPDATE rounds SET number = 'x' WHERE rowid = 1")

@@ -232,10 +232,17 @@ def run(store: EventStore) -> CheckReport:
     except (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as e:
         # A value SQLite reads but the tool never writes (a row edited outside it: a round numbered
         # 'x', a seat of a player or a side that is not there): said, as check always reports.
-        findings.append(Finding("error", "database", f"the other checks stopped at a value they cannot use "
-                                                     f"({type(e).__name__}: {clip(str(e), 120)}): if the file was "
-                                                     f"changed outside the tool, restore the event from a copy; "
-                                                     f"if not, please report it"))
+        # Where the scans above have named such rows (the damage scan's, or rows pointing at rows
+        # that do not exist), the stop is theirs: said in words, without the exception's text,
+        # which only repeats the value they named.
+        if damage.problems or counts.get("dangling"):
+            findings.append(Finding("error", "database", "the other checks stopped at a value they cannot use, "
+                                                         "in a row named above: restore the event from a copy"))
+        else:
+            findings.append(Finding("error", "database", f"the other checks stopped at a value they cannot use "
+                                                         f"({type(e).__name__}: {clip(str(e), 120)}): if the file "
+                                                         f"was changed outside the tool, restore the event from a "
+                                                         f"copy; if not, please report it"))
     return CheckReport(tuple(findings), counts["records"], counts["results"], counts["rounds"])
 
 
@@ -244,6 +251,7 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     fk = store.foreign_key_problems()
     if fk:
         add("error", "database", f"{fk} row(s) point at rows that do not exist")
+        counts["dangling"] = fk
     settings = store.settings
     players = seated_players(store)  # a team event's reserve brought in: the pair it sits in
     teams = store.teams()
