@@ -350,9 +350,9 @@ def seating_warnings(store: EventStore, round_no: int, tables: list[Table]) -> l
     name = lambda pid: _who(store, players[pid]) if pid in players else f"#{pid}"  # noqa: E731
     pairs = store.settings.format == PAIRS
     teams = {t.id: t for t in store.teams()} if pairs else {}
-    # (the requests that bind this round, as check reads them: a keep-apart or pin made later binds
-    # from the round it was made before)
-    binding = [r for r in sql.requests(store) if r["round_no"] is None or round_no >= r["round_no"]]
+    # (the requests that bind this round, read as check reads them)
+    paired_at = next((r.paired_at for r in store.rounds() if r.number == round_no), None)
+    binding = _binding(store, sql.requests(store), round_no, paired_at)
     out: list[str] = []
     for r, t in _broken(binding, round_no, tables, _unit_of(store, players)):
         if r["kind"] == "apart":
@@ -399,8 +399,8 @@ def request_findings(store: EventStore) -> list[tuple[str, str]]:
     was made before is kept with it; for a request made before that was kept, the first round paired
     after its line in the trail) through its last round, and a round the pairing made keeps it, so a
     finding is a change of seats since (a swap, a move) or a file changed by other means."""
-    requests = [r for r in sql.requests(store) if r["kind"] in ("apart", "pin")]
-    if not requests:
+    requests = sql.requests(store)
+    if not any(r["kind"] in ("apart", "pin") for r in requests):
         return []
     rounds = {r.number: r for r in store.rounds() if r.stage == 1}
     by_round: dict[int, list[Table]] = {}
@@ -413,8 +413,7 @@ def request_findings(store: EventStore) -> list[tuple[str, str]]:
     set_at = _requests_set_at(store)
     out: list[tuple[str, str]] = []
     for number in sorted(by_round):
-        binding = [r for r in requests if (r["round_no"] is not None and number >= r["round_no"]) or
-                   (r["round_no"] is None and r["id"] in set_at and rounds[number].paired_at > set_at[r["id"]])]
+        binding = _binding(store, requests, number, rounds[number].paired_at, set_at)
         for r, t in _broken(binding, number, by_round[number], unit):
             if r["kind"] == "apart":
                 out.append((f"round {number} table {t.number}", f"{name(r['a'])} and {name(r['b'])} sit together, "
@@ -423,6 +422,21 @@ def request_findings(store: EventStore) -> list[tuple[str, str]]:
                 out.append((f"round {number} table {t.number}",
                             f"{name(r['a'])} sits here, though pinned to table {r['table_no']} (tournament pin)"))
     return out
+
+
+def _binding(store: EventStore, requests: list, round_no: int, paired_at: str | None,
+             set_at: dict[int, str] | None = None) -> list:
+    """The keep-apart and pins of ``requests`` in force for round ``round_no`` (paired at
+    ``paired_at``): one made before a round is kept with that round's number and binds from it
+    on; one made before that number was kept binds the rounds paired after its line in the trail
+    (``set_at``: :func:`_requests_set_at`, read here when not given).  A round not yet paired is
+    bound by every such request (its pairing is to come)."""
+    old = [r for r in requests if r["kind"] in ("apart", "pin") and r["round_no"] is None]
+    if old and set_at is None:
+        set_at = _requests_set_at(store)
+    return [r for r in requests if r["kind"] in ("apart", "pin") and (
+        (r["round_no"] is not None and round_no >= r["round_no"]) or
+        (r["round_no"] is None and r["id"] in set_at and (paired_at is None or paired_at > set_at[r["id"]])))]
 
 
 def _unit_of(store: EventStore, players: dict[int, Player]) -> Callable[[int], set[int]]:
