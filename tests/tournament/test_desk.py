@@ -405,15 +405,24 @@ def test_history_tells_a_move_in_a_sentence_naming_the_players(rotating_event) -
         f"(tables 1, 2)")
 
 
-def test_a_swap_is_warned_of_the_keep_apart_requests_that_bind_its_round_only(tmp_path: Path) -> None:
+@pytest.mark.parametrize("older", [False, True], ids=["kept-round", "older-version"])
+def test_a_swap_is_warned_of_the_keep_apart_requests_that_bind_its_round_only(tmp_path: Path, older: bool) -> None:
     """A keep-apart asked for once round 2 is paired binds from round 3 on: a swap in round 2 that
-    seats the two together is not warned of it (check does not report it either), one in round 3 is."""
+    seats the two together is not warned of it (check does not report it either), one in round 3 is.
+
+    ``older``: the keep-apart as an older version kept it, without its first round (NULL): check
+    goes by its line in the trail (the rounds paired after it), but a swap's warning took it to bind
+    every round, and so warned of a round paired before it was asked for, where check found nothing.
+    Both now read it alike."""
     store = create_event(tmp_path / "ev.db", make_settings("C", "competitive", "rotating", seed=5))
     add_players(store, [f"P{i}" for i in range(1, 13)])
     pair_next_round(store)
     finish_round(store)
     pair_next_round(store)
     desk.apart(store, "P1", "P2")  # (round 2 is paired already: from round 3)
+    if older:
+        store.conn.execute("UPDATE desk_requests SET round_no = NULL WHERE kind = 'apart'")
+        store.conn.commit()
     p1, p2 = store.find_player("P1").id, store.find_player("P2").id
     t2 = next(t for t in store.tables(2) if p2 in t.players)
     if p1 not in t2.players:
@@ -424,30 +433,4 @@ def test_a_swap_is_warned_of_the_keep_apart_requests_that_bind_its_round_only(tm
     assert not [w for w in desk.seating_warnings(store, 2, tables) if "keep apart" in w]
     assert not [f for f in checking.run(store).errors if "kept apart" in f.message]
     assert [w for w in desk.seating_warnings(store, 3, tables) if "keep apart" in w]  # (a round it binds)
-    store.close()
-
-
-def test_a_keep_apart_from_before_its_round_was_kept_binds_a_swap_as_check_reads_it(tmp_path: Path) -> None:
-    """A keep-apart made by an older version has no first round (NULL): check goes by its line in
-    the trail (the rounds paired after it), but a swap's warning took it to bind every round, and
-    so warned of a round paired before it was asked for, where check finds nothing.  Both now read
-    it alike."""
-    store = create_event(tmp_path / "ev.db", make_settings("C", "competitive", "rotating", seed=5))
-    add_players(store, [f"P{i}" for i in range(1, 13)])
-    pair_next_round(store)
-    finish_round(store)
-    pair_next_round(store)
-    desk.apart(store, "P1", "P2")  # (round 2 is paired already)
-    store.conn.execute("UPDATE desk_requests SET round_no = NULL WHERE kind = 'apart'")  # (as an older version kept it)
-    store.conn.commit()
-    p1, p2 = store.find_player("P1").id, store.find_player("P2").id
-    t2 = next(t for t in store.tables(2) if p2 in t.players)
-    if p1 not in t2.players:
-        other = next(s.player for s in t2.seats if s.player != p2)
-        tables = desk.swap(store, "P1", f"#{other}")
-    else:
-        tables = [t2]
-    assert not [f for f in checking.run(store).errors if "kept apart" in f.message]
-    assert not [w for w in desk.seating_warnings(store, 2, tables) if "keep apart" in w]
-    assert [w for w in desk.seating_warnings(store, 3, tables) if "keep apart" in w]  # (a round paired after it)
     store.close()
