@@ -60,6 +60,8 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
     # From a pipe only the header (the tags) is read before recording starts; the moves are
     # then taken line by line as they come, each saved at once.
     try:
+        if not interactive:
+            stdin = _Piped(stdin)
         text, count, first = ("", 0, None) if interactive else _read_header(stdin)
     except _Unreadable as e:
         _err(f"error: {e}")
@@ -203,7 +205,7 @@ def _moves_line(line: str) -> bool:
 def _rest(stdin: Any) -> list[str] | None:
     """The rest of the piped text, or ``None`` when it cannot be read (:class:`_Unreadable`)."""
     try:
-        return list(iter(lambda: _readline(stdin), ""))
+        return list(iter(stdin.readline, ""))
     except _Unreadable:
         return None
 
@@ -240,7 +242,7 @@ def _read_whole(rec: Recorder, start: Any, fed: list[str], rest: list[str], numb
 
 def _lines(first: str, stdin: Any) -> Iterable[str]:
     yield first
-    yield from iter(lambda: _readline(stdin), "")
+    yield from iter(stdin.readline, "")
 
 
 class _Unreadable(Exception):
@@ -250,23 +252,36 @@ class _Unreadable(Exception):
 _NOT_UTF8 = re.compile("[\udc80-\udcff]")
 
 
-def _readline(stdin: Any) -> str:
-    """The next piped line, read at most :data:`MAX_RECORD_BYTES` characters at a time, so
-    that an endless line (``/dev/zero``) is refused instead of filling the memory.
+class _Piped:
+    """The piped text, read a line at a time (:meth:`readline`), counting its lines so that a line
+    that cannot be read is refused at its place, as every other problem of the text is."""
 
-    Python reads a piped standard input with ``surrogateescape``: a byte that is not UTF-8
-    arrives as U+DC80…U+DCFF, which the Unicode check would call a ``"\\udced"`` escape the
-    user never wrote.  Such a line is refused as what it is, text that is not UTF-8."""
-    line = stdin.readline(MAX_RECORD_BYTES + 1)
-    if len(line) > MAX_RECORD_BYTES and not line.endswith("\n"):
-        raise _Unreadable(f"standard input has a line longer than {size_text(MAX_RECORD_BYTES)}, the limit "
-                           "for a DGN text; it and the rest were not read")
-    bad = _NOT_UTF8.search(line)
-    if bad is not None:
-        raise _Unreadable(f"standard input is not UTF-8 (byte 0x{ord(bad.group()) - 0xDC00:02X} in the line "
-                           f"{one_line(line[:bad.start()].strip())[:40]!r}…); save the text as UTF-8: it and "
-                           "the rest were not read")
-    return line
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.lines = 0
+
+    def readline(self) -> str:
+        """The next piped line, read at most :data:`MAX_RECORD_BYTES` characters at a time, so
+        that an endless line (``/dev/zero``) is refused instead of filling the memory.
+
+        Python reads a piped standard input with ``surrogateescape``: a byte that is not UTF-8
+        arrives as U+DC80…U+DCFF, which the Unicode check would call a ``"\\udced"`` escape the
+        user never wrote.  Such a line is refused as what it is, text that is not UTF-8, at the
+        line and column of its first such byte (as ``domrec validate`` refuses a file)."""
+        line = self.stream.readline(MAX_RECORD_BYTES + 1)
+        if not line:
+            return line
+        self.lines += 1
+        if len(line) > MAX_RECORD_BYTES and not line.endswith("\n"):
+            raise _Unreadable(f"line {self.lines} of standard input is longer than {size_text(MAX_RECORD_BYTES)}, "
+                              "the limit for a DGN text; it and the rest were not read")
+        bad = _NOT_UTF8.search(line)
+        if bad is not None:  # (a byte-order mark opening the text is no column of it)
+            column = bad.start() + 1 - (self.lines == 1 and line.startswith("\ufeff"))
+            raise _Unreadable(f"line {self.lines}, column {column}: the text is not UTF-8 (byte "
+                              f"0x{ord(bad.group()) - 0xDC00:02X}); save the text as UTF-8: this line and the "
+                              "rest were not read")
+        return line
 
 
 def _read_header(stdin: Any) -> tuple[str, int, str | None]:
@@ -278,7 +293,7 @@ def _read_header(stdin: Any) -> tuple[str, int, str | None]:
     :data:`MAX_DGN_GAME_BYTES`, the limit for one game of DGN: reading it keeps every token
     with its place, dozens of times the text (docs/format.md, "Limits")."""
     head, count, size = io.StringIO(), 0, 0
-    for line in iter(lambda: _readline(stdin), ""):
+    for line in iter(stdin.readline, ""):
         stripped = line.strip()
         if not stripped or stripped.startswith(("[", "{")) or (stripped.startswith("\ufeff")):
             kept = line.lstrip("\ufeff")

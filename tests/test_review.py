@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -124,6 +126,26 @@ def test_record_from_a_pipe_says_not_utf8_not_a_surrogate_escape(tmp_path):
     assert code == 2, err
     assert "not UTF-8 (byte 0xED" in err and "escape" not in err and "Traceback" not in err
     assert "N 3-1" in out.read_text() and "6-3" not in out.read_text()
+
+
+@pytest.mark.parametrize(("data", "where"), [
+    (b'[Game "competitive"]\n[N "A\xf1a"]\n', "line 2, column 6"),
+    (b'\xef\xbb\xbf[Game "competitive"]\n[N "A\xf1a"]\n', "line 2, column 6"),
+    (b'\xef\xbb\xbf[N "A\xf1a"]\n', "line 1, column 6"),  # (the byte-order mark is no column)
+    (b'N 3-1\nW 1-0\nS 6-3 \xff\n', "line 3, column 7"),
+])
+def test_record_from_a_pipe_places_text_that_is_not_utf8_as_validate_does(tmp_path, data, where):
+    """A piped line that is not UTF-8 was refused with a piece of the line before it ("in the line
+    '[N "A'…"), where every other problem of a piped text is placed by line and column, and
+    ``domrec validate`` places this one so: now at its line and column, validate's."""
+    code, err, out = _record_piped(tmp_path, data)
+    assert code == 2, err
+    assert f"error: {where}: the text is not UTF-8 (byte 0x" in err, err
+    path = tmp_path / "typed.dgn"
+    path.write_bytes(data)
+    proc = subprocess.run([sys.executable, "-m", "domrec.cli", "validate", str(path)], capture_output=True, text=True)
+    row, column = where.removeprefix("line ").split(", column ")
+    assert f"{row}:{column}: the text is not UTF-8" in proc.stdout + proc.stderr, proc.stdout
 
 
 def _simulating(target, default_signals, ignored_signals=()):
