@@ -10,6 +10,7 @@ in :mod:`tournament.values`.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from typing import Any
@@ -263,7 +264,7 @@ class Settings:
         partnership table is always four."""
         if self.format != INDIVIDUAL:
             return (self.table_size,)
-        counts = games.engine(self.game).player_counts(self.resolved_options())
+        counts = solo_counts(self.game, self.variant, self.options)
         return tuple(sorted(c for c in counts if c <= self.table_size))
 
     def resolved_options(self) -> dict[str, Any]:
@@ -486,9 +487,16 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
             raise SettingsError(f"a {format} event sits four players at a table, not {table_size}")
         table_size = 4
     elif table_size is None:
-        table_size = counts[-1]
+        # (the largest count played each on their own: Domino Roads' four play in partnerships)
+        table_size = max(solo_counts(game, variant, options), default=counts[-1])
     if table_size not in counts:
         raise SettingsError(f"{game} is played by {_counts(counts)} players, not {table_size}")
+    if format == INDIVIDUAL and table_size not in solo_counts(game, variant, options) \
+            and solo_counts(game, variant, options):
+        alone = solo_counts(game, variant, options)
+        raise SettingsError(f"{game} at tables of {table_size} is played in partnerships: an individual event of "
+                            f"it sits {_counts(alone)} at a table (--table-size {alone[-1]}); for partnerships use "
+                            f"--format pairs or --format rotating")
     seats = tuple(engine.seats_for(table_size, resolved))
     template = Record(game=game, rules=Rules(variant=variant, options=options or None)
                       if (options or variant) else None,
@@ -642,6 +650,33 @@ def _duplicate_choices(movement: str | None, boards_per_round: int | None,
     if ranking not in DUPLICATE_RANKINGS:
         raise SettingsError(f"duplicate pairs are ranked by {' or '.join(DUPLICATE_RANKINGS)}, not {ranking!r}")
     return movement, boards_per_round, ranking
+
+
+def solo_counts(game: str, variant: str | None, options: dict[str, Any] | None) -> tuple[int, ...]:
+    """The table sizes at which ``game`` under these options is played each on their own (its
+    sides are its seats), smallest first: the sizes an individual event's tables may have.  Asked
+    of the engine, a match started at each of its player counts: Domino Roads is played by three
+    each on their own and by four in partnerships (NS, EW), so its individual tables seat three."""
+    return _solo_counts(game, variant, json.dumps(options or {}, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=64)
+def _solo_counts(game: str, variant: str | None, options_json: str) -> tuple[int, ...]:
+    options = json.loads(options_json)
+    try:
+        engine = games.engine(game)
+        resolved = effective_options(engine, variant, options)
+        out = []
+        for count in engine.player_counts(resolved):
+            seats = tuple(engine.seats_for(count, resolved))
+            record = Record(game=game, rules=Rules(variant=variant, options=options or None)
+                            if (options or variant) else None,
+                            players=tuple(RecordPlayer(seat=s, name=f"player {i + 1}") for i, s in enumerate(seats)))
+            if tuple(engine.start(record).sides) == seats:
+                out.append(count)
+    except DomrecError:
+        return ()  # (options the engine refuses: said where the settings are made)
+    return tuple(sorted(out))
 
 
 def _counts(counts: tuple[int, ...]) -> str:

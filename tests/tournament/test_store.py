@@ -214,6 +214,21 @@ def test_individual_settings_follow_the_engine() -> None:
         make_settings("x", "competitive", "individual")
 
 
+def test_an_individual_event_of_a_game_whose_four_play_in_partnerships_seats_three() -> None:
+    """Domino Roads is played by three each on their own and by four in partnerships: an individual
+    event of it was refused unless ``--table-size 3`` was given (the default was four), with a line
+    naming only the partnership formats.  Its default is now three, and four is refused naming
+    ``--table-size 3``; its rounds never seat four at an individual table."""
+    s = make_settings("x", "domino-roads", "individual")
+    assert s.table_size == 3 and s.table_counts() == (3,)
+    with pytest.raises(SettingsError, match=r"at tables of 4 is played in partnerships: an individual event of it "
+                                            r"sits 3 at a table \(--table-size 3\)"):
+        make_settings("x", "domino-roads", "individual", 4)
+    assert make_settings("x", "domino-roads", "rotating").table_size == 4
+    assert make_settings("x", "horse-race", "individual").table_counts() == (2, 3, 4)
+    assert make_settings("x", "castle-rock", "individual", 5).table_counts() == (2, 3, 4, 5)
+
+
 @pytest.mark.parametrize("name", ["esc\x1b[31mred", "bell\x07", "line\u2028sep", "para\u2029sep", "nel\x85x",
                                   "vt\x0bx", "ff\x0cx", "del\x7fx"])
 def test_names_with_control_characters_or_line_breaks_refused(tmp_path: Path, name: str) -> None:
