@@ -14,6 +14,7 @@ import errno
 import functools
 import io
 import os
+import re
 import sys
 from typing import Any, Callable, Iterable, Iterator, TextIO, TypeVar
 
@@ -405,6 +406,45 @@ def closed_streams() -> None:
             setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))
 
 
+#: What Typer (through pydantic) says of an option's value that is not a number, and what it is to be.
+_NOT_A_NUMBER = {"Input should be a valid integer": "a whole number", "Input should be a valid number": "a number"}
+
+
+def _number_typed(error: Any, args: list[str]) -> str | None:
+    """Typer's line for a number option given something else, which does not say what was typed
+    ("Input should be a valid integer, unable to parse string as an integer"), said with what
+    was typed: ``Invalid value for '--round' / '-r': '٣' is not a whole number in digits 0-9``
+    (a number in another script's digits is refused, not read as int() would read it).  The
+    value is found in the arguments as Click reads them (``--round X``, ``--round=X``, ``-rX``);
+    ``None`` where the error is another or the value is not found (Typer's line is kept)."""
+    message = getattr(error, "message", "")
+    param = getattr(error, "param", None)
+    kind = next((v for k, v in _NOT_A_NUMBER.items() if message.startswith(k)), None)
+    if kind is None or param is None or not getattr(param, "opts", None):
+        return None
+    typed = []
+    for k, arg in enumerate(args):
+        if arg == "--":
+            break
+        for opt in param.opts:
+            if arg == opt and k + 1 < len(args):
+                typed.append(args[k + 1])
+            elif arg.startswith(opt + "=") and opt.startswith("--"):
+                typed.append(arg[len(opt) + 1:])
+            elif len(opt) == 2 and not opt.startswith("--") and arg.startswith(opt) and len(arg) > 2:
+                typed.append(arg[2:])
+    bad = [t for t in typed if not _A_NUMBER[kind].fullmatch(t)]
+    if not bad:
+        return None
+    names = " / ".join(repr(o) for o in param.opts)
+    return f"Invalid value for {names}: {bad[-1]!r} is not {kind} in digits 0-9"
+
+
+_A_NUMBER = {"a whole number": re.compile(r"[+-]?[0-9_]+"),
+             "a number": re.compile(r"[+-]?([0-9_]+\.?[0-9_]*|\.[0-9_]+)([eE][+-]?[0-9]+)?|[+-]?(inf|infinity|nan)",
+                                    re.IGNORECASE)}
+
+
 class OneLineErrors(typer.core.TyperGroup):
     """Both apps' command group: a usage error (an unknown option, a number out of its range, a
     missing argument) is one line on stderr and exit 2, as every other error is, instead of
@@ -429,7 +469,8 @@ class OneLineErrors(typer.core.TyperGroup):
         except click.UsageError as e:
             where = e.ctx.command_path if e.ctx is not None else (prog_name or "")
             hint = f" (see: {where} -h)" if where else ""
-            echo_err(f"error: {e.format_message().rstrip('.')}{hint}".replace("\n", " "), "invalid")
+            said = _number_typed(e, sys.argv[1:] if args is None else list(args)) or e.format_message().rstrip('.')
+            echo_err(f"error: {said}{hint}".replace("\n", " "), "invalid")
             sys.exit(e.exit_code)
         except click.ClickException as e:
             echo_err(f"error: {e.format_message()}".replace("\n", " "), "invalid")
