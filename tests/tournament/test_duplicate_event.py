@@ -304,6 +304,18 @@ def test_boards_read_from_a_file_of_deals(tmp_path: Path) -> None:
     other.write_text(json.dumps(B.boards_json(B.deal_boards("broadway", 2, 1))))
     assert "the event plays competitive" in run("boards", event, "--from", other, code=2)
     assert "3-table howell plays boards 1 to 10; the event has 4" in run("pair", event, code=1)
+    # Its advice, followed, stores the movement's boards (it named only --boards 10, refused as the
+    # event had boards of its own: --replace, with the seed they were dealt with where there is one).
+    said = run("pair", event, code=1).strip()
+    assert said.endswith("store all of them (tournament boards EVENT --from FILE --replace, a file of all 10)"), said
+    run("boards", event, "--boards", 4, "--seed", 3, "--replace")
+    kept = json.loads(run("boards", event, "--json"))
+    said = run("pair", event, code=1).strip()
+    command = said[said.index("(tournament boards EVENT ") + len("(tournament boards "):said.index(":", said.index("--seed"))]
+    assert command == "EVENT --boards 10 --seed 3 --replace", said
+    run("boards", event, *command.split()[1:])
+    assert json.loads(run("boards", event, "--json"))[:4] == kept  # (the seed deals the 4 again as they were)
+    run("boards", event, "--from", deals, "--replace")  # (the file's boards again, for what follows)
     run("boards", event, "--boards", 2, "--from", other, code=2)
     # A file that is not there, or a folder: the tool's words, not the system's ("Is a directory").
     assert run("boards", event, "--from", tmp_path / "nope.dgn", code=2).strip() == \

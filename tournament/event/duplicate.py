@@ -191,10 +191,20 @@ def pair_round(store: EventStore, number: int) -> Plan:
         moving = movement(store, len(pairs) // 2)
         have = {b["board"] for b in sql.boards(store)}
         missing = [b for b in moving.boards if b not in have]
-        if missing:
+        if missing and not have:
             raise PairingError(f"the {moving.tables}-table {moving.kind} plays boards 1 to {max(moving.boards)}; "
-                               f"the event has {len(have) or 'none'}: make them first (tournament boards EVENT "
+                               f"the event has none: make them first (tournament boards EVENT "
                                f"--boards {max(moving.boards)})")
+        if missing:  # (boards stored over the event's own need --replace: the same seed deals them as before)
+            seed = seed_of(store)
+            if seed is not None:
+                raise PairingError(f"the {moving.tables}-table {moving.kind} plays boards 1 to {max(moving.boards)}; "
+                                   f"the event has {len(have)}: store all of them (tournament boards EVENT --boards "
+                                   f"{max(moving.boards)} --seed {seed} --replace: that seed deals the event's "
+                                   f"{len(have)} again as they are)")
+            raise PairingError(f"the {moving.tables}-table {moving.kind} plays boards 1 to {max(moving.boards)}; "
+                               f"the event has {len(have)}: store all of them (tournament boards EVENT --from FILE "
+                               f"--replace, a file of all {max(moving.boards)})")
         sql.insert_pair_numbers(store, {i: t.id for i, t in enumerate(pairs, 1)})
     moving = movement(store)
     if number > moving.rounds:

@@ -100,8 +100,11 @@ PAIRING_REFUSALS = (
     # boards: tournament.event.duplicate_teams.check_boards_for)
     N_("round 1 has not been seated yet: the movement is drawn for the pairs there are then"),
     N_("a duplicate movement seats two pairs a table: %(n)s pairs are entered; enter one more (or withdraw one)"),
-    N_("the %(n)s-table %(kind)s plays boards 1 to %(n2)s; the event has %(n3)s: make them first (tournament"
-       " boards EVENT --boards %(n2)s)"),
+    N_("the %(n)s-table %(kind)s plays boards 1 to %(n2)s; the event has %(n3)s: store all of them (tournament"
+       " boards EVENT --boards %(n2)s --seed %(seed)s --replace: that seed deals the event's %(n4)s again as they"
+       " are)"),
+    N_("the %(n)s-table %(kind)s plays boards 1 to %(n2)s; the event has %(n3)s: store all of them (tournament"
+       " boards EVENT --from FILE --replace, a file of all %(n4)s)"),
     N_("the %(n)s-table %(kind)s plays boards 1 to %(n2)s; the event has none: make them first (tournament "
        "boards EVENT --boards %(n2)s)"),
     N_("the %(n)s-table %(kind)s has %(n2)s rounds, and all are seated"),
