@@ -88,6 +88,10 @@ class Recorder:
     _confirming: bool = False
     _sheet_pending: bool = False
     _started_parts: dict = attrs.Factory(dict)
+    #: The number of the hand in play when a typed hand line started it (``hand N``, a page's
+    #: *Start hand N*), else ``None``: its first move taken back, an undo then takes back that
+    #: line, not the last move of the hand before (:meth:`_take_back_typed`).
+    _typed_hand: int | None = None
     #: The hand being prepared and the deal's parts (seats) its text gave so far (see
     #: :meth:`_first_in_text`); forgotten between a page's requests (:meth:`settle`).
     _given: tuple[int, set] | None = None
@@ -824,6 +828,7 @@ class Recorder:
         self.waiting = None
         deal = notation.deal_from_parts(self._parts)
         self._not_started = None
+        typed = self.hand_announced  # (a hand line was typed; else its first move starts the hand)
         try:
             g.start_hand(deal, self._leader, self._comment)
         except Refused as e:
@@ -843,6 +848,7 @@ class Recorder:
             self._parts = parts
             return False
         self._started_parts = parts
+        self._typed_hand = g.hand_number if typed else None
         known = "" if g.deal_known else " (deal not entered: it will be worked out at the end)"
         lead = f", {g.to_move} to play" if g.to_move else ""
         said = f"hand {g.hand_number}{lead}{known}"
@@ -1003,9 +1009,11 @@ class Recorder:
         ``left`` line waiting for the hand's end comes back first (after a move taken back it
         would no longer say what is held).  Before a hand's first move, what was typed of that
         hand (its hand line and its deal lines, all of them) comes back, not the last move of
-        the hand before.  A hand that started with nothing typed of it (its first move started
-        it, and that move was taken back) is skipped, as before, and the undo takes back the
-        hand before's last move.  Whether anything was taken back."""
+        the hand before: a hand line alone too (a page's *Start hand N*, a game whose lead the
+        rules give), where its first move, taken back, had started the hand.  A hand that started
+        with nothing typed of it (its first move started it, and that move was taken back, or a
+        file continued at such a hand) is skipped, as before, and the undo takes back the hand
+        before's last move.  Whether anything was taken back."""
         g = self.game
         if g.in_hand and self._left is not None:
             self._left = None
@@ -1018,7 +1026,7 @@ class Recorder:
             self._given, self.waiting, self._not_started = None, None, None
         elif g.in_hand and not g.moves and not g.hand_over:
             current = g.record().hands[-1]
-            if current.deal is None and current.leader is None:
+            if current.deal is None and current.leader is None and self._typed_hand != g.hand_number:
                 return False
             number = g.hand_number
             g.abandon_hand()

@@ -621,6 +621,47 @@ def test_undo_after_the_last_hand_more_seeds(config, keep_deal):
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_undo_takes_back_a_typed_hand_line_before_the_hand_before(config):
+    """Hand 1 closed, *Start hand 2* (its hand line), hand 2's first move, then two undos: the
+    first takes back the move, the second the hand line, and the game is as hand 1 left it.  A
+    hand line without a lead or a deal (a game whose lead the rules give) was skipped as if the
+    first move had started the hand: the second undo took back the last move of hand 1 with its
+    ``left`` line and its close, and the table had to type them again (found at the venue)."""
+    record = _game(config, 4)
+    requests = _requests(notation.dumps_typed(record, keep_deal=False))
+    session = Session(_template(record))
+    k = 0
+    while not (requests[k].split()[0] == "hand" and session.record().hands):
+        session.take(requests[k])
+        k += 1
+    if session.game.in_hand:
+        session.take("y")
+    closed = notation.dumps(session.record())
+    line = requests[k]  # the hand line: as the page's Start hand 2 sends it, without the lead where the rules give it
+    k += 1
+    for typed in (line.split(" lead ")[0], line):
+        trial = Session(session.template, session.accepted)
+        try:
+            trial.take(typed)
+            j = k
+            while not (trial.game.in_hand and trial.game.moves):  # (what else of the hand was typed, its first move)
+                trial.take(requests[j])
+                j += 1
+        except RequestRefused:
+            continue  # (a lead the rules do not give: typed on the line)
+        session = trial
+        break
+    assert session.game.hand_number == 2 and len(session.game.moves) == 1
+    session.take("undo")
+    assert session.game.in_hand and not session.game.moves
+    said = session.take("undo")
+    assert any("took back what was typed of hand 2" in x for x in said), said
+    assert not session.game.in_hand and notation.dumps(session.record()) == closed
+    said = session.take("undo")  # and then the last move of hand 1
+    assert session.game.in_hand and session.game.hand_number == 1 and any("took back" in x for x in said), said
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_no_hand_after_a_hand_stopped_before_its_end(config):
     """A hand closed before it was over (``end`` typed mid-hand: kept as it is) is the game's last:
     a next hand, played or recorded by its score alone, is refused as a record's reader refuses
