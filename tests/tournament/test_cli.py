@@ -240,6 +240,20 @@ def test_a_whole_number_option_in_other_digits_is_a_usage_error(tmp_path: Path, 
     assert option in r.stderr and f"{typed!r} is not a whole number in digits 0-9" in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("extra", [["--table", "2"], ["--score", "NS=1,EW=0"], ["--table", "2", "--score", "NS=1,EW=0"]])
+def test_a_record_with_table_or_score_names_what_was_given(tmp_path: Path, extra: list[str]) -> None:
+    """``result RECORD --table 2`` said "give record files or --table/--score, not both", naming
+    --score, which was not given: the line now names what was given, and why (a record finds its
+    table by its players)."""
+    path = new_event(tmp_path, "pairs")
+    record = tmp_path / "game.json"
+    record.write_text("{}")
+    r = run("result", path, record, *extra)
+    given = " and ".join(x for x in extra if x.startswith("--"))
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert f"a record file finds its own table by its players: give the record alone, without {given} " in r.stderr
+
+
 def test_pair_name_listed_twice_is_a_file_error(tmp_path: Path) -> None:
     path = new_event(tmp_path, "pairs")
     names = tmp_path / "pairs.csv"

@@ -335,8 +335,11 @@ def result(
             _say_if_stale(store, event, replace)
             return
         if table is not None or score is not None:
-            if records:
-                raise UnusableInput("give record files or --table/--score, not both")
+            if records:  # (a record names its own table: its players, seated by the round's pairing)
+                given = " and ".join(o for o, v in (("--table", table), ("--score", score)) if v is not None)
+                raise UnusableInput(f"a record file finds its own table by its players: give the record alone, "
+                                    f"without {given} (a manual result is --table N --score SIDE=N,SIDE=N, "
+                                    f"without a record)")
             if table is None or score is None:
                 raise UnusableInput("a manual result needs both --table N and --score SIDE=N,SIDE=N")
             entry = res.enter_manual(store, table, whole_scores(score), round_no, replace, winner)
