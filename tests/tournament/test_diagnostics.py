@@ -358,6 +358,31 @@ def test_where_the_rows_are_named_the_stop_says_so_without_the_exception(event_c
     assert not any("Error:" in x or "please report" in x for x in lines), lines
 
 
+@pytest.mark.parametrize(("players", "scores", "winner", "said"), [
+    (8, "NS=115,EW=200", "NS", "the stored winner, NS, contradicts the scores: EW scored more (200 to 115)"),
+    (8, "NS=115,EW=200", None, "no winner is stored, but EW scored most (200)"),
+    (8, "NS=100,EW=100", "EW", None),  # (level: --winner names who won by the rules)
+    (3, "P1=50,P2=50,P3=10", None, "no winner is stored, but P1 and P2 are level at the top (50): the game's rules name one"),
+    (3, "P1=50,P2=50,P3=10", "P3", "the stored winner, P3, contradicts the scores: P1 and P2 scored more (50 to 10)"),
+])
+def test_check_names_a_typed_result_whose_winner_the_scores_contradict(tmp_path: Path, players: int, scores: str,
+                                                                       winner: str | None, said: str | None) -> None:
+    """Entering a typed result refuses a winner the scores contradict; one changed in the file
+    since was reported only through the audit trail's mismatch, never at its table."""
+    path = tmp_path / "ev.db"
+    game, fmt = ("competitive", "rotating") if players == 8 else ("horse-race", "individual")
+    run("new", path, "--name", "x", "--game", game, "--format", fmt, "--seed", 3)
+    run("add", path, *[f"P{i}" for i in range(players)])
+    run("pair", path)
+    first = scores.split(",")[0].split("=")[0]
+    assert run("result", path, "--table", 1, "--score", scores,
+               *(["--winner", first] if players == 3 else [])).exit_code == 0
+    edited(path, "UPDATE results SET winner = ?", (winner,))
+    code, lines = check_lines(path)
+    errors = [x for x in lines if x.startswith("error: round 1 table 1: ")]
+    assert errors == ([] if said is None else [f"error: round 1 table 1: {said}"]), lines
+
+
 def test_check_names_a_column_of_whole_numbers_holding_something_else(event_copy, tmp_path: Path) -> None:
     path = event_copy(tmp_path)
     edited(path, "UPDATE rounds SET number = 'x' WHERE rowid = 1")

@@ -194,6 +194,25 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
     return out
 
 
+def _winner_against_scores(scores: dict[str, int], winner: str | None) -> str | None:
+    """What is wrong with a typed result's winner, given its scores, as entering it refuses it
+    (:func:`tournament.event.results.enter_manual`): a winner who scored less than another side,
+    none where one side scored most, none where sides are level at the top of a table of more
+    than two sides (the game's rules name one there).  ``None``: they agree."""
+    if not scores:
+        return None
+    best = max(scores.values())
+    top = [s for s, n in scores.items() if n == best]
+    if winner is not None and winner not in top:
+        return (f"the stored winner, {winner}, contradicts the scores: {' and '.join(top)} scored more "
+                f"({best} to {scores.get(winner, 0)})")
+    if winner is None and len(top) == 1:
+        return f"no winner is stored, but {top[0]} scored most ({best})"
+    if winner is None and len(scores) > 2:
+        return f"no winner is stored, but {' and '.join(top)} are level at the top ({best}): the game's rules name one"
+    return None
+
+
 def _forfeited_seats(store: EventStore, tables: Sequence[Table]) -> dict[int, set[int]]:
     """Round -> the players seated on a side whose table it forfeited (a team a pair short)."""
     results = store.results()
@@ -365,6 +384,9 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             if result.id not in accepted:
                 add("warning", rw, "manual result (unverified; `tournament accept` once it is checked: no more "
                                    "warnings)")
+            wrong = _winner_against_scores(result.scores, result.winner)
+            if wrong is not None:  # (entering refuses it: a file changed since, or by other means)
+                add("error", rw, wrong)
         elif result.kind == "forfeit":
             # A forfeit is the event's fixed score, no game: never verified, no record, and its sides known.
             if result.verified or result.record_hash is not None or result.id in with_record:
