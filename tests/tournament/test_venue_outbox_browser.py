@@ -97,6 +97,14 @@ def test_a_hand_typed_offline_is_sent_once_when_the_wifi_is_back(tmp_path, brows
         desk.wait_for_selector('tr[data-table="1"] .state-offline[data-offline="4"]', timeout=WAIT_MS)
         assert desk.inner_text('tr[data-table="1"] .state-offline').startswith("sent 4 lines made offline, ")
         assert "phone last heard from" in desk.inner_text('tr[data-table="1"]')
+        # and on a laptop's screen, where the line was hidden with the last move's (which has a column there)
+        laptop = browser.new_context(viewport={"width": 1366, "height": 768}, service_workers="block")
+        wide = laptop.new_page()
+        wide.goto(served.links["director"])
+        wide.wait_for_selector('tr[data-table="1"] .contact', timeout=WAIT_MS)
+        assert wide.locator('tr[data-table="1"] .contact').is_visible()
+        assert "phone last heard from" in wide.inner_text('tr[data-table="1"]')
+        laptop.close()
     finally:
         served.close()
     assert _bodies(path) == steps[:7]
