@@ -609,10 +609,45 @@ def test_a_result_the_director_entered_is_what_the_confirmed_table_shows(tmp_pat
         page.goto(served.links["tables"][0]["url"] + f"?lang={lang}")
         row = page.wait_for_selector("#entered-result", timeout=WAIT_MS)
         cells = [c.inner_text() for c in row.query_selector_all("th")]
-        said = "result entered by the director" if lang == "en" else "resultado introducido por el director"
+        said = "result entered by the director" if lang == "en" else "resultado introducido por el árbitro"
         assert cells == [said, "100", "50"], cells
         assert page.inner_text("#totals").split() == ["NS", "100", "EW", "50"]  # (the page's head too)
         _shot(page, f"director-result-confirmed-{lang}")
+    finally:
+        served.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_result_the_director_enters_replaces_the_tables_last_refusal(tmp_path, browser, lang):
+    """A move refused at the table (in red), then the director enters the game's result from the
+    director's page: the phone, refreshing by itself, showed "Confirmed" under the old refusal,
+    still in red, as if the result were refused too.  The line now says what happened."""
+    import httpx
+
+    from tests.browser import refresh_now, with_clock
+
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    served = _served(path)
+    try:
+        context = with_clock(browser.new_context(viewport=PHONE))
+        page = context.new_page()
+        page.goto(served.links["tables"][0]["url"] + f"?lang={lang}")
+        page.wait_for_selector("#typed-text", timeout=WAIT_MS)
+        page.fill("#typed-text", "N 9-9")
+        page.click("#typed-form button[type=submit]")
+        page.wait_for_selector("#message.bad", timeout=WAIT_MS)
+        director = {"Authorization": f"Bearer {served.links['director'].rsplit('/', 1)[1]}"}
+        r = httpx.post(f"{served.base_url}/api/v1/tables/1/1/result", headers=director,
+                       json={"scores": {"NS": 100, "EW": 50}, "reason": "the game stopped at the break"}, timeout=60)
+        assert r.status_code == 200, r.text
+        refresh_now(context, 5000)  # the table page's next refresh
+        page.wait_for_selector("#entered-result", timeout=WAIT_MS)
+        page.wait_for_selector("#message.good", timeout=WAIT_MS)
+        said = {"en": "The director entered the game's result: it is in the event.",
+                "es": "El árbitro introdujo el resultado de la partida: está en el torneo."}[lang]
+        assert page.inner_text("#message") == said
+        _shot(page, f"director-result-after-refusal-{lang}")
+        context.close()
     finally:
         served.close()
 

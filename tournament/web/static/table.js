@@ -296,6 +296,12 @@
           // on with its next board (the hand played here stays in the venue's log).
           if (method === "GET" && view && data.entered && JSON.stringify(data.entered) !== JSON.stringify(view.entered))
             say(t("The director entered board %(n)s's result: the table goes on with its next board.", { n: data.entered.board }), "good");
+          // The game's result entered from elsewhere (the director; the table's other phone): what
+          // the line said of the game before (a move refused) is over, and no longer shown over it.
+          else if (method === "GET" && view && data.status === "confirmed" && view.status !== "confirmed") {
+            if (data.result && data.result.via !== "table") say(t("The director entered the game's result: it is in the event."), "good");
+            else if ($("message").className === "bad") say("");
+          }
           view = data;
         }
         if (method !== "GET") {
