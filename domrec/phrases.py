@@ -106,6 +106,7 @@ PHRASES: tuple[str, ...] = (
     N_("target"),
     N_("abandoned"),
     N_("time"),
+    N_("score-sheet"),
     # --- The recorder's sentences around the engines' reasons.
     N_("%(move)s: %(problem)s [%(rule)s]"),
     N_("%(move)s: %(seat)s is credited %(n)s, but %(why)s; type it again (the claim is optional: the recorder "

@@ -40,7 +40,7 @@ from markupsafe import Markup
 from domrec import phrases
 from domrec.errors import TooLargeError, one_line, plain_direction
 from domrec.explain import describe_move
-from domrec.i18n import DEFAULT, N_, environment, translations
+from domrec.i18n import DEFAULT, LANGUAGES, N_, NAMES, environment, translations
 from domrec.output import REPLAY_MARK
 from domrec.pictures import MODULES
 from domrec.pictures.changes import steps
@@ -67,6 +67,11 @@ PAGE_PHRASES = (
     N_("INVALID (%(n)s problem)"), N_("INVALID (%(n)s problems)"),
     N_("replay stopped at move %(n)s of hand %(n2)s"), N_("replay stopped at hand %(n)s"),
     N_("the game's setup breaks a rule, so no hand was replayed"), N_("its deal could not be replayed"),
+    # (the verdict's asides, said after it: :func:`_verdict`)
+    N_("scores only: play was not replayed"), N_("scores only for %(list)s: its play was not replayed"),
+    N_("scores only for %(list)s: their play was not replayed"),
+    N_("ended on time: the side ahead wins"), N_("ended on time, level"),
+    N_("a score-sheet hand: the scores as claimed"),  # (a hand's working: its arithmetic stays as it is)
 )
 
 
@@ -304,7 +309,7 @@ def _hand_view(record: Record, number: int, replayed: HandDrawn | None, problems
     return HandView(number, f"hand-{number}", hand.comment, kind, shown, moves, len(hand.moves), open_at, first,
                     tuple(lead), tuple(top), tuple(end),
                     _said(replayed.end, lang) if replayed and replayed.end else None,
-                    replayed.working if replayed else (), _scores_text(replayed.scores) if replayed else None,
+                    tuple(_said(w, lang) for w in replayed.working) if replayed else (), _scores_text(replayed.scores) if replayed else None,
                     _scores_text(replayed.totals) if replayed else None, why,
                     _said(counter, lang) if counter is not None else None,
                     _said(running, lang) if running is not None else None,
@@ -349,10 +354,23 @@ def _sides(record: Record, report: Report, hands: list[HandDrawn]) -> list[tuple
     return out
 
 
-def _verdict(report: Report) -> str:
+def _verdict(report: Report, lang: str = DEFAULT) -> str:
+    """The report's verdict line without its source, in ``lang``.  Its asides (hands checked by their
+    scores alone, a game ended on time) are said each in turn after the rest, in another language
+    than English: listed whole with them, the verdict's patterns would be every combination."""
     summary = report.summary()
     prefix = one_line(report.source) + ": "
-    return summary[len(prefix):] if summary.startswith(prefix) else summary
+    text = summary[len(prefix):] if summary.startswith(prefix) else summary
+    if lang == DEFAULT:
+        return text
+    asides = [a for a in (report.scores_only if report.valid else None, *_ON_TIME) if a and f" ({a})" in text]
+    for aside in asides:
+        text = text.replace(f" ({aside})", "", 1)
+    return " ".join([_said(text, lang), *(f"({_said(a, lang)})" for a in asides)])
+
+
+#: What the verdict says of a game ended on time (:meth:`domrec.validate.Report.summary`).
+_ON_TIME = ("ended on time: the side ahead wins", "ended on time, level")
 
 
 @functools.cache
@@ -388,7 +406,8 @@ def edition() -> str:
     return f"{version}-{digest.hexdigest()[:12]}"
 
 
-def page(record: Record, source: str = "<record>", identity: str | None = None, lang: str = DEFAULT) -> str:
+def page(record: Record, source: str = "<record>", identity: str | None = None, lang: str = DEFAULT,
+         switch: bool = False) -> str:
     """The replay page of ``record`` as one HTML document (nothing fetched, every text escaped).
 
     ``source`` names the record in the validator's report (a file name, ``round 2 table 3``).
@@ -396,8 +415,10 @@ def page(record: Record, source: str = "<record>", identity: str | None = None, 
     replayed at all (the setup breaks a rule) shows its problems and its moves as written.
     ``identity`` (a record's hash) is written in the page's head with :func:`edition`, so that a
     later writer can tell the page is already the one it would write.  ``lang``: the page's
-    language (domrec.i18n: its own words, the moves, the problems; the pictures stay English)."""
-    return page_with_report(record, source, identity, lang)[0]
+    language (domrec.i18n: its own words, the moves, the problems; the pictures stay English).
+    ``switch``: a line of links to the page in each language (``?lang=es``), for a page served
+    among others that have it (the venue's); a file written by ``explain`` has none."""
+    return page_with_report(record, source, identity, lang, switch=switch)[0]
 
 
 #: The most moves (all hands together) a replay page is made of.  A page costs about 150 to 350
@@ -417,7 +438,7 @@ def check_size(record: Record, source: str = "<record>") -> None:
 
 
 def page_with_report(record: Record, source: str = "<record>", identity: str | None = None,
-                     lang: str = DEFAULT, read: Report | None = None) -> tuple[str, Report]:
+                     lang: str = DEFAULT, read: Report | None = None, switch: bool = False) -> tuple[str, Report]:
     """:func:`page`, and the validator's report of the same replay (for the verdict beside it).
     A record of more than :data:`MAX_PAGE_MOVES` moves is refused before its replay
     (:class:`TooLargeError`).  ``read``: the verdict of the DGN reader that stopped at a broken
@@ -427,7 +448,7 @@ def page_with_report(record: Record, source: str = "<record>", identity: str | N
     hands, report = replay(record, source, keep=_drawn(record))
     if read is not None:
         report = read
-    return render(record, hands, report, identity, lang), report
+    return render(record, hands, report, identity, lang, switch), report
 
 
 #: The sentences the page's script writes itself (the counter over a picture, its scores line), as
@@ -538,7 +559,7 @@ def _json(value: object) -> Markup:
 
 
 def render(record: Record, hands: list[HandDrawn], report: Report, identity: str | None = None,
-           lang: str = DEFAULT) -> str:
+           lang: str = DEFAULT, switch: bool = False) -> str:
     """The page from a replay already run (:func:`page` runs it)."""
     views = [_problem_view(i, p, lang) for i, p in enumerate(report.problems)]
     by_hand: dict[int | None, tuple[list[ProblemView], list[Problem]]] = {}
@@ -571,11 +592,12 @@ def render(record: Record, hands: list[HandDrawn], report: Report, identity: str
         mark=Markup(REPLAY_MARK), identity=_identity(identity, lang) if identity else None, title=title,
         event_name=event_name if isinstance(event_name, str) else None,
         game=record.game, players=record.players, sides=sides, event=_event_lines(record, translations(lang).gettext),
-        rules=_rules_line(record, translations(lang).gettext), verdict=_said(_verdict(report), lang),
+        rules=_rules_line(record, translations(lang).gettext), verdict=_verdict(report, lang),
         status=report.status,
         note=report.note, game_problems=by_hand.get(None, ([], []))[0],
         first=views[0] if views else None,
-        hands=hand_views, columns=columns, totals=totals)
+        hands=hand_views, columns=columns, totals=totals,
+        switch=[(code, NAMES[code]) for code in sorted(LANGUAGES, key=lambda c: c != "es")] if switch else None)
 
 
 __all__ = ["MAX_PAGE_MOVES", "REPLAY_MARK", "check_size", "edition", "identity_mark", "page", "page_with_report", "render"]

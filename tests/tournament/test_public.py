@@ -105,6 +105,10 @@ def test_a_game_in_play_shows_nothing_and_once_confirmed_its_result_and_replay(t
         replay = client.get("/games/1/1")
         assert replay.status_code == 200 and 'name="generator" content="domrec replay page"' in replay.text
         assert "script-src 'unsafe-inline'" in replay.headers["content-security-policy"]
+        # Among the venue's pages, the replay has their language line too (it had none)
+        spanish = client.get("/games/1/1?lang=es").text
+        assert '<nav class="langs"' in spanish and '<a href="?lang=en" lang="en"' in spanish
+        assert '<span lang="es" aria-current="true">Español</span>' in spanish
         page = _now(server, client, f"/players/{first}").text
         assert 'href="/games/1/1"' in page
         for u in urls:

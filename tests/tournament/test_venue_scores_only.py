@@ -98,6 +98,27 @@ def test_the_spanish_pages_name_the_game_in_spanish(sheet_table):
     assert "[competitivo: fin de la mano]" in r.json()["error"]
 
 
+def test_a_scores_only_replay_page_in_spanish_says_its_verdict_in_spanish():
+    """A game recorded by its scores alone, its replay page in Spanish: the verdict's aside (scores
+    only), each hand's end ("score-sheet") and its working were in English, and the page gave
+    the keys to step through hands it has no pictures of."""
+    import attrs
+
+    from domrec import replay_page
+    from domrec.simulate import simulate
+
+    record = next(simulate("competitive", 1, 2))
+    sheet = attrs.evolve(record, hands=tuple(attrs.evolve(h, deal=None, moves=(), result=attrs.evolve(
+        h.result, end=None) if h.result is not None else None) for h in record.hands))
+    page = replay_page.page(sheet, "round 1 table 1", lang="es")
+    assert "(solo puntuaciones: el juego no se reprodujo)" in page
+    for english in ("scores only", "score-sheet", "the scores as claimed", "Step through"):
+        assert english not in page, english
+    assert "Mano 1 <span class=\"meta\">(planilla)</span>" in page
+    assert '<nav class="langs"' not in page  # (a file written by explain: no other language to go to)
+    assert "Step through a hand" in replay_page.page(record, "round 1 table 1", lang="en")
+
+
 def test_the_replay_page_names_the_game_in_spanish():
     from domrec import phrases, replay_page
     from domrec.simulate import simulate

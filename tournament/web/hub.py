@@ -726,7 +726,8 @@ class Hub:
         if found is None:
             try:
                 html = await asyncio.get_running_loop().run_in_executor(
-                    self.drawer, lambda: replay_page.page(loads(text), f"round {r} table {t}", digest, lang))
+                    self.drawer,
+                    lambda: replay_page.page(loads(text), f"round {r} table {t}", digest, lang, switch=True))
             except DomrecError as e:
                 return self._refused(request, f"this game's record cannot be read: {e}", 422)
             body = html.encode("utf-8")

@@ -232,7 +232,8 @@ class PublicPages:
         found = self._replays.get(key)
         if found is None:
             def draw() -> Made:
-                return made(replay_page.page(loads(text), f"round {round_no} table {table_no}", identity, lang), 0)
+                return made(replay_page.page(loads(text), f"round {round_no} table {table_no}", identity, lang,
+                                             switch=True), 0)
 
             found = await asyncio.get_running_loop().run_in_executor(self.drawer, draw)
             self._replays[key] = found
