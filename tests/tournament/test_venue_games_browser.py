@@ -279,6 +279,11 @@ def test_start_hand_at_castle_rock_says_the_row_is_missing(tmp_path, browser):
         assert "starting row" in page.locator("#message").inner_text()
         # Told as what the hand waits for, not in the colour of a move taken.
         assert "good" not in (page.locator("#message").get_attribute("class") or "")
+        # What to type there is said in full beside the field (its placeholder alone was cut on a phone).
+        hint = page.locator("#row-hint")
+        assert hint.is_visible() and "4-0 5-3 3-1 4-2" in hint.inner_text()
+        box, field = hint.bounding_box(), page.locator("#row-tiles").bounding_box()
+        assert box["x"] + box["width"] <= page.viewport_size["width"] and field["x"] >= 0
         # The row laid through its own field (as it lies, blocked end first), sent as the row line.
         row = next(t for t in requests_for(record, keep_deal=True) if t.startswith("row "))
         before = _rev(page)

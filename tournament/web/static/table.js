@@ -745,10 +745,11 @@
       // here in its own field (the tiles as they lie, blocked end first), sent as the DGN row line.
       if (game.game === "castle-rock") {
         const row = el("input", { id: "row-tiles", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
-                                  "aria-label": t("the starting row, blocked end first"),
-                                  placeholder: t("row, blocked end first: 4-0 5-3 3-1 4-2") });
+                                  "aria-label": t("the starting row, blocked end first"), placeholder: "4-0 5-3 3-1 4-2" });
+        // (what to type, said in full beside the field: a placeholder that says it is cut on a phone)
         box.append(el("form", { class: "row", id: "row-form" }, row,
-                      el("button", { type: "submit", class: game.waiting ? "primary" : "" }, t("Lay the row"))));
+                      el("button", { type: "submit", class: game.waiting ? "primary" : "" }, t("Lay the row"))),
+                   el("p", { class: "note", id: "row-hint" }, t("The starting row: its tiles as they lie, the blocked end first, such as 4-0 5-3 3-1 4-2.")));
         box.querySelector("#row-form").addEventListener("submit", (event) => {
           event.preventDefault();
           const tiles = $("row-tiles").value.trim().replace(/^row\s+/i, "");
