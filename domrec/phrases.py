@@ -205,6 +205,7 @@ PHRASES: tuple[str, ...] = (
     # --- The notation's refusals (a word that is not DGN).
     N_("'%(text)s' is not a move of %(game)s (see docs/notation.md)"),
     N_("'%(text)s' is not a move of %(game)s: it has two commas in a row; did you mean %(word)s?"),
+    N_("'%(text)s' is not a move of %(game)s: it has the letter O where a zero is meant; did you mean %(word)s?"),
     N_("'%(text)s' is not a move of %(game)s: it has two commas in a row"),
     N_("'%(text)s' is not a move of %(game)s: ; separates the seats of a deal or left line, not moves; did you mean "
        "%(word)s?"),

@@ -1434,6 +1434,22 @@ def test_a_look_alike_character_is_named_in_one_problem(text, needle, said):
     assert (p.line, p.column) == where(text, needle), p.text()
 
 
+@pytest.mark.parametrize("typed, meant", [("6-O", "6-0"), ("O-O", "0-0"), ("6-o", "6-0"), ("6-O@6-5", "6-0@6-5")])
+def test_the_letter_o_typed_for_a_zero_is_named(typed, meant):
+    """The letter O for a zero, the commonest slip on a sheet, was "'6-O' is not a move of
+    competitive (see docs/notation.md)": now it says so, and what was meant, still refused (the
+    reader never guesses a tile); a word that would not be read with zeros keeps its refusal."""
+    text = _TYPED.replace("5-2 6-5@5-2", f"{typed} 6-5@5-2", 1)
+    game = read1(text)
+    assert game.report.status == "unusable" and len(game.report.problems) == 1
+    p = game.report.problems[0]
+    assert p.text().endswith(f"'{typed}' is not a move of competitive: it has the letter O where a zero is meant; "
+                             f"did you mean {meant}?"), p.text()
+    assert (p.line, p.column) == where(text, typed), p.text()
+    other = read1(_TYPED.replace("5-2 6-5@5-2", "Oops 6-5@5-2", 1)).report.problems[0]
+    assert other.text().endswith("'Oops' is not a move of competitive (see docs/notation.md)"), other.text()
+
+
 def test_a_word_that_is_no_plain_word_keeps_its_refusal():
     """Only a word the reader would take, typed with look-alikes, is told so: ``Ж`` is no seat
     however it is drawn, and ``Еx`` (Cyrillic Е) would be no seat typed plain either."""

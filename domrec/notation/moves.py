@@ -27,6 +27,8 @@ from domrec.notation.tokens import (
 #: The fields of a move's data whose typed form holds a comma: Broadway's cells (``@1,1``) and a
 #: capture's tiles (``x2-4,4-4``).
 _COMMA_KEYS = frozenset(("at", "capture"))
+#: The letter O (either case) standing where a tile's number would: a zero typed as a letter.
+_LETTER_O = re.compile(r"(?<![A-Za-z])[Oo](?![A-Za-z])")
 
 #: (game, word) -> (move data, out of turn by nature): archives repeat the same words.
 _MOVE_CACHE: dict[tuple[str, str], tuple[dict, bool]] = {}
@@ -104,6 +106,16 @@ class _MoveReader:
         if zero is not None:
             return self.src.error(zero, at)
         alike = look_alike(word, lambda plain: plain in self.seats or _MOVE.match(plain) is not None)
+        if alike is None and _LETTER_O.search(word):  # (the letter O typed for a zero: 6-O)
+            meant = _LETTER_O.sub("0", word)
+            m = _MOVE.match(meant)
+            try:
+                move = self._move(m, meant, at) if m is not None and m.end() == len(meant) else None
+            except NotationError:
+                move = None
+            if move is not None:
+                return self.src.error(f"{shown(word)!r} is not a move of {self.doc['game']}: it has the letter O where "
+                                      f"a zero is meant; did you mean {shown(meant)}?", at)
         return self.src.error(alike or f"{shown(word)!r} is not a move of {self.doc['game']} (see docs/notation.md)",
                               at)
 
