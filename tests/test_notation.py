@@ -1450,6 +1450,20 @@ def test_the_letter_o_typed_for_a_zero_is_named(typed, meant):
     assert other.text().endswith("'Oops' is not a move of competitive (see docs/notation.md)"), other.text()
 
 
+def test_a_misnumbered_hand_with_nothing_after_its_error_gets_no_note_of_moves_checked():
+    """A score sheet's hand numbered 3 after hand 1: the problem says so, and a note followed it
+    saying hand 2 "was checked by the rules only up to its first notation error, and after it only
+    for tiles played twice…", of a hand with no move to check.  A hand with moves after its error
+    keeps the note."""
+    head = '[Game "competitive"]\n[N "A"]\n[E "B"]\n[S "C"]\n[W "D"]\n\n'
+    game = read1(head + "hand 1\nend blocked NS 10\n\nhand 3\nend blocked EW 12\n")
+    assert [p.text() for p in game.report.problems] == [
+        "10:6: hand 2: hands are numbered in order: expected hand 2, not hand 3"]
+    assert "checked by the rules only up to" not in (game.report.note or ""), game.report.note
+    broken = read1(head + "hand 1 lead N\nN 6-6 W 6-x S 6-4 E 6-3\n")
+    assert "hand 1 was checked by the rules only up to its first notation error" in (broken.report.note or "")
+
+
 def test_a_word_that_is_no_plain_word_keeps_its_refusal():
     """Only a word the reader would take, typed with look-alikes, is told so: ``Ж`` is no seat
     however it is drawn, and ``Еx`` (Cyrillic Е) would be no seat typed plain either."""
