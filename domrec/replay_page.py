@@ -68,8 +68,8 @@ PAGE_PHRASES = (
     N_("replay stopped at move %(n)s of hand %(n2)s"), N_("replay stopped at hand %(n)s"),
     N_("the game's setup breaks a rule, so no hand was replayed"), N_("its deal could not be replayed"),
     # (the verdict's asides, said after it: :func:`_verdict`)
-    N_("scores only: play was not replayed"), N_("scores only for %(list)s: its play was not replayed"),
-    N_("scores only for %(list)s: their play was not replayed"),
+    N_("scores only: play was not replayed"), N_("scores only for hand %(n)s: its play was not replayed"),
+    N_("scores only for hands %(list)s and %(n)s: their play was not replayed"),
     N_("ended on time: the side ahead wins"), N_("ended on time, level"),
     N_("a score-sheet hand: the scores as claimed"),  # (a hand's working: its arithmetic stays as it is)
 )

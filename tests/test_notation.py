@@ -1460,8 +1460,9 @@ def test_a_misnumbered_hand_with_nothing_after_its_error_gets_no_note_of_moves_c
     assert [p.text() for p in game.report.problems] == [
         "10:6: hand 2: hands are numbered in order: expected hand 2, not hand 3"]
     assert "checked by the rules only up to" not in (game.report.note or ""), game.report.note
-    broken = read1(head + "hand 1 lead N\nN 6-6 W 6-x S 6-4 E 6-3\n")
-    assert "hand 1 was checked by the rules only up to its first notation error" in (broken.report.note or "")
+    for after in ("N 6-6 W 6-x S 6-4 E 6-3\n", "N 6-6 W 6-x\nleft N 6-6\n"):  # (a move, or a left line, after it)
+        broken = read1(head + "hand 1 lead N\n" + after)
+        assert "hand 1 was checked by the rules only up to its first notation error" in (broken.report.note or ""), after
 
 
 def test_a_word_that_is_no_plain_word_keeps_its_refusal():

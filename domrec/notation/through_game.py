@@ -268,11 +268,11 @@ def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], 
             after.append(said or f"reading stopped in hand {n}")
         elif hand_cut == 0:
             pass
-        elif hand.cut is not None and hand.moves[hand.cut:]:
+        elif hand.cut is not None and (hand.moves[hand.cut:] or hand.left is not None):
             after.append(f"hand {n} was checked by the rules only up to its first notation error, and after it "
                          f"only for {TILES_ONLY}")
         elif hand.cut is not None:
-            pass  # (nothing of the hand after its error, if anything at all: the error says it all)
+            pass  # (no move or left line of the hand after its error: the error says it all)
         else:
             after.append(f"reading stopped in hand {n}")
         if start is not None:

@@ -362,6 +362,7 @@ def test_where_the_rows_are_named_the_stop_says_so_without_the_exception(event_c
     (8, "NS=115,EW=200", "NS", "the stored winner, NS, contradicts the scores: EW scored more (200 to 115)"),
     (8, "NS=115,EW=200", None, "no winner is stored, but EW scored most (200)"),
     (8, "NS=100,EW=100", "EW", None),  # (level: --winner names who won by the rules)
+    (8, "NS=100,EW=100", "XX", "the stored winner, XX, is not a side of the table (EW, NS)"),
     (3, "P1=50,P2=50,P3=10", None, "no winner is stored, but P1 and P2 are level at the top (50): the game's rules name one"),
     (3, "P1=50,P2=50,P3=10", "P3", "the stored winner, P3, contradicts the scores: P1 and P2 scored more (50 to 10)"),
 ])

@@ -116,6 +116,13 @@ def test_a_scores_only_replay_page_in_spanish_says_its_verdict_in_spanish():
         assert english not in page, english
     assert "Mano 1 <span class=\"meta\">(planilla)</span>" in page
     assert '<nav class="langs"' not in page  # (a file written by explain: no other language to go to)
+    for sheets, said in (((1,), "en la mano 2: su juego"), ((1, 2), "en las manos 2 y 3: su juego"),
+                         ((1, 2, 4), "en las manos 2, 3 y 5: su juego")):  # (some hands played, some not)
+        mixed = attrs.evolve(record, hands=tuple(sheet.hands[k] if k in sheets else h
+                                                 for k, h in enumerate(record.hands)))
+        made = replay_page.page(mixed, "round 1 table 1", lang="es")
+        verdict = made[made.index('<p class="verdict'):made.index("</p>", made.index('<p class="verdict'))]
+        assert verdict.endswith(f"(solo puntuaciones {said} no se reprodujo)"), verdict
     assert "Step through a hand" in replay_page.page(record, "round 1 table 1", lang="en")
 
 

@@ -203,13 +203,15 @@ def _winner_against_scores(scores: dict[str, int], winner: str | None) -> str | 
         return None
     best = max(scores.values())
     top = [s for s, n in scores.items() if n == best]
+    listed = ", ".join(top[:-1]) + f" and {top[-1]}" if len(top) > 1 else top[0]
+    if winner is not None and winner not in scores:
+        return f"the stored winner, {winner}, is not a side of the table ({', '.join(scores)})"
     if winner is not None and winner not in top:
-        return (f"the stored winner, {winner}, contradicts the scores: {' and '.join(top)} scored more "
-                f"({best} to {scores.get(winner, 0)})")
+        return f"the stored winner, {winner}, contradicts the scores: {listed} scored more ({best} to {scores[winner]})"
     if winner is None and len(top) == 1:
         return f"no winner is stored, but {top[0]} scored most ({best})"
     if winner is None and len(scores) > 2:
-        return f"no winner is stored, but {' and '.join(top)} are level at the top ({best}): the game's rules name one"
+        return f"no winner is stored, but {listed} are level at the top ({best}): the game's rules name one"
     return None
 
 
@@ -254,7 +256,8 @@ def run(store: EventStore) -> CheckReport:
         # Where the scans above have named such rows (the damage scan's, or rows pointing at rows
         # that do not exist), the stop is theirs: said in words, without the exception's text,
         # which only repeats the value they named.
-        if damage.problems or counts.get("dangling"):
+        if any("not UTF-8" not in what for _, what in damage.problems) or counts.get("dangling"):
+            # (text that is not UTF-8 is read with U+FFFD, and stops nothing: not the stop's cause)
             findings.append(Finding("error", "database", "the other checks stopped at a value they cannot use, "
                                                          "in a row named above: restore the event from a copy"))
         else:

@@ -351,7 +351,7 @@ def seating_warnings(store: EventStore, round_no: int, tables: list[Table]) -> l
     pairs = store.settings.format == PAIRS
     teams = {t.id: t for t in store.teams()} if pairs else {}
     # (the requests that bind this round, read as check reads them)
-    paired_at = next((r.paired_at for r in store.rounds() if r.number == round_no), None)
+    paired_at = next((r.paired_at for r in store.rounds() if r.number == round_no and r.stage == 1), None)
     binding = _binding(store, sql.requests(store), round_no, paired_at)
     out: list[str] = []
     for r, t in _broken(binding, round_no, tables, _unit_of(store, players)):

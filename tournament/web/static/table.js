@@ -299,7 +299,8 @@
           // The game's result entered from elsewhere (the director; the table's other phone): what
           // the line said of the game before (a move refused) is over, and no longer shown over it.
           else if (method === "GET" && view && data.status === "confirmed" && view.status !== "confirmed") {
-            if (data.result && data.result.via !== "table") say(t("The director entered the game's result: it is in the event."), "good");
+            // (a boards table's result has no "via": each board is said by itself, above)
+            if (!data.boards && data.result && data.result.via !== "table") say(t("The director entered the game's result: it is in the event."), "good");
             else if ($("message").className === "bad") say("");
           }
           view = data;
