@@ -259,6 +259,9 @@ class _Piped:
     def __init__(self, stream: Any) -> None:
         self.stream = stream
         self.lines = 0
+        #: Carriage returns alone (an old Mac's line ends) in the lines read before: each ends a
+        #: line for the reader, not for this stream's ``readline``.
+        self.returns = 0
 
     def readline(self) -> str:
         """The next piped line, read at most :data:`MAX_RECORD_BYTES` characters at a time, so
@@ -278,10 +281,22 @@ class _Piped:
         bad = _NOT_UTF8.search(line)
         if bad is not None:  # (a byte-order mark opening the text is no column of it)
             column = bad.start() + 1 - (self.lines == 1 and line.startswith("\ufeff"))
-            raise _Unreadable(f"line {self.lines}, column {column}: the text is not UTF-8 (byte "
+            # (a carriage return alone ends a line for the reader, as in an old Mac's text: counted so)
+            breaks = _RETURN_ALONE.finditer(line, 0, bad.start())
+            ends = [m.start() for m in breaks]
+            row = self.lines + self.returns + len(ends)
+            if ends:
+                column = bad.start() - ends[-1]
+            raise _Unreadable(f"line {row}, column {column}: the text is not UTF-8 (byte "
                               f"0x{ord(bad.group()) - 0xDC00:02X}); save the text as UTF-8: this line and the "
                               "rest were not read")
+        if "\r" in line:
+            self.returns += len(_RETURN_ALONE.findall(line))
         return line
+
+
+#: A carriage return that no line feed follows.
+_RETURN_ALONE = re.compile("\r(?!\n)")
 
 
 def _read_header(stdin: Any) -> tuple[str, int, str | None]:

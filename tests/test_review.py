@@ -133,6 +133,8 @@ def test_record_from_a_pipe_says_not_utf8_not_a_surrogate_escape(tmp_path):
     (b'\xef\xbb\xbf[Game "competitive"]\n[N "A\xf1a"]\n', "line 2, column 6"),
     (b'\xef\xbb\xbf[N "A\xf1a"]\n', "line 1, column 6"),  # (the byte-order mark is no column)
     (b'N 3-1\nW 1-0\nS 6-3 \xff\n', "line 3, column 7"),
+    (b'N 3-1\rW 1-0\nS 6-3 \xff\n', "line 3, column 7"),  # (a carriage return alone ends a line too)
+    (b'N 3-1\rW 1-0\rS 6-3 \xff\n', "line 3, column 7"),
 ])
 def test_record_from_a_pipe_places_text_that_is_not_utf8_as_validate_does(tmp_path, data, where):
     """A piped line that is not UTF-8 was refused with a piece of the line before it ("in the line
