@@ -204,6 +204,7 @@ PHRASES: tuple[str, ...] = (
        "the game ends on time"),
     # --- The notation's refusals (a word that is not DGN).
     N_("'%(text)s' is not a move of %(game)s (see docs/notation.md)"),
+    N_("'%(text)s' is not a move of %(game)s"),  # (at a table's page, where no docs are at hand)
     N_("'%(text)s' is not a move of %(game)s: it has two commas in a row; did you mean %(word)s?"),
     N_("'%(text)s' is not a move of %(game)s: it has the letter O where a zero is meant; did you mean %(word)s?"),
     N_("'%(text)s' is not a move of %(game)s: it has two commas in a row"),

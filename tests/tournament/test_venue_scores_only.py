@@ -96,6 +96,13 @@ def test_the_spanish_pages_name_the_game_in_spanish(sheet_table):
     r = client.post("/api/v1/tables/1/1/dgn?lang=es", headers=_auth(token),
                     json={"rev": state["rev"], "text": "hand 1\nend NS 10 EW 20"})
     assert "[competitivo: fin de la mano]" in r.json()["error"]
+    # A word that is no move: said without validate's pointer to a file of docs, which a player at the
+    # table cannot open ("(vea docs/notation.md)"), in both languages.
+    for lang, said in (("es", "1:3: 'xyz' no es una jugada de competitivo"),
+                       ("en", "1:3: 'xyz' is not a move of competitive")):
+        r = client.post(f"/api/v1/tables/1/1/dgn?lang={lang}", headers=_auth(token),
+                        json={"rev": state["rev"], "text": "N xyz"})
+        assert r.status_code == 422 and r.json()["error"] == said, r.json()
 
 
 def test_a_scores_only_replay_page_in_spanish_says_its_verdict_in_spanish():

@@ -438,7 +438,10 @@ def judge_dgn(live: Live, text: str, facts: Facts | None = None) -> tuple[str, s
         r = e.refusal
         if live.mode == "sheet":  # a score sheet's numbers, told in words: no line, column or rule
             raise Unprocessable(in_words(r.message)) from None
-        raise Unprocessable(f"{r.line}:{r.column}: {r.message}", r.line, r.column) from None
+        # (validate's pointer to the notation's docs is a path on the scorer's computer: no use to
+        # a player at the table, where the line's place and its word say what to type again)
+        said_here = r.message.removesuffix(" (see docs/notation.md)")
+        raise Unprocessable(f"{r.line}:{r.column}: {said_here}", r.line, r.column) from None
     return "dgn", text, said
 
 
