@@ -156,7 +156,9 @@ def test_serve_in_a_terminal_prints_its_links_and_stops_cleanly_on_ctrl_c(tmp_pa
 
     tmux("new-session", "-d", "-s", "main", "-x", "160", "-y", "40", command)
     try:
-        shown = wait(lambda s: "round 1 table 1:" in s, "the links")
+        # (the warning comes on standard error after the links: waited for too, not read at once)
+        shown = wait(lambda s: "round 1 table 1:" in s and "warning: open to every device" in s,
+                     "the links and the warning")
         assert "public page:     http://127.0.0.1:" in shown and "director's page:" in shown
         assert "warning: open to every device" in shown
         deadline = time.monotonic() + 120

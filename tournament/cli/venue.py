@@ -385,6 +385,7 @@ def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], hos
                            proxy_headers=proxy_headers, per_address=per_device, tls=tls,
                            say=lambda text: typer.echo(f"warning: {text}", err=True))
         server.poke_hall = hall.poke
+    edited = vn.hand_edited(event)  # (read before the links: nothing slow between them and the warnings)
     typer.echo(f"public page:     {found['public']}" + (f"  (the hall's own process, port {hall_port})" if hall else ""))
     typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
@@ -396,7 +397,6 @@ def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], hos
                    f"({base}): phones that scan them will not reach it; print them again (tournament sheets, "
                    f"tournament links, or the director's page), or serve at that address (--url {elsewhere})",
                    err=True)
-    edited = vn.hand_edited(event)
     if edited is not None:
         typer.echo(f"warning: {edited}", err=True)
     if host not in ("127.0.0.1", "localhost", "::1"):
