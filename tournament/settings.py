@@ -498,9 +498,7 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                             f"it sits {_counts(alone)} at a table (--table-size {alone[-1]}); for partnerships use "
                             f"--format pairs or --format rotating")
     seats = tuple(engine.seats_for(table_size, resolved))
-    template = Record(game=game, rules=Rules(variant=variant, options=options or None)
-                      if (options or variant) else None,
-                      players=tuple(RecordPlayer(seat=s, name=f"player {i + 1}") for i, s in enumerate(seats)))
+    template = _table_record(game, variant, options, seats)
     try:
         load_dict(unstructure(template))  # unknown options, bad variant: the record format's own checks
         match = engine.start(template)
@@ -669,14 +667,18 @@ def _solo_counts(game: str, variant: str | None, options_json: str) -> tuple[int
         out = []
         for count in engine.player_counts(resolved):
             seats = tuple(engine.seats_for(count, resolved))
-            record = Record(game=game, rules=Rules(variant=variant, options=options or None)
-                            if (options or variant) else None,
-                            players=tuple(RecordPlayer(seat=s, name=f"player {i + 1}") for i, s in enumerate(seats)))
-            if tuple(engine.start(record).sides) == seats:
+            if tuple(engine.start(_table_record(game, variant, options, seats)).sides) == seats:
                 out.append(count)
     except DomrecError:
         return ()  # (options the engine refuses: said where the settings are made)
     return tuple(sorted(out))
+
+
+def _table_record(game: str, variant: str | None, options: dict[str, Any] | None, seats: tuple[str, ...]) -> Record:
+    """A record of a table of ``seats`` under these rules, without hands: what the engine starts a
+    match from to say the game's sides (and the record format checks the options by)."""
+    return Record(game=game, rules=Rules(variant=variant, options=options or None) if (options or variant) else None,
+                  players=tuple(RecordPlayer(seat=s, name=f"player {i + 1}") for i, s in enumerate(seats)))
 
 
 def _counts(counts: tuple[int, ...]) -> str:

@@ -22,7 +22,7 @@ from domrec.errors import DomrecError, clip
 
 from tournament.errors import EventFileError, TournamentError
 from tournament.event import desk, paired_on
-from tournament.event.results import judge, match_table, record_hash
+from tournament.event.results import _and, judge, match_table, record_hash
 from tournament.event.standings import seated_players
 from tournament.names import name_key
 from tournament.pairing.seating import table_sizes
@@ -203,7 +203,7 @@ def _winner_against_scores(scores: dict[str, int], winner: str | None) -> str | 
         return None
     best = max(scores.values())
     top = [s for s, n in scores.items() if n == best]
-    listed = ", ".join(top[:-1]) + f" and {top[-1]}" if len(top) > 1 else top[0]
+    listed = _and(top)  # (as entering words it)
     if winner is not None and winner not in scores:
         return f"the stored winner, {winner}, is not a side of the table ({', '.join(scores)})"
     if winner is not None and winner not in top:
