@@ -817,6 +817,7 @@ PICTURE: tuple[str, ...] = (
     N_("dice:"),
     N_("(unused)"),
     N_("%(seat)s to roll"),
+    N_("any player may roll first"),
     N_("%(seat)s went out"),
     N_("turn %(n)s:"),
     N_("%(seat)s has the dice"),

@@ -57,3 +57,15 @@ def test_a_phrase_is_replaced_whole_and_once():
         "cuenta: 5 (5-0) = 5 (anota 1: un punto por cada cinco); pozo: 1 ficha"]
     assert translate_picture(["hand over: N went out", "legend: x"], "en") == ["hand over: N went out", "legend: x"]
     assert translate_picture(["legend: x"], "es") == ["legend: x"]  # "end:" only as a word of its own
+
+
+def test_roads_before_the_first_roll_of_a_hand_without_its_leader_names_no_none():
+    """Three players' hand 1 of Domino Roads, no leader named, before its first roll: whoever rolls
+    first leads, and the dice line says so (it read "dice: None to roll", "dados: tira None")."""
+    record = next(iter(simulate.simulate("domino-roads", 2, 5, 3, accidents=False)))
+    session = Session(attrs.evolve(record, hands=(), result=None))
+    session.take("hand 1")
+    lines = session.state()["table"]
+    assert lines[0] == "dice: any player may roll first", lines
+    assert translate_picture(lines, "es")[0] == "dados: cualquier jugador puede tirar primero"
+    assert not any("None" in line for line in lines + translate_picture(lines, "es"))

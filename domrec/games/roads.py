@@ -945,8 +945,10 @@ class RoadsHand:
     def render(self) -> list[str]:
         if self.phase == ROLL:
             dice = f"total {self.total} " if self.turn_no else ""
+            # (three players' hand 1 without a leader, before its first roll: whoever rolls first leads)
+            roller = f"{self.next_roller} to roll" if self.next_roller is not None else "any player may roll first"
             state = f"dice: {dice}{'(unused) ' if self.turn_no and not self.used else ''}" \
-                    f"{self.next_roller} to roll" if not self.over else f"{self.out_seat} went out"
+                    f"{roller}" if not self.over else f"{self.out_seat} went out"
         else:
             who = self.to_move if self.phase == PARTNER else self.roller
             state = f"turn {self.turn_no}: {self.roller} has the dice, total {self.total}; {who} playing"

@@ -176,3 +176,24 @@ def test_ctrl_c_while_the_browsing_snapshot_is_refreshed_says_the_players_were_a
     assert r.stderr.startswith("error: interrupted after the write was made: the 3 players were added and listed; "
                                "the snapshot people browse"), r.stderr
     assert _players(path) == 3
+
+
+def test_ctrl_c_during_a_simulation_says_nothing_was_written(tmp_path: Path, monkeypatch):
+    """``tournament simulate`` builds the event in a hidden file, given its name only when whole:
+    stopped half-way, that file is discarded, so Ctrl-C says that nothing was written (it said a
+    write had been made "(it is in the event file)", of a file that is not there)."""
+    from tournament.event import simulate as sim
+
+    played = []
+
+    def interrupted(store, round_no, seed, progress=None):
+        played.append(round_no)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim, "play_round", interrupted)
+    path = tmp_path / "big.db"
+    r = runner.invoke(app, ["simulate", str(path), "--players", "8", "--rounds", "2", "--game", "competitive"])
+    assert played == [1]  # (the players were added and round 1 paired: written, in the hidden file)
+    assert r.exit_code == 2
+    assert r.stderr == "error: interrupted; the last write was not made\n"
+    assert not path.exists() and list(tmp_path.iterdir()) == []

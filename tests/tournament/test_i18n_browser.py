@@ -70,8 +70,8 @@ def test_a_spanish_phone_reads_spanish_and_the_switch_turns_it_english(tmp_path,
         # a refusal, in Spanish, naming the move (one line sent: no "1:3: " place before it)
         page.fill("#typed-text", "E 5-5")
         page.click("#typed-form button[type=submit]")
-        page.wait_for_function("() => document.querySelector('#message').className === 'bad'", timeout=WAIT_MS)
-        message = page.inner_text("#message")
+        page.wait_for_function("() => document.querySelector('#typed-message').className === 'bad'", timeout=WAIT_MS)
+        message = page.inner_text("#typed-message")  # (beside the box the line was typed in)
         assert message == ("E juega 5-5: E no puede salir en esta mano: el registro nombra a N como salida de "
                            "esta mano [competitivo: primera salida (sorteo de la salida)]"), message
         page.fill("#typed-text", "")

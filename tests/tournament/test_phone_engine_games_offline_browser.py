@@ -143,15 +143,14 @@ def _type_offline(page, text: str) -> None:
 
 def _refused_offline(page, text: str) -> str:
     """A line the phone's engine refuses: the sentence shown, nothing kept, the line left to put right."""
-    before, waiting, shown = _rev(page), _outbox(page), page.inner_text("#message")
+    before, waiting = _rev(page), _outbox(page)
     page.fill("#typed-text", text)
     page.click("#typed-form button[type=submit]")
-    page.wait_for_function("(shown) => document.getElementById('message').textContent !== shown", arg=shown,
-                           timeout=WAIT_MS)
+    page.wait_for_selector("#typed-message.bad", timeout=WAIT_MS)  # (said beside the box the line stays in)
     assert _rev(page) == before and _outbox(page) == waiting
     assert page.input_value("#typed-text") == text
     page.fill("#typed-text", "")
-    return page.inner_text("#message")
+    return page.inner_text("#typed-message")
 
 
 def _replayed(twin: Path, token: str, log: list[tuple[int, str, str]], start: int, drawn: dict[int, dict],

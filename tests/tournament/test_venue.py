@@ -308,6 +308,9 @@ def test_not_json_and_too_large_bodies(venue):
     assert r.status_code == 400 and r.json()["error"].startswith("the request body is not JSON")
     r = client.post("/api/v1/tables/1/1/dgn", headers=headers, content=b"[1, 2]")
     assert r.status_code == 400
+    for word in (b"NaN", b"Infinity", b"-Infinity"):  # (Python's json reads them; they are not JSON)
+        r = client.post("/api/v1/tables/1/1/call", headers=headers, content=b'{"rev": %s}' % word)
+        assert r.status_code == 400 and r.json()["error"].startswith("the request body is not JSON"), r.text
     big = json.dumps({"rev": 0, "text": "x" * 70_000}).encode()
     r = client.post("/api/v1/tables/1/1/dgn", headers=headers, content=big)
     assert r.status_code == 413 and "64 KB" in r.json()["error"]
@@ -333,6 +336,35 @@ def test_two_phones_on_one_table_the_second_is_told_it_moved_on(venue):
     assert first.status_code == 200 and second.status_code == 409
     assert "moved on" in second.json()["error"] and second.json()["state"]["rev"] == seen + 1
     assert [row[2:] for row in _log_rows(path)] == [("dgn", "hand 1")]  # once, never twice
+
+
+def test_a_line_made_before_a_call_of_the_director_is_taken_over_it(venue):
+    """The other phone calls the director (or the director clears the call) while a phone records
+    on the view before it, offline: a call changes nothing a move is judged on, so the line is
+    taken, and the answer says over how many calls (the page moves the lines it made after it on,
+    by as many).  A move of the other phone between is still the table moving on."""
+    path, server, client, links = venue
+    token = links["tables"][0]["token"]
+    url = "/api/v1/tables/1/1"
+    seen = client.get(url, headers=_auth(token)).json()["rev"]
+    assert client.post(f"{url}/call", headers=_auth(token), json={"rev": seen}).status_code == 200
+    first = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": seen, "text": "hand 1"})
+    assert first.status_code == 200, first.json()
+    assert first.json()["rev"] == seen + 2 and first.json()["over_calls"] == 1
+    # the next line made offline, on the view after the first: as sent, the call is behind it
+    stale = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": seen + 1, "text": "N 6-6"})
+    assert stale.status_code == 409 and "moved on" in stale.json()["error"]
+    moved = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": seen + 2, "text": "N 6-6"})
+    assert moved.status_code == 200 and "over_calls" not in moved.json(), moved.json()
+    # a call, then a move: a line made before both is refused
+    now = moved.json()["rev"]
+    assert client.post(f"{url}/call", headers=_auth(token), json={"rev": now}).status_code == 200
+    taken = [client.post(f"{url}/dgn", headers=_auth(token), json={"rev": now + 1, "text": f"{seat} 6-5"}).status_code
+             for seat in "EW"]
+    assert 200 in taken
+    late = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": now, "text": "S 5-5"})
+    assert late.status_code == 409 and "moved on" in late.json()["error"]
+    assert [row[2:] for row in _log_rows(path)][:3] == [("call", ""), ("dgn", "hand 1"), ("dgn", "N 6-6")]
 
 
 def test_a_server_made_again_from_the_file_is_where_the_table_was(tmp_path):
@@ -373,6 +405,12 @@ def test_the_director_sees_calls_enters_and_amends_with_a_reason(venue):
     assert overview["tables"][0]["called"] and not overview["can_pair"]
     r = client.post("/api/v1/tables/1/1/clear", headers=_auth(director), json={"rev": state["rev"]})
     assert r.status_code == 200 and not r.json()["called"]
+    # The reason given with a first result is the trail's as a change's is: one line, no control
+    # or direction character (it was stored as sent: a terminal's escape, a right-to-left override).
+    for bad in ("\x1b]0;pwned\x07 x", "two\nlines", "\u202eexe.txt", "x" * 5000):
+        r = client.post("/api/v1/tables/1/1/result", headers=_auth(director),
+                        json={"scores": {"NS": 150, "EW": 90}, "reason": bad})
+        assert r.status_code == 422 and "\n" not in r.json()["error"], r.text
     r = client.post("/api/v1/tables/1/1/result", headers=_auth(director), json={"scores": {"NS": 150, "EW": 90}})
     assert r.status_code == 200 and r.json()["result"]["via"] == "director"
     r = client.post("/api/v1/tables/1/1/result", headers=_auth(director), json={"scores": {"NS": 150, "EW": 95}})
@@ -1211,3 +1249,30 @@ def test_a_static_file_is_sent_whole_whatever_range_is_asked(tmp_path, asked):
     finally:
         tables.close()
         hall.close()
+
+
+def test_the_favicon_is_an_empty_answer_not_a_refusal(tmp_path):
+    """Every page opened asks for ``/favicon.ico``: it was a 404 (a console error on every page).
+    It is an empty 204, on the tables' port (alone, or with the hall elsewhere) and the hall's, and
+    it costs the rate limit what a static file costs: one request's token, no more."""
+    from tournament.web.hall import HallServer
+
+    path = _event(tmp_path)
+    servers = (_server(path), _server(path, hall_port=8765), HallServer(path, "http://testserver", rate=1e9, burst=10 ** 9))
+    try:
+        for server in servers:
+            client = starlette_testclient.TestClient(server.asgi, follow_redirects=False)
+            for method in (client.get, client.head):
+                r = method("/favicon.ico")
+                assert r.status_code == 204 and r.content == b"", (server, r.status_code, r.text[:200])
+                assert r.headers["x-content-type-options"] == "nosniff"
+    finally:
+        for server in servers:
+            server.close()
+    limited = _server(path, rate=1e-6, burst=3)
+    try:
+        client = starlette_testclient.TestClient(limited.asgi)
+        assert [client.get(url).status_code for url in ("/favicon.ico", "/static/venue.css", "/favicon.ico")] == [204, 200, 204]
+        assert client.get("/favicon.ico").status_code == 429  # (three requests, three tokens: as three scripts)
+    finally:
+        limited.close()

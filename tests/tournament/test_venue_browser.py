@@ -335,7 +335,7 @@ def test_two_phones_racing_on_one_table(tmp_path, browser):
         assert second.value.status == 409
         two.wait_for_selector("#message.bad", timeout=WAIT_MS)
         said = two.inner_text("#message")  # in a player's words, no revision numbers
-        assert said.startswith("another phone of this table wrote first") and "revision" not in said, said
+        assert said.startswith("another phone or tab of this table wrote first") and "revision" not in said, said
         two.wait_for_selector("#start-hand", timeout=WAIT_MS)  # it shows the table as it now is
         _shot(two, "race-moved-on")
     finally:
@@ -381,7 +381,7 @@ def test_a_tap_made_before_this_phones_own_tap_was_answered_is_not_blamed_on_ano
     """One phone at the table: the mode tapped and, before its answer comes back, a line typed; the
     line carries the revision the page showed (the one before the mode), so the server refuses it
     and nothing is applied twice, but the page says that the phone's own tap before it was taken
-    first, not that "another phone of this table wrote first" (there is none).  Then a true double
+    first, not that "another phone or tab of this table wrote first" (there is none).  Then a true double
     tap (the same line sent twice before the first answer) is still refused, and said to have been
     taken once."""
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
@@ -402,8 +402,8 @@ def test_a_tap_made_before_this_phones_own_tap_was_answered_is_not_blamed_on_ano
             held[0].continue_()
         assert second.value.status == 409
         assert second.value.request.post_data_json["rev"] == shown  # (the guard: made on the older revision)
-        page.wait_for_selector("#message.bad", timeout=WAIT_MS)
-        said = page.inner_text("#message")
+        page.wait_for_selector("#typed-message.bad", timeout=WAIT_MS)
+        said = page.inner_text("#typed-message")
         assert said == ("your tap before this one was taken first; this one was made before the table showed it, "
                         "so nothing was changed; here is the table now, tap again"), said
         assert "another phone" not in said
@@ -425,9 +425,9 @@ def test_a_tap_made_before_this_phones_own_tap_was_answered_is_not_blamed_on_ano
                                   timeout=WAIT_MS) as twice:
             held[0].continue_()
         assert twice.value.request.post_data_json["rev"] == before
-        page.wait_for_function("() => document.querySelector('#message.bad') && "
-                               "document.querySelector('#message').textContent.startsWith('the same tap')", timeout=WAIT_MS)
-        said = page.inner_text("#message")
+        page.wait_for_function("() => document.querySelector('#typed-message.bad') && "
+                               "document.querySelector('#typed-message').textContent.startsWith('the same tap')", timeout=WAIT_MS)
+        said = page.inner_text("#typed-message")
         assert said == "the same tap came twice: it was taken once, not twice; here is the table now", said
         assert _rev(page) == before + 1
         page.unroute("**/dgn*")
@@ -580,12 +580,12 @@ def test_a_refused_tap_is_said_without_a_line_and_column(tmp_path, browser):
         _type(page, "N 6-6")
         page.fill("#typed-text", "N 5-5")  # N plays twice in a row: refused
         page.click("#typed-form button[type=submit]")
-        page.wait_for_selector("#message.bad", timeout=WAIT_MS)
-        said = page.inner_text("#message")
+        page.wait_for_selector("#typed-message.bad", timeout=WAIT_MS)
+        said = page.inner_text("#typed-message")
         assert said.startswith("N plays 5-5: ") and not said[0].isdigit(), said
         page.fill("#typed-text", "W 6-5\nW 5-5")  # (W follows N: the second line is refused)
         page.click("#typed-form button[type=submit]")
-        page.wait_for_function("() => /^2:/.test(document.querySelector('#message').textContent)", timeout=WAIT_MS)
+        page.wait_for_function("() => /^2:/.test(document.querySelector('#typed-message').textContent)", timeout=WAIT_MS)
     finally:
         served.close()
 
@@ -635,7 +635,7 @@ def test_a_result_the_director_enters_replaces_the_tables_last_refusal(tmp_path,
         page.wait_for_selector("#typed-text", timeout=WAIT_MS)
         page.fill("#typed-text", "N 9-9")
         page.click("#typed-form button[type=submit]")
-        page.wait_for_selector("#message.bad", timeout=WAIT_MS)
+        page.wait_for_selector("#typed-message.bad", timeout=WAIT_MS)
         director = {"Authorization": f"Bearer {served.links['director'].rsplit('/', 1)[1]}"}
         r = httpx.post(f"{served.base_url}/api/v1/tables/1/1/result", headers=director,
                        json={"scores": {"NS": 100, "EW": 50}, "reason": "the game stopped at the break"}, timeout=60)
@@ -646,6 +646,7 @@ def test_a_result_the_director_enters_replaces_the_tables_last_refusal(tmp_path,
         said = {"en": "The director entered the game's result: it is in the event.",
                 "es": "El árbitro introdujo el resultado de la partida: está en el torneo."}[lang]
         assert page.inner_text("#message") == said
+        assert page.inner_text("#typed-message") == ""  # (the refusal beside the box was of the game before)
         _shot(page, f"director-result-after-refusal-{lang}")
         context.close()
     finally:

@@ -276,9 +276,14 @@ def test_start_hand_at_castle_rock_says_the_row_is_missing(tmp_path, browser):
         page.wait_for_selector("#waiting", timeout=WAIT_MS)
         assert "starting row" in page.locator("#waiting").inner_text()
         assert page.input_value("#lead") == "P2"  # the lead typed stays shown while the hand waits
-        assert "starting row" in page.locator("#message").inner_text()
-        # Told as what the hand waits for, not in the colour of a move taken.
-        assert "good" not in (page.locator("#message").get_attribute("class") or "")
+        # Said once on the screen, under the button: not again at the top (it was, in bold, the
+        # same words twice), and not in a refusal's colour nor a move taken's (the line was stored).
+        assert "starting row" not in page.locator("#message").inner_text()
+        assert page.locator("#message").get_attribute("class") in (None, "")
+        red = page.evaluate("() => getComputedStyle(document.documentElement).getPropertyValue('--bad').trim()")
+        colour = page.evaluate("() => getComputedStyle(document.getElementById('waiting')).color")
+        assert colour != page.evaluate("(c) => { const p = document.createElement('p'); p.style.color = c; "
+                                       "document.body.append(p); const x = getComputedStyle(p).color; p.remove(); return x; }", red)
         # What to type there is said in full beside the field (its placeholder alone was cut on a phone).
         hint = page.locator("#row-hint")
         assert hint.is_visible() and "4-0 5-3 3-1 4-2" in hint.inner_text()

@@ -169,3 +169,27 @@ def test_a_job_that_finds_the_file_held_after_writing_part_of_it_is_not_said_to_
         holder.close()
     rows = [n for (n,) in sqlite3.connect(str(path)).execute("SELECT n FROM held_test")]
     assert rows == [1]
+
+
+def test_the_directors_pin_at_a_table_is_read_only_once_the_file_is_taken(held_venue):
+    """A table's phone with the director's PIN while another program holds the file: a wrong PIN
+    cannot be counted then, so every PIN is refused alike, the right one too (503, the file held),
+    and none is compared: nobody can try PINs uncounted and tell the right one by its answer.
+    Once the file is free, a wrong one is counted and the right one opens the table's lines."""
+    path, server, client, links = held_venue
+    token = links["tables"][0]["token"]
+    pin = links["director_pin"]
+    lines = "/api/v1/tables/1/1/lines"
+    wrong = "000000" if pin != "000000" else "000001"
+    holder = _holding(path)
+    try:
+        answers = [client.get(lines, headers={**_auth(token), "X-Director-PIN": typed}) for typed in (wrong, pin)]
+        assert [a.status_code for a in answers] == [503, 503], [a.text for a in answers]
+        assert answers[0].json()["error"] == answers[1].json()["error"] == FILE_HELD
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert server.call(server.venue.pin_tries, 1, 1)["wrong"] == 0  # nothing was counted, nor said
+    assert client.get(lines, headers={**_auth(token), "X-Director-PIN": wrong}).status_code == 403
+    assert server.call(server.venue.pin_tries, 1, 1)["wrong"] == 1
+    assert client.get(lines, headers={**_auth(token), "X-Director-PIN": pin}).status_code == 200

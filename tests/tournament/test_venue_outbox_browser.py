@@ -298,7 +298,7 @@ def test_a_conflict_loses_nothing_and_lists_the_refused_lines(tmp_path, browser)
         first.wait_for_selector("#refused:not([hidden]) #refused-list li", timeout=WAIT_MS)
         items = first.locator("#refused-list li")
         assert items.count() == 2
-        assert "another phone of this table wrote first" in items.nth(0).inner_text() and steps[1] in items.nth(0).inner_text()
+        assert "another phone or tab of this table wrote first" in items.nth(0).inner_text() and steps[1] in items.nth(0).inner_text()
         assert "tap again" not in items.nth(0).inner_text()  # (its Retype and Drop buttons say what to do)
         assert "revision" not in items.nth(0).inner_text()
         assert steps[2] in items.nth(1).inner_text() and "not sent" in items.nth(1).inner_text()
@@ -394,8 +394,10 @@ def test_offline_the_phones_engine_checks_each_write_and_its_table_is_drawn(tmp_
         assert page.inner_text("#message") == "checked on the phone" and _rev(page) == 2
         page.fill("#typed-text", "6-6 nowhere")
         page.click("#typed-form button[type=submit]")
-        page.wait_for_function("() => document.getElementById('message').textContent === \"refused by the phone's engine\"",
+        # said beside the box the line stays in, as a refusal of the server's is (and once)
+        page.wait_for_function("() => document.getElementById('typed-message').textContent === \"refused by the phone's engine\"",
                                timeout=WAIT_MS)
+        assert page.inner_text("#message") == "" and _in_sight(page, "#typed-message")
         assert page.evaluate("() => document.body.dataset.outbox") == "1"  # refused on the phone: not kept
         assert page.input_value("#typed-text") == "6-6 nowhere"  # left in the box, to put right
         seen = page.evaluate("() => window.domrecEngine.seen")
@@ -597,7 +599,7 @@ def test_lines_kept_offline_when_the_table_gets_a_new_key_are_listed_not_sent_an
 def test_lines_made_offline_refused_after_the_directors_correction_say_the_director_corrected(tmp_path, browser):
     """The director corrects a line of the hand while the table's one phone is offline with two lines
     waiting.  Back online, the server refuses them (the table moved on), and the phone lists them
-    saying that the director corrected the hand, not that "another phone of this table wrote first"
+    saying that the director corrected the hand, not that "another phone or tab of this table wrote first"
     (there is no other phone: the players were told of one that never was, and nothing said that
     their game had been corrected)."""
     path, steps, served = _competitive_table(tmp_path, seed=6)
@@ -627,12 +629,46 @@ def test_lines_made_offline_refused_after_the_directors_correction_say_the_direc
     assert _bodies(path) == steps[:9]  # (the correction is a row of its own; the lines made offline none)
 
 
+def test_lines_made_offline_while_the_director_was_called_and_cleared_are_all_taken(tmp_path, browser):
+    """The table's other phone calls the director, and the director clears the call, while this
+    phone is offline with two lines waiting.  A call changes nothing a move is judged on: back
+    online, both lines are taken, in order, and none is listed as refused ("another phone wrote
+    first" told the players of a move that never was, and had them retype theirs)."""
+    import json
+    import urllib.request
+
+    path, steps, served = _competitive_table(tmp_path, seed=6)
+    url = served.links["tables"][0]["url"]
+    token = served.links["tables"][0]["token"]
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        _recorded(served, steps[:9])
+        page = _opened(context, url)
+        context.set_offline(True)
+        _type_offline(page, steps[9])
+        _type_offline(page, steps[10])
+        asked = urllib.request.Request(served.base_url + "/api/v1/tables/1/1/call", data=json.dumps({"rev": 9}).encode(),
+                                       method="POST", headers={"Authorization": f"Bearer {token}",
+                                                               "Content-Type": "application/json"})
+        with urllib.request.urlopen(asked, timeout=60):
+            pass
+        _director_post(served, "/api/v1/tables/1/1/clear", {"rev": 10})
+        context.set_offline(False)
+        _outbox(page, 0)
+        page.wait_for_function("() => Number(document.body.dataset.rev) === 13", timeout=WAIT_MS)
+        assert page.locator("#refused-list li").count() == 0
+        assert "refused" not in page.inner_text("body")
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:11]
+
+
 def test_a_line_kept_while_this_phones_confirmation_was_on_its_way_says_this_phones_tap_went_first(tmp_path, browser):
     """The table's one phone taps *Confirm for NS*, and before the server answers a line is typed:
     a confirmation on its way, the line goes into the outbox, made on the table the page showed.
     The confirmation is taken; the line, sent after it on the older revision, is refused (nothing
     applied, nothing sent again) and listed saying that this phone's own tap went first, not that
-    "another phone of this table wrote first" (there is none)."""
+    "another phone or tab of this table wrote first" (there is none)."""
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     record = _game(path, seed=5)
     served = _served(path)
@@ -663,3 +699,74 @@ def test_a_line_kept_while_this_phones_confirmation_was_on_its_way_says_this_pho
     rows = _log(path)
     assert rows[-1][0] == "confirm" and len(rows) == over + 1  # the confirmation once; the line none
     assert ("dgn", "undo") not in rows
+
+
+def test_after_a_refused_line_made_offline_the_banner_never_says_all_sent(tmp_path, browser):
+    """Back online, a line made offline refused: the red "… refused" had a green "all sent" under it.
+    Nothing was sent then (the line after it is not sent either): the banner says nothing; a line
+    made offline later and taken is said to be "the rest were sent", the refused ones still listed."""
+    path, steps, served = _competitive_table(tmp_path, seed=6)
+    url = served.links["tables"][0]["url"]
+    try:
+        one, first = _conflict(browser, url, steps)
+        first.wait_for_function("() => Number(document.body.dataset.rev) === 2", timeout=WAIT_MS)
+        assert first.inner_text("#message") == "2 lines made offline were refused: see the list under the board"
+        assert not first.locator("#outbox").is_visible() or "all sent" not in first.inner_text("#outbox")
+        one.set_offline(True)
+        _type_offline(first, steps[2])
+        one.set_offline(False)
+        _outbox(first, 0)
+        first.wait_for_function("() => Number(document.body.dataset.rev) === 3", timeout=WAIT_MS)
+        first.wait_for_function("() => document.getElementById('outbox').textContent === 'the rest were sent'",
+                                timeout=WAIT_MS)
+        assert first.locator("#refused-list li").count() == 2
+        first.locator("#refused-list li button.drop").first.click()
+        first.locator("#refused-list li button.drop").first.click()
+        first.wait_for_selector("#refused", state="hidden", timeout=WAIT_MS)
+        assert first.inner_text("#outbox") == "all sent"  # (nothing refused listed any more)
+    finally:
+        served.close()
+    assert _bodies(path) == steps[:3]
+
+
+def _in_sight(page, selector: str) -> bool:
+    """Whether the element is on screen, whole: below the sticky header, above the fixed buttons."""
+    return page.evaluate("""(sel) => {
+        const r = document.querySelector(sel).getBoundingClientRect();
+        const top = document.querySelector("header.scores").getBoundingClientRect().bottom;
+        const bottom = document.querySelector("footer.actions").getBoundingClientRect().top;
+        return r.height > 0 && r.top >= top && r.bottom <= bottom;
+    }""", selector)
+
+
+def test_a_typed_line_refused_is_said_beside_the_box_on_a_long_page(tmp_path, browser):
+    """A line typed at the bottom of a long page and refused: the refusal was said only on the
+    message line at the top, off screen (the line left in the box, nothing near it changed).  It
+    is said beside the box, in sight, and once: the message line at the top says nothing."""
+    path, steps, served = _competitive_table(tmp_path, seed=3)
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        page = _opened(context, served.links["tables"][0]["url"])
+        for step in steps:  # a hand or more played: the page is longer than the screen
+            _type(page, step)
+            if page.evaluate("() => document.documentElement.scrollHeight") > PHONE["height"] + 150:
+                break
+        assert page.evaluate("() => document.documentElement.scrollHeight") > PHONE["height"] + 150
+        page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+        page.fill("#typed-text", "9-9")
+        with page.expect_response(lambda r: r.url.split("?")[0].endswith("/dgn"), timeout=WAIT_MS) as answer:
+            page.click("#typed-form button[type=submit]")
+        assert answer.value.status == 422
+        page.wait_for_selector("#typed-message.bad", timeout=WAIT_MS)
+        assert "9-9" in page.inner_text("#typed-message")
+        assert page.input_value("#typed-text") == "9-9"  # the line stays, to be put right
+        assert _in_sight(page, "#typed-message")
+        assert page.inner_text("#message") == ""  # said once
+        _shot(page, "typed-refused-beside-the-box")
+        # a line the table takes sent: the refusal beside the box goes
+        page.fill("#typed-text", "undo")
+        page.click("#typed-form button[type=submit]")
+        page.wait_for_function("() => document.getElementById('typed-text').value === ''", timeout=WAIT_MS)
+        assert page.inner_text("#typed-message") == ""
+    finally:
+        served.close()

@@ -139,8 +139,11 @@ def print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, w
     if as_csv:
         emit([{**r, "boards": " ".join(map(str, r["boards"]))} for r in rows], True, False, "")
         return
+    skipped = {(t.round, t.table): len(dup.not_played_boards(store).get(t.table_id, ()))
+               for t in dup.table_boards(store, round_no)}  # boards marked not played: none to come
     shown = [{"table": r["table"], "NS": f"{r['ns']} {r['ns_name']}", "EW": f"{r['ew']} {r['ew_name']}",
-              "boards": " ".join(map(str, r["boards"])), "results": f"{r['results']} of {len(r['boards'])}"}
+              "boards": " ".join(map(str, r["boards"])), "results": f"{r['results']} of {len(r['boards'])}"
+              + (f", {n} not played" if (n := skipped.get((r["round"], r["table"]), 0)) else "")}
              for r in rows]
     moving = dup.movement(store)
     guide = []
@@ -155,12 +158,25 @@ def print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, w
 
 def enter(store: EventStore, records: list[str], round_no: Optional[int], table: Optional[int],
           board: Optional[int], score: Optional[str], replace: bool, by: Optional[str],
-          reason: Optional[str] = None) -> None:
+          reason: Optional[str] = None, not_played: bool = False) -> None:
     """``tournament result`` in a duplicate event: a typed score of one board at one table, or the
     records of boards' hands (exit 1 if any was refused); ``reason``, with ``replace``: why a
-    board's result is replaced (kept in the trail, as ``tournament history`` shows it)."""
+    board's result is replaced (kept in the trail, as ``tournament history`` shows it).
+    ``not_played``: the board was not played at the table (``reason`` says why), so the round
+    can end without it."""
     from domrec import reader
 
+    if not_played:
+        if records or score is not None or replace:
+            raise UnusableInput("--not-played is --round R --table T --board B --not-played --reason TEXT, without "
+                                "a record, --score or --replace")
+        if table is None or board is None:
+            raise UnusableInput("say which board was not played: --round R --table T --board B --not-played "
+                                "--reason TEXT")
+        if round_no is None:  # as a typed score: the last round seated
+            round_no = store.last_round() or 1
+        typer.echo(dup.mark_not_played(store, round_no, table, board, reason, by).summary())
+        return
     ops: Any = dup
     if store.settings.team_duplicate:
         from tournament.event import duplicate_teams as ops

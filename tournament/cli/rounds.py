@@ -284,9 +284,12 @@ def result(
                                          "(kept in the trail, `tournament history`)."),
     board: Optional[int] = typer.Option(None, "--board", "-b", min=1, max=MAX_COUNT,
                                         help="A duplicate event: the board (with --round and --table)."),
+    not_played: bool = typer.Option(False, "--not-played", help="Duplicate pairs: the table did not play the "
+                                    "board (with --board and --reason); it is scored over the other tables."),
 ) -> None:
     """Enter results: game records (checked by domrec), a manual score (marked unverified) or a forfeit;
-    in a duplicate event, a board's result at a table (a typed score or the record of its hand)."""
+    in a duplicate event, a board's result at a table (a typed score or the record of its hand), or
+    that the table did not play it."""
     from domrec import reader
 
     from tournament.event.audit import clean_text
@@ -306,10 +309,10 @@ def result(
                                     "--score NS=..,EW=.. or the hand's record (no --match, --forfeit, --absent, "
                                     "--winner)")
             from tournament.cli.duplicate import enter
-            enter(store, list(records or []), round_no, table, board, score, replace, author, reason)
+            enter(store, list(records or []), round_no, table, board, score, replace, author, reason, not_played)
             return
-        if board is not None:
-            raise UnusableInput("--board is for a duplicate event's results")
+        if board is not None or not_played:
+            raise UnusableInput(f"{'--not-played' if not_played else '--board'} is for a duplicate event's boards")
         if match is not None:
             if table is not None or round_no is not None:
                 raise UnusableInput("give --match, or --table (and --round), not both")
@@ -430,10 +433,17 @@ def clear(
     table: int = typer.Option(..., "--table", "-t", min=1, max=MAX_COUNT, help="The table of the result."),
     reason: Optional[str] = typer.Option(None, "--reason", help="Why (required; kept in the audit trail)."),
     by: Optional[str] = typer.Option(None, "--by", help="Who clears it (default: your login name)."),
+    board: Optional[int] = typer.Option(None, "--board", "-b", min=1, max=MAX_COUNT,
+                                        help="Duplicate pairs: take back this board's result (or 'not played')."),
 ) -> None:
     """Take back a result entered by mistake: the table is to play again (the old result is kept in the
-    audit trail, `tournament history`), and a round left without results can be un-paired."""
+    audit trail, `tournament history`), and a round left without results can be un-paired; in duplicate
+    pairs, one board's result at the table (--board)."""
     with open_for_command(event) as store:
+        if board is not None:
+            from tournament.event import duplicate as dup
+            typer.echo(dup.clear_board(store, round_no, table, board, reason, by).summary())
+            return
         typer.echo(res.clear_result(store, round_no, table, reason, by).summary())
         _say_if_stale(store, event)
 

@@ -263,6 +263,12 @@ class DeskChange:
                                                f"over the hand its phone was playing",
             "board_corrected": lambda: f"corrected table {d.get('table')} board {d.get('board')}: "
                                        f"{_board_points(d.get('was'))} → {_board_points(d.get('now'))}",
+            "board_not_played": lambda: f"table {d.get('table')} board {d.get('board')}: not played",
+            "board_cleared": lambda: f"took back table {d.get('table')} board {d.get('board')}: " + (
+                "its mark 'not played'" if d.get("was") == "not played" else
+                f"{_board_points(d.get('was'))} ({_BOARD_HOW.get((d.get('was') or {}).get('how'), '?')})"),
+            "board_played_after_all": lambda: f"table {d.get('table')} board {d.get('board')}: played after all, "
+                                              f"{_board_points(d.get('now'))}",
             "result_change_of_unpaired_table": lambda: f"table {d.get('table')}'s result was taken back before "
                                                        f"its round was un-paired (the old result is kept here)",
         }.get(self.action)

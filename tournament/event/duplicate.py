@@ -227,8 +227,9 @@ def pair_round(store: EventStore, number: int) -> Plan:
 
 
 def missing(store: EventStore, round_no: int) -> list[tuple[int, int]]:
-    """The (table, board) pairs of a round with no result yet."""
-    done = {(r["table_id"], r["board"]) for r in sql.results(store)}
+    """The (table, board) pairs of a round with no result yet (a board marked not played at a
+    table has none to come: :func:`mark_not_played`)."""
+    done = sql.settled(store)
     return [(t["table"], b) for t in sql.board_tables(store, round_no) for b in t["boards"]
             if (t["table_id"], b) not in done]
 
@@ -557,6 +558,14 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
     if over_play and not replace:
         raise res.GameOnPhone(table.round, table.number, board_no)
     status = STORED
+    if old is None and _marked(store, table.id, board_no) is not None:
+        if not replace:
+            raise ResultRefused(f"{source + ': ' if source else ''}round {table.round} table {table.number} board "
+                                f"{board_no} is marked not played; give --replace to enter its result instead")
+        sql.unmark_not_played(store, table.id, board_no)
+        desk_sql.log(store, "board_played_after_all", table.round,
+                     {"table": table.number, "board": board_no, "now": {"NS": ns, "EW": ew, "how": _HOW[verified]}},
+                     by or store.author or default_author(), reason)
     if old is not None:
         same = (old["ns_points"], old["ew_points"], bool(old["verified"]), old["record_hash"]) == \
             (ns, ew, verified, digest)
@@ -590,6 +599,125 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
                    {"board": board_no, "verified": verified, "replaced": status == REPLACED})
     progress.note_if_finished(store)
     return BoardEntry(status, table.round, table.number, board_no, ns, ew, verified)
+
+
+def _marked(store: EventStore, table_id: int, board_no: int) -> dict[str, Any] | None:
+    """The board's not-played mark at a table, or None."""
+    return next((r for r in sql.not_played(store) if (r["table_id"], r["board"]) == (table_id, board_no)), None)
+
+
+def not_played_boards(store: EventStore) -> dict[int, list[int]]:
+    """A table's id -> the boards marked not played there (``tournament tables``, the hall)."""
+    out: dict[int, list[int]] = {}
+    for r in sql.not_played(store):
+        out.setdefault(r["table_id"], []).append(r["board"])
+    return out
+
+
+def _need_reason(reason: str | None, what: str) -> str:
+    from tournament.event.audit import clean_text
+
+    said = clean_text(reason, "the reason") if reason is not None else None
+    if not said or not said.strip():
+        raise UnusableInput(f"say why {what} (--reason TEXT): it goes into the audit trail")
+    return said
+
+
+def _pairs_only(store: EventStore, what: str) -> None:
+    """Not played and taken back are duplicate pairs' (a duplicate teams match is scored on both its
+    tables' boards: correct a board there with --replace)."""
+    if store.settings.team_duplicate:
+        raise NotDuplicate(f"{what} is for duplicate pairs; in duplicate teams a board is scored at both tables "
+                           f"of its match: enter its result (--replace to correct one)")
+    check_duplicate(store, what)
+
+
+@attrs.frozen
+class BoardMark:
+    """What happened to one board at a table: marked not played, or its result taken back."""
+
+    round: int
+    table: int
+    board: int
+    what: str  # "not played", "cleared"
+    was: dict[str, Any] | None = None
+
+    def summary(self) -> str:
+        if self.what == "not played":
+            return (f"round {self.round} table {self.table} board {self.board}: not played — no score there; "
+                    f"the board is scored over the tables that played it")
+        was = self.was or {}
+        if was.get("not_played"):
+            return (f"round {self.round} table {self.table} board {self.board}: no longer marked not played; "
+                    f"its result is to be entered")
+        return (f"round {self.round} table {self.table} board {self.board}: result NS {was.get('ns_points')}, "
+                f"EW {was.get('ew_points')} taken back (kept in the history); the board is to be entered again")
+
+
+def mark_not_played(store: EventStore, round_no: int, table_no: int, board_no: int, reason: str | None,
+                    by: str | None = None) -> BoardMark:
+    """A board the table did not play (time ran out, a pair left): it gets no result there and none is
+    awaited, so the round can end.  Nothing is scored for that table on it: the board is scored over
+    the tables that did play it, exactly as if that table's row did not exist (too few tables, and
+    it is not scored at all), and the table's two pairs are ranked on the boards they played (their
+    percentage is over the tops of those boards).  Refused over a result (take it back first,
+    :func:`clear_board`) and while the table's phone is playing the board; kept in the trail with
+    ``reason`` (required)."""
+    from tournament.store import desk as desk_sql
+
+    _pairs_only(store, "a board not played")
+    reason = _need_reason(reason, "the board was not played")
+    with store.write():
+        refuse_unseated_round(store, round_no)
+        table = _seated(store, round_no, table_no, board_no)
+        old = sql.result(store, table.id, board_no)
+        if old is not None:
+            raise ResultRefused(f"round {round_no} table {table_no} board {board_no} has a result (NS "
+                                f"{old['ns_points']}, EW {old['ew_points']}): take it back first (tournament clear "
+                                f"EVENT --round {round_no} --table {table_no} --board {board_no} --reason TEXT)")
+        if res.board_on_phone(store, table, boards_of(store, table)) == board_no:
+            raise ResultRefused(f"table {table_no}'s phone is playing board {board_no}: finish the hand there, or "
+                                f"enter its score with --replace")
+        if _marked(store, table.id, board_no) is not None:
+            return BoardMark(round_no, table_no, board_no, "not played")
+        who = by or store.author or default_author()
+        sql.mark_not_played(store, table.id, board_no, reason, now(), who)
+        desk_sql.log(store, "board_not_played", round_no, {"table": table_no, "board": board_no}, who, reason)
+        changes.record(store, changes.BOARD_RESULT, round_no, table_no, {"board": board_no, "not_played": True})
+        progress.note_if_finished(store)
+        return BoardMark(round_no, table_no, board_no, "not played")
+
+
+def clear_board(store: EventStore, round_no: int, table_no: int, board_no: int, reason: str | None,
+                by: str | None = None) -> BoardMark:
+    """Take back a board's result entered by mistake (the wrong table or board), or a board marked not
+    played: the table has nothing on the board again, so it is entered afresh.  The result, record and
+    all, is kept whole (``board_result_audit``) and the trail says who and why (``board_cleared``,
+    ``reason`` required), as every clear's.  Refused where there is nothing to take back."""
+    from tournament.store import desk as desk_sql
+
+    _pairs_only(store, "taking back a board's result")
+    reason = _need_reason(reason, "the board's result is taken back")
+    with store.write():
+        refuse_unseated_round(store, round_no)
+        table = _seated(store, round_no, table_no, board_no)
+        who = by or store.author or default_author()
+        old = sql.result(store, table.id, board_no)
+        if old is None:
+            if sql.unmark_not_played(store, table.id, board_no):
+                desk_sql.log(store, "board_cleared", round_no, {"table": table_no, "board": board_no,
+                                                                "was": "not played"}, who, reason)
+                changes.record(store, changes.BOARD_RESULT, round_no, table_no, {"board": board_no, "cleared": True})
+                return BoardMark(round_no, table_no, board_no, "cleared", {"not_played": True})
+            raise ResultRefused(f"round {round_no} table {table_no} board {board_no} has no result: there is "
+                                f"nothing to take back")
+        sql.delete_result(store, table.id, board_no, now(), who)
+        desk_sql.log(store, "board_cleared", round_no,
+                     {"table": table_no, "board": board_no,
+                      "was": {"NS": old["ns_points"], "EW": old["ew_points"], "how": _HOW[bool(old["verified"])]}},
+                     who, reason)
+        changes.record(store, changes.BOARD_RESULT, round_no, table_no, {"board": board_no, "cleared": True})
+        return BoardMark(round_no, table_no, board_no, "cleared", old)
 
 
 # --- scoring -------------------------------------------------------------------------------------
@@ -657,8 +785,9 @@ def standings(store: EventStore) -> dict[str, Any]:
 def missing_by_round(store: EventStore) -> dict[int, int]:
     """Round -> how many board results (a board at a table) of the rounds seated are still to come,
     for the rounds that have any: while one is, the standings are provisional, as every event's are
-    (a duplicate event counts boards, not tables: a table plays several)."""
-    done = {(r["table_id"], r["board"]) for r in sql.results(store)}
+    (a duplicate event counts boards, not tables: a table plays several; a board marked not played
+    at a table is not to come)."""
+    done = sql.settled(store)
     out: dict[int, int] = {}
     for number in range(1, store.last_round() + 1):
         left = sum(1 for t in sql.board_tables(store, number) for b in t["boards"] if (t["table_id"], b) not in done)

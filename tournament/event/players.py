@@ -192,6 +192,15 @@ def _refuse_after_the_rounds(store: EventStore) -> None:
                       f"so a late entry could never play; nothing was written")
 
 
+def _refuse_in_a_seated_movement(store: EventStore, what: str, advice: str = "") -> None:
+    """Within a write: a duplicate pairs movement is drawn for the pairs there are when round 1 is
+    seated and fixed for the whole session (every later round seats the same pairs, by number), so
+    a pair entered or withdrawn after it would never be, or would still be, seated."""
+    if store.settings.duplicate and store.last_round():
+        raise Refused(f"{what}: a duplicate movement is fixed for the whole session once round 1 is seated"
+                      f"{'; ' + advice if advice else ''}; nothing was written")
+
+
 def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]],
               ids: Sequence[tuple[str | None, str | None]] | None = None,
               fields: Sequence[tuple[dict[str, str], dict[str, str]]] | None = None,
@@ -220,6 +229,7 @@ def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]],
         raise PlayerInputError(f"the pair name {dup}")
     with store.write():
         _refuse_after_the_rounds(store)
+        _refuse_in_a_seated_movement(store, "a pair entered now could never be seated")
         _refuse_look_alikes(store, every, team_names)
         entered = store.last_round() + 1
         ids = []
@@ -413,6 +423,10 @@ def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | N
             team = _find_team(store, key)
             if team.withdrawn is not None:
                 raise Refused(f"{team.name} has already withdrawn (from round {team.withdrawn})")
+            _refuse_in_a_seated_movement(
+                store, f"{team.name} cannot withdraw", "enter each board they do not play as not played "
+                                                       "(tournament result EVENT --round R --table T --board B "
+                                                       "--not-played --reason TEXT)")
             store.set_team_withdrawn(team.id, nxt)
             changes.record(store, changes.PAIR_WITHDRAWN, data={"id": team.id, "name": team.name, "from_round": nxt})
             desk_sql.log(store, "pair_withdrawn", nxt, {"pair": team.id, "name": team.name}, by, reason)

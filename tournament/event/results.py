@@ -715,13 +715,14 @@ def board_on_phone(store: EventStore, table: Table, boards: Sequence[int]) -> in
     """Within the write: the board a duplicate table's phone has a game in progress on (a move or a
     confirmation taken since its last board was closed there), else None: the first of ``boards``
     (the table's boards of the round, in the order its phone plays them) neither closed at the
-    phone nor with a result in the event (:func:`tournament.event.table_log.board_index`)."""
+    phone nor with a result (or marked not played) in the event (:func:`tournament.event.table_log.board_index`)."""
     from tournament.store import boards as board_sql, desk as desk_sql
 
     played, since = desk_sql.venue_board_rows(store, table.id)
     if not since:
         return None
-    return next((b for b in boards if b not in played and board_sql.result(store, table.id, b) is None), None)
+    settled = board_sql.settled(store)  # (a board marked not played there is not in play either)
+    return next((b for b in boards if b not in played and (table.id, b) not in settled), None)
 
 
 def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: dict[str, int],
@@ -941,7 +942,11 @@ def clear_result(store: EventStore, round_no: int, table_no: int, reason: str | 
     by, reason = clean_text(by, "the name of who made it"), clean_text(reason, "the reason")
     if not reason:
         raise UnusableInput("say why the result is cleared (--reason TEXT): it goes into the audit trail")
-    if store.settings.duplicate or store.settings.team_duplicate:
+    if store.settings.duplicate:
+        raise ResultRefused(f"a duplicate table's results are its boards': take one back with tournament clear "
+                            f"EVENT --round {round_no} --table {table_no} --board B --reason TEXT (or correct it: "
+                            f"tournament result … --board B --score NS=..,EW=.. --replace)")
+    if store.settings.team_duplicate:
         raise ResultRefused("a duplicate table's results are its boards': correct a board by entering it again, "
                             "tournament result EVENT --round R --table T --board B --score NS=..,EW=.. --replace")
     if store.settings.team_set:

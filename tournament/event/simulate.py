@@ -23,7 +23,7 @@ from tournament.event import players as pl, rounds, standings
 from tournament.event.files import create_event
 from tournament.event.results import enter_record
 from tournament.settings import PAIRS, Settings, make_settings
-from tournament.store import files
+from tournament.store import files, sqlite as sqlite_store
 from tournament.store.event_store import EventStore
 from tournament.values import Table
 
@@ -34,6 +34,7 @@ def _building(path: str | Path, settings: Settings) -> Iterator[EventStore]:
     browsing tables refreshed once, at the end): a simulation stopped half-way (Ctrl-C, kill -9)
     leaves no event at ``path`` that looks like a finished one."""
     building = files.building_path(path)
+    counted = dict(sqlite_store.writes)
     store = create_event(building, settings)
     store.defer_browsing = True
     done = False
@@ -46,6 +47,9 @@ def _building(path: str | Path, settings: Settings) -> Iterator[EventStore]:
         store.close()
         if not done:
             files.discard(building)
+            # Its writes went with the hidden file: none of them was made at ``path``, and Ctrl-C
+            # (which words what it stopped by the writes counted) says that nothing was written.
+            sqlite_store.writes.update(counted)
     files.publish(building, path)
 
 

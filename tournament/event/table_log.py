@@ -96,6 +96,7 @@ class Live:
     board: int = 0  # a duplicate table: how many of its round's boards are closed here (see ``played``)
     played: list[int] = attrs.Factory(list)  # a duplicate table: the boards closed here, in order (see apply)
     entered: dict | None = None  # a duplicate table: the board last entered over its play, while nothing followed
+    quiet: int = 0  # how many of the log's last rows call the director or clear the call (see check_current)
 
 
 def replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
@@ -148,6 +149,7 @@ def _replay_carefully(template: Any, rows: list[tuple[int, str, str, str]]) -> L
                             rev, one_line(str(e)) or type(e).__name__)
                 live.set_aside.append(rev)
                 live.rev = rev
+                live.quiet = 0
                 continue
         if kind == "dgn":
             try:
@@ -160,6 +162,7 @@ def _replay_carefully(template: Any, rows: list[tuple[int, str, str, str]]) -> L
                 live.session = Session(template, taken)  # as it was before the line
                 live.set_aside.append(rev)
                 live.rev = rev
+                live.quiet = 0
                 continue
         apply(live, kind, body, at)
         live.rev = rev
@@ -169,6 +172,7 @@ def _replay_carefully(template: Any, rows: list[tuple[int, str, str, str]]) -> L
 def apply(live: Live, kind: str, body: str, at: str) -> None:
     """What one accepted write changes, besides the game (``dgn`` rows are taken by the session)."""
     live.last_at = at
+    live.quiet = live.quiet + 1 if kind in QUIET else 0
     if kind in ("dgn", "correct"):
         live.confirmed = {}  # the game changed: confirmations were for the game as it was
         live.corrected = _correction_note(body, at) if kind == "correct" else None
@@ -348,15 +352,42 @@ def check_write_id(cid: Any, made_at: Any) -> None:
             raise Unprocessable(MADE_AT_REFUSAL) from None
 
 
-def check_current(facts: Facts, live: Live, rev: Any, locked_ok: bool = False, any_view: bool = False) -> None:
+#: The writes that change nothing a move is judged on: a call of the director and its clearing.
+QUIET = ("call", "clear")
+
+
+def check_current(facts: Facts, live: Live, rev: Any, locked_ok: bool = False, any_view: bool = False,
+                  over_calls: bool = False) -> int:
     """The write names the table's revision (unless ``any_view``), and the table is not confirmed
-    (unless ``locked_ok``); refused with the table as it is now."""
+    (unless ``locked_ok``); refused with the table as it is now.
+
+    A move or the mode (``over_calls``) made on a revision that only calls of the director, or
+    their clearing, have followed is taken as made on the table now: a call changes nothing it
+    is judged on.  (Not a confirmation, nor the director's clearing a call: a call made since is
+    what the player, or the director, is to see first.)  A phone that
+    recorded offline while the other phone called the director (or the director cleared the call)
+    would otherwise have its lines refused, and told that another phone had moved the table on.
+    Returns how many such rows the write stepped over (0: none), which the answer tells
+    (``over_calls``), so that the page moves the revision of the lines it still has to send, made
+    after this one on the same view, by as many (table.js, ``sendQueued``)."""
+    over = 0
     if not any_view and rev != live.rev:
-        raise Stale(f"the table has moved on (revision {live.rev}, not {rev}): nothing was "
-                    f"changed; here is the table now", state(facts, live, []))
+        over = live.rev - rev if isinstance(rev, int) and not isinstance(rev, bool) else 0
+        if not (over_calls and 0 < over <= live.quiet):
+            raise Stale(f"the table has moved on (revision {live.rev}, not {rev}): nothing was "
+                        f"changed; here is the table now", state(facts, live, []))
     if not locked_ok and facts.result is not None:
         raise Locked(f"round {facts.round} table {facts.table} is confirmed: only the director "
                      f"can change its result now", state(facts, live, []))
+    return over
+
+
+def stepped_over(answer: dict[str, Any], over: int) -> dict[str, Any]:
+    """A write's answer (the table's state) telling how many calls of the director it was taken
+    over (:func:`check_current`); unchanged where none."""
+    if over:
+        answer["over_calls"] = over
+    return answer
 
 
 def check_dgn(text: Any, time_limit: int | None) -> None:
@@ -490,6 +521,7 @@ def write(facts: Facts, live: Live, path: str, body: dict[str, Any], at: str) ->
     (:class:`VenueError`, ``live`` as it was).  The server's own write path runs these same steps
     inside its transaction (:meth:`tournament.event.venue.Venue.record` and the others)."""
     any_view = locked_ok = False
+    over_calls = path in ("dgn", "mode")
     if path == "dgn":
         text = body.get("text")
         check_dgn(text, facts.time_limit)
@@ -506,11 +538,11 @@ def write(facts: Facts, live: Live, path: str, body: dict[str, Any], at: str) ->
     check_write_id(body.get("cid"), body.get("at"))
     rev = body.get("rev")
     check_rev(rev, any_view)
-    check_current(facts, live, rev, locked_ok, any_view)
+    over = check_current(facts, live, rev, locked_ok, any_view, over_calls)
     kind, stored, said = judge(live)
     apply(live, kind, stored, at)
     live.rev += 1
-    return state(facts, live, said), (live.rev, kind, stored, at)
+    return stepped_over(state(facts, live, said), over), (live.rev, kind, stored, at)
 
 
 # --- the answer as the page receives it ------------------------------------------------------------

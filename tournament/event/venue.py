@@ -44,7 +44,7 @@ from domrec.i18n import N_
 from domrec.session import Session
 
 from tournament.errors import EventFileError, LevelAtTop, TournamentError, WinnerContradicts
-from tournament.event import changes, corrections, duplicate, duplicate_teams, results, rounds, table_log, teams
+from tournament.event import audit, changes, corrections, duplicate, duplicate_teams, results, rounds, table_log, teams
 from tournament.event import progress as event_progress
 from tournament.event.results import Entry
 from tournament.event.table_log import (CID, CID_REFUSAL, MADE_AT_REFUSAL, MODES, Facts, Live,  # noqa: F401
@@ -893,9 +893,12 @@ class Venue:
             kept = (key, tuple({"board": n, "deal": _deal_lines(duplicate.board(self.store, n))} for n in numbers))
             self._deals[table.id] = kept
         done = {n: duplicate.entered(self.store, table.id, n) for n in numbers}
-        boards = tuple({**b, "entered": done[b["board"]] is not None} for b in kept[1])
+        # A board marked not played there (``tournament result --not-played``) is skipped as one entered.
+        skipped = set(duplicate.not_played_boards(self.store).get(table.id, ()))
+        boards = tuple({**b, "entered": done[b["board"]] is not None or b["board"] in skipped} for b in kept[1])
         result = None
-        if numbers and all(done.values()):
+        if numbers and all(done[n] is not None or n in skipped for n in numbers):
+            numbers = tuple(n for n in numbers if done[n] is not None)
             rows = [{"board": n, "NS": done[n]["ns_points"], "EW": done[n]["ew_points"]} for n in numbers]
             result = {"scores": {"NS": sum(r["NS"] for r in rows), "EW": sum(r["EW"] for r in rows)},
                       "winner": None, "kind": "boards", "boards": rows,
@@ -968,11 +971,13 @@ class Venue:
 
     def _write(self, round_no: int, table_no: int, rev: Any, judge: Judge,
                locked_ok: bool = False, any_view: bool = False, cid: Any = None, made_at: Any = None,
-               found: Table | None = None, stamped: bool = False) -> dict[str, Any]:
+               found: Table | None = None, stamped: bool = False, over_calls: bool = False) -> dict[str, Any]:
         """The one write path: revision checked under the write lock, the write judged, logged with
         the next revision; the state after it.  Nothing is stored unless all of it is.
         ``any_view``: the write means the same on any view of the table (a call of the director),
-        so the revision it names is not checked.
+        so the revision it names is not checked.  ``over_calls``: a move or the mode, taken on a
+        view that only calls of the director (or their clearing) have followed
+        (:func:`~tournament.event.table_log.check_current`).
 
         ``cid``: the write's own id from the phone.  What it is answered is kept with it, in the
         same transaction as the write (a refusal in a transaction of its own, once the write is
@@ -1002,7 +1007,7 @@ class Venue:
                         live = self._current(table)
                         result = self.store.result_for(table.id)
                     facts = self._facts(table, result)
-                    table_log.check_current(facts, live, rev, locked_ok, any_view)
+                    over = table_log.check_current(facts, live, rev, locked_ok, any_view, over_calls)
                     try:
                         kind, body, said = judge(table, live, facts)
                         at = now()
@@ -1016,10 +1021,11 @@ class Venue:
                         # The answer is made before the write is kept: a write after which the table
                         # could not be shown is not kept either (a table is never stuck on it).  A move
                         # changes none of the facts read before it (its result, its boards' entries).
-                        state = table_log.state(facts, live, said)
+                        state = table_log.stepped_over(table_log.state(facts, live, said), over)
                         if cid is not None:
+                            kept = {"said": said, "over_calls": over} if over else {"said": said}
                             venue_sql.remember_answer(self.store, table.id, cid, live.rev, 200,
-                                                      json.dumps({"said": said}, ensure_ascii=False), made_at, at)
+                                                      json.dumps(kept, ensure_ascii=False), made_at, at)
                         if kind == "dgn" and self._stamp is not None and self._stamp[1] == written:
                             # A move writes its log's rows only (no key, no seat): the keys and tables
                             # read before it still stand.  Any other write, here or elsewhere, moves
@@ -1071,7 +1077,8 @@ class Venue:
             raise Unprocessable(ID_OF_ANOTHER_WRITE)
         live = self._current(table)
         if rev is not None:
-            return self._state(table, live, [str(x) for x in answer.get("said", [])])
+            return table_log.stepped_over(self._state(table, live, [str(x) for x in answer.get("said", [])]),
+                                          int(answer.get("over_calls", 0)))
         state = self._state(table, live, []) if answer.get("state") else None
         raise Replayed(str(answer.get("error", "")), status, answer.get("line"), answer.get("column"), state)
 
@@ -1184,7 +1191,7 @@ class Venue:
         table_log.check_dgn(text, self.store.settings.time_limit)
         if not self._plays_boards:
             return self._write(round_no, table_no, rev, lambda table, live, facts: table_log.judge_dgn(live, text),
-                               cid=cid, made_at=made_at, found=found, stamped=stamped)
+                               cid=cid, made_at=made_at, found=found, stamped=stamped, over_calls=True)
 
         def judge(table: Table, live: Live, facts: Facts) -> tuple[str, str, list[str]]:
             board = None  # ``facts``: the table's boards as the write read them, once a move
@@ -1203,13 +1210,14 @@ class Venue:
                     raise Unprocessable(e.message) from None
             return kind, body, said
 
-        return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at, found=found, stamped=stamped)
+        return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at, found=found, stamped=stamped,
+                           over_calls=True)
 
     def set_mode(self, round_no: int, table_no: int, rev: Any, mode: Any, cid: Any = None,
                  made_at: Any = None) -> dict[str, Any]:
         table_log.check_mode(mode)
         return self._write(round_no, table_no, rev, lambda table, live, facts: table_log.judge_mode(live, mode),
-                           cid=cid, made_at=made_at)
+                           cid=cid, made_at=made_at, over_calls=True)
 
     def call(self, round_no: int, table_no: int, rev: Any = None, cid: Any = None,
              made_at: Any = None) -> dict[str, Any]:
@@ -1299,27 +1307,37 @@ class Venue:
         try:
             with self.lock, self.store.write():
                 venue_sql.upgrade_for_venue(self.store)
-                wrong = venue_sql.add_wrong_pin(self.store, table.id)
-                wait = pin_wait(wrong)
-                if wait:
-                    until = self.clock() + datetime.timedelta(seconds=wait)
-                    venue_sql.set_pin_wait(self.store, table.id, until.isoformat())
-                if director:
-                    misses = venue_sql.add_director_pin_miss(self.store)
-                    event_wait = pin_wait(misses - EVENT_FREE_DIRECTOR_PINS + FREE_PIN_TRIES)
-                    if event_wait:
-                        every = self.clock() + datetime.timedelta(seconds=event_wait)
-                        venue_sql.set_director_pin_wait(self.store, every.isoformat())
-                refusal = self._wrong_pin_words(who, wrong, wait)
-                if cid is not None:
-                    venue_sql.remember_answer(self.store, table.id, cid, None, refusal.status,
-                                              json.dumps({"error": refusal.message, "state": False},
-                                                         ensure_ascii=False), made_at, now())
+                refusal = self._add_wrong_pin(table, who, cid, made_at, director)
         except TournamentError:  # a damaged file, as every write refuses it
             raise
         except Exception:  # noqa: BLE001 - not counted, so not answered as counted: nothing stored, one line
             log.exception("round %s table %s: a wrong PIN could not be counted", table.round, table.number)
             return Unprocessable(FAULT)
+        return refusal
+
+    def _add_wrong_pin(self, table: Table, who: str, cid: Any = None, made_at: Any = None,
+                       director: bool = False) -> VenueError:
+        """Within a write: a wrong PIN counted (:meth:`_count_wrong_pin`); the refusal to answer with."""
+        wrong = venue_sql.add_wrong_pin(self.store, table.id)
+        wait = pin_wait(wrong)
+        if wait:
+            until = self.clock() + datetime.timedelta(seconds=wait)
+            venue_sql.set_pin_wait(self.store, table.id, until.isoformat())
+        if director:
+            misses = venue_sql.add_director_pin_miss(self.store)
+            event_wait = pin_wait(misses - EVENT_FREE_DIRECTOR_PINS + FREE_PIN_TRIES)
+            if event_wait:
+                every = self.clock() + datetime.timedelta(seconds=event_wait)
+                venue_sql.set_director_pin_wait(self.store, every.isoformat())
+        refusal = self._wrong_pin_words(who, wrong, wait)
+        if director and isinstance(refusal, Forbidden):
+            refusal = Forbidden("that is not the director's PIN" + (
+                f": after {wrong} wrong PINs, this table's confirmations and the director's PIN wait {wait} "
+                f"seconds (the director can clear them)" if wait else ""))
+        if cid is not None:
+            venue_sql.remember_answer(self.store, table.id, cid, None, refusal.status,
+                                      json.dumps({"error": refusal.message, "state": False},
+                                                 ensure_ascii=False), made_at, now())
         log.warning("round %s table %s: a wrong PIN for %s (%s wrong so far)", table.round, table.number, who, wrong)
         return refusal
 
@@ -1438,18 +1456,24 @@ class Venue:
                                   f"table (the director's page clears it)", left)
             if not isinstance(pin, str) or not pin.strip():
                 raise Forbidden("type the director's PIN")
-            kept = venue_sql.director_pin(self.store)
-            if kept is None or not secrets.compare_digest(kept.encode(), pin.strip().encode("utf-8", "replace")):
-                if table is None:
+            if table is None:
+                if not self._director_pin_is(pin):
                     raise Forbidden("that is not the director's PIN")
-                refusal = self._count_wrong_pin(table, "the director", director=True)
-                if isinstance(refusal, Forbidden):
-                    wrong, _ = venue_sql.pin_tries(self.store, table.id)
-                    wait = pin_wait(wrong)
-                    raise Forbidden("that is not the director's PIN" + (
-                        f": after {wrong} wrong PINs, this table's confirmations and the director's PIN wait {wait} "
-                        f"seconds (the director can clear them)" if wait else ""))
-                raise refusal
+                return
+            # At a table, the file is taken before the PIN is compared, and a wrong one counted in
+            # that same write: while another program holds the file, every PIN is refused alike
+            # and unread (503: the file is held, sent again shortly), so that nobody can try PINs
+            # uncounted meanwhile and tell the right one by its different answer.
+            with self.store.write():
+                venue_sql.upgrade_for_venue(self.store)
+                if self._director_pin_is(pin):
+                    return
+                refusal = self._add_wrong_pin(table, "the director", director=True)
+            raise refusal
+
+    def _director_pin_is(self, pin: str) -> bool:
+        kept = venue_sql.director_pin(self.store)
+        return kept is not None and secrets.compare_digest(kept.encode(), pin.strip().encode("utf-8", "replace"))
 
     def director_pin(self) -> str:
         """The director's PIN (made with the director's key, once), for the director's page."""
@@ -1564,6 +1588,9 @@ class Venue:
                 if self.store.result_for(table.id) is None:
                     # Over a game in progress on the table's phone only with a reason, the page's
                     # --replace: else refused in the page's words (results.refuse_game_on_phone).
+                    # The reason is the trail's as a change's is: one line of text, no control or
+                    # direction character, of a length the trail keeps.
+                    reason = audit.clean_text(reason, "the reason")
                     self.store.author = "the director's page"
                     try:
                         entry = results.enter_manual(self.store, table_no, scores, round_no, winner=winner,

@@ -132,12 +132,62 @@ def results(store: "EventStore") -> list[dict[str, Any]]:
 
 
 def played_tables(store: "EventStore") -> set[int]:
-    """The ids of the duplicate tables with a result on every board they play: their round is over
-    there, as an ordinary table's is with its game's result."""
+    """The ids of the duplicate tables with a result (or marked not played) on every board they play:
+    their round is over there, as an ordinary table's is with its game's result."""
     done: dict[int, set[int]] = {}
-    for r in results(store):
-        done.setdefault(r["table_id"], set()).add(r["board"])
+    for table_id, board in settled(store):  # a board not played there is over there too
+        done.setdefault(table_id, set()).add(board)
     return {t["table_id"] for t in board_tables(store) if set(t["boards"]) <= done.get(t["table_id"], set())}
+
+
+#: A board a table did not play (``tournament result --board B --not-played``): no result, and none to
+#: come, so the round can end there; a row of its own, not a result, so that nothing that scores or
+#: shows results reads it as one.  Made by the first board marked so (an older file has none).
+NOT_PLAYED_SCHEMA = ("CREATE TABLE IF NOT EXISTS board_not_played (table_id INTEGER NOT NULL "
+                     "REFERENCES round_tables(id), board INTEGER NOT NULL REFERENCES boards(number), "
+                     "reason TEXT NOT NULL, marked_at TEXT NOT NULL, marked_by TEXT, PRIMARY KEY (table_id, board))")
+
+
+def not_played(store: "EventStore") -> list[dict[str, Any]]:
+    """Every board marked not played at a table: ``table_id``, ``board``, ``reason``, ``marked_at``,
+    ``marked_by``."""
+    if not store.has_table("board_not_played"):
+        return []
+    return store._rows("SELECT table_id, board, reason, marked_at, marked_by FROM board_not_played "
+                       "ORDER BY table_id, board")
+
+
+def settled(store: "EventStore") -> set[tuple[int, int]]:
+    """The (table id, board) pairs with nothing more to come: a result, or marked not played."""
+    return {(r["table_id"], r["board"]) for r in results(store)} | \
+        {(r["table_id"], r["board"]) for r in not_played(store)}
+
+
+def mark_not_played(store: "EventStore", table_id: int, number: int, reason: str, at: str, by: str | None) -> None:
+    """Within a write: the table did not play the board (it has no result there)."""
+    upgrade(store)
+    store.conn.execute(NOT_PLAYED_SCHEMA)
+    store.conn.execute("INSERT OR REPLACE INTO board_not_played(table_id, board, reason, marked_at, marked_by) "
+                       "VALUES (?, ?, ?, ?, ?)", [table_id, number, reason, at, by])
+
+
+def unmark_not_played(store: "EventStore", table_id: int, number: int) -> bool:
+    """Within a write: the board is no longer marked not played at the table (its result comes);
+    whether it was."""
+    if not store.has_table("board_not_played"):
+        return False
+    return store.conn.execute("DELETE FROM board_not_played WHERE table_id = ? AND board = ?",
+                              [table_id, number]).rowcount > 0
+
+
+def delete_result(store: "EventStore", table_id: int, number: int, at: str, by: str | None) -> None:
+    """Within a write: take a table's result on a board back, kept whole in the audit table first."""
+    old = store._rows("SELECT * FROM board_results WHERE table_id = ? AND board = ?", [table_id, number])
+    if not old:
+        return
+    store.conn.execute("INSERT INTO board_result_audit(table_id, board, old_result, replaced_at, changed_by) "
+                       "VALUES (?, ?, ?, ?, ?)", [table_id, number, json.dumps(old[0], ensure_ascii=False), at, by])
+    store.conn.execute("DELETE FROM board_results WHERE table_id = ? AND board = ?", [table_id, number])
 
 
 def result(store: "EventStore", table_id: int, number: int) -> dict[str, Any] | None:

@@ -319,10 +319,16 @@ async def _received_json(declared: str | None, receive: Any) -> dict[str, Any]:
     return _parsed(body)
 
 
+def _not_json(word: str) -> Any:
+    """``NaN``, ``Infinity`` and ``-Infinity``: Python's json reads them, but they are not JSON
+    (RFC 8259), and no number a table or the director sends: the body is refused as not JSON."""
+    raise ValueError(f"{word} is not JSON")
+
+
 def _parsed(body: bytes) -> dict[str, Any]:
     """A request body as the JSON object it must be, or the refusal saying what it is not."""
     try:
-        data = json.loads(body.decode("utf-8"), object_pairs_hook=_once)
+        data = json.loads(body.decode("utf-8"), object_pairs_hook=_once, parse_constant=_not_json)
     except _KeyTwice as e:  # {"play": "6-6", "play": "5-2"}: which play was meant?
         raise _Refusal(400, f"the request body gives the key {e.key} twice in one object "
                             f"(give each key once)") from None
@@ -1068,6 +1074,18 @@ def _static() -> Mount:
     return Mount("/static", WholeFiles(directory=str(HERE / "static")), name="static")
 
 
+async def _favicon(request: Request) -> Response:
+    """``/favicon.ico``, which every browser asks for at each page opened: nothing, 204 (it was a
+    404, a console error on every page), kept by the browser a day.  It costs what a static file
+    costs (the guard's one token), no more."""
+    return Response(status_code=204, headers={"Cache-Control": "max-age=86400"})
+
+
+def _files() -> list:
+    """The static files' mount, and the browsers' ``/favicon.ico`` beside it."""
+    return [Route("/favicon.ico", _favicon), _static()]
+
+
 class HallSite(Site):
     """The hall's side: the public pages, the live stream, the event's public feed (no key, nothing
     written), over :attr:`public` and :attr:`live` (:mod:`tournament.web.public`)."""
@@ -1076,7 +1094,7 @@ class HallSite(Site):
     live: LiveFeed
 
     def _hall_routes(self) -> list:
-        return [Route(path, getattr(self, name)) for path, name in HALL_ROUTES] + [_static()]
+        return [Route(path, getattr(self, name)) for path, name in HALL_ROUTES] + _files()
 
     def _hot(self, scope: dict) -> tuple[Callable[[Request], Any], dict[str, str]] | None:
         """The live stream and the public pages without a number in their path, straight to their
@@ -1648,7 +1666,7 @@ class VenueServer(HallSite):
         """Each of the hall's paths, redirected to the hall's process (old links and QR codes made
         for this port still lead there); the scripts and styles served here too."""
         every = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
-        return [Route(path, self.to_hall, methods=every) for path, _ in HALL_ROUTES] + [_static()]
+        return [Route(path, self.to_hall, methods=every) for path, _ in HALL_ROUTES] + _files()
 
     def _hall_here(self, request: Request) -> str:
         """The hall's address as this phone reaches the server: the scheme and host it asked for

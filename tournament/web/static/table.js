@@ -85,6 +85,7 @@
   let outbox = [];          // the writes kept, in order: {seq, key, path, body, refused?}
   let busyServer = false;   // ... or found it, busy (429, 503): the outbox waits as its Retry-After says
   let told = false;         // the banner has said something is waiting (so it says "all sent" after)
+  let delivered = 0;        // writes of the outbox the server took while this page was open
   let localSeq = 0;
   const waiting = () => outbox.filter((x) => !x.refused);
   // The table as this phone last drew it, kept per key, so that a page opened again while the
@@ -183,8 +184,9 @@
       : t("the same tap came twice: it was taken once, not twice; here is the table now");
     if (ours === "first") return listed ? t("your tap before this one was taken first; this one was made before the table showed it, so nothing was changed")
       : t("your tap before this one was taken first; this one was made before the table showed it, so nothing was changed; here is the table now, tap again");
-    return listed ? t("another phone of this table wrote first: nothing was changed")
-      : t("another phone of this table wrote first: nothing was changed; here is the table now, tap again");
+    // (or this phone's other tab: a page does not know the writes another tab made)
+    return listed ? t("another phone or tab of this table wrote first: nothing was changed")
+      : t("another phone or tab of this table wrote first: nothing was changed; here is the table now, tap again");
   };
   // The revisions this page's own writes made (the server took them), each with what the write
   // was, for movedOn: a write the server refuses as made on revision r, the table now at c, was
@@ -199,7 +201,8 @@
   const whatWrite = (path, body) => path + " " + JSON.stringify(Object.assign({}, body, { cid: undefined, at: undefined, rev: undefined }));
   function tookOurs(path, body, data, fresh) {
     if (!body || !data) return;
-    const made = path === "/call" ? (fresh ? data.rev : null) : (typeof body.rev === "number" ? body.rev + 1 : null);
+    const made = path === "/call" ? (fresh ? data.rev : null)
+      : (typeof body.rev === "number" ? body.rev + 1 + (data.over_calls || 0) : null);
     if (typeof made === "number" && typeof data.rev === "number" && made <= data.rev) ownRevs.set(made, whatWrite(path, body));
   }
   function byThisPage(path, body, now) {
@@ -208,6 +211,10 @@
     for (let r = from + 1; r <= now; r += 1) if (!ownRevs.has(r)) return null;
     return ownRevs.get(from + 1) === whatWrite(path, body) ? "twice" : "first";
   }
+  // Whether what a write's answer said last is what its hand waits for (Castle Rock's *Start
+  // hand* before the row): the panel says it under the button, so the message line does not.
+  const waitingSaid = (data, last) => !!(last && data && data.game && data.game.waiting && !data.game.in_hand
+                                          && last === data.game.waiting);
   // A refusal of a one-line write (a tap, a line typed) without its "1:9: " place: the line is
   // the one just sent and the words name the move; the place helps only within several lines.
   const placeless = (body, text) => (body && typeof body.text === "string" && !body.text.includes("\n")
@@ -288,6 +295,9 @@
           redraw = false;  // a refresh that finds the table as it was: nothing is drawn again, so a choice in progress stays
         } else {
           if (method !== "GET" || !view || data.rev !== view.rev) { chosen = null; firstDie = null; options = null; }
+          // A line refused beside the box was refused on the table as it was: once a refresh finds
+          // the table changed (another phone, the director's result), that refusal is over.
+          if (method === "GET" && view) { $("typed-message").replaceChildren(); $("typed-message").className = ""; }
           // The director corrected the game (on the director's page, or at another phone): the
           // message line told of the game before, so it now says what happened.
           if (method === "GET" && view && data.corrected && JSON.stringify(data.corrected) !== JSON.stringify(view.corrected))
@@ -307,9 +317,10 @@
         }
         if (method !== "GET") {
           // A hand taken that cannot start yet (Castle Rock without its row) is not done: what it
-          // waits for is told plainly, not in the colour of a move taken.
+          // waits for is told plainly, not in the colour of a move taken, and once: under the
+          // button (the panel's #waiting), not again on the message line (waitingSaid).
           const last = data.said && data.said.length ? data.said[data.said.length - 1] : "";
-          say(last, data.game && data.game.waiting && !data.game.in_hand ? "" : "good");
+          say(waitingSaid(data, last) ? "" : last, data.game && data.game.waiting && !data.game.in_hand ? "" : "good");
         }
       }
       else if (response.status === 409 && data.state) { view = data.state; chosen = null; refused(movedOn(data, false, path, body)); }
@@ -443,7 +454,8 @@
     chosen = null; firstDie = null; options = null;
     if (drawn) {
       view = drawn;
-      say(drawn.said && drawn.said.length ? drawn.said[drawn.said.length - 1] : t("kept on this phone: it is sent when the connection is back"), "good");
+      const last = drawn.said && drawn.said.length ? drawn.said[drawn.said.length - 1] : "";
+      say(last && !waitingSaid(drawn, last) ? last : t("kept on this phone: it is sent when the connection is back"), "good");
     } else {
       if (view) view = Object.assign({}, view, { rev: view.rev + 1 });  // the revision the server will give it
       say(t("kept on this phone, unchecked: it is checked when it is sent"), "good");
@@ -519,11 +531,22 @@
         busyServer = false;
         if (response.ok) {
           tookOurs(entry.path, entry.body, data, false);  // (it may have reached the server before: answered again)
+          // Taken over calls of the director that came meanwhile (the server says how many: they
+          // change nothing a move is judged on): the lines made after it on the same view follow it
+          // there, each revision moved on by as many, so that none is refused for them.
+          const over = data.over_calls || 0;
+          if (over > 0 && typeof entry.body.rev === "number")
+            for (const after of outbox)
+              if (after !== entry && typeof after.body.rev === "number" && after.body.rev > entry.body.rev) {
+                after.body.rev += over;
+                await db.put(after);
+              }
           outbox = outbox.filter((x) => x !== entry);
           await db.remove(entry.seq);
           answered = data;
           held = heldOf(data);
           sent += 1;
+          delivered += 1;
           continue;
         }
         if (response.status === 403 && !data.state) { shutOut(); return false; }
@@ -577,6 +600,12 @@
     } else if (link.offline || state === "slow") {
       box.className = link.offline ? "outbox waiting" : "outbox slow";
       box.textContent = window.venue.linkWords(link.offline ? "offline" : "slow");
+    } else if (told && outbox.some((x) => x.refused)) {
+      // Some lines were refused (listed below, and said in red above): what was sent is not "all";
+      // when none was sent, the box has nothing to say.
+      box.className = "outbox sent";
+      box.hidden = !delivered;
+      box.textContent = t("the rest were sent");
     } else if (told) {
       box.className = "outbox sent";
       box.textContent = t("all sent");
@@ -600,6 +629,7 @@
     await drop(entry);
     if (entry.path === "/dgn") {
       $("typed-text").value = entry.body.text;
+      $("typed-message").replaceChildren();
       $("typed-text").focus();
     } else if (view) call("POST", entry.path, entry.path === "/mode" ? { rev: view.rev, mode: entry.body.mode } : { rev: view.rev });
   }
@@ -1123,7 +1153,21 @@
   $("typed-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("typed-text").value;
-    if (text.trim()) send(text).then(() => { if ($("message").className !== "bad") $("typed-text").value = ""; });
+    const beside = $("typed-message");
+    beside.replaceChildren();
+    beside.className = "";
+    if (text.trim()) send(text).then(() => {
+      if ($("message").className !== "bad") { $("typed-text").value = ""; return; }
+      if (gone) return;
+      // Refused (by the server, or offline by the phone's engine): said beside the box the line
+      // stays in, where the player pressed Send (the message line is at the top, off screen on a
+      // long page, or under the sticky header), and scrolled into view, clear of the header and
+      // the buttons at the bottom.
+      beside.replaceChildren(...$("message").childNodes);
+      beside.className = "bad";
+      say("");
+      beside.scrollIntoView({ block: "nearest" });
+    });
   });
   // A language link is a new page from the server: followed offline it left the table for the
   // browser's own "no connection" page (where no service worker keeps the table's page, it could not
