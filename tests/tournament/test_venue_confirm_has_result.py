@@ -70,8 +70,8 @@ def test_the_last_confirmation_over_a_stored_result_is_refused_in_one_line(serve
     # The director's result landed after the confirmation read the table (see the module's words).
     checked = table_log.check_current
     monkeypatch.setattr(table_log, "check_current",
-                        lambda facts, live, rev, locked_ok=False, any_view=False: checked(facts, live, rev, True,
-                                                                                         any_view))
+                        lambda facts, live, rev, locked_ok=False, any_view=False, over_calls=False:
+                        checked(facts, live, rev, True, any_view, over_calls))
     r = client.post(f"{URL}/confirm", headers={**_auth(token), "Accept-Language": lang},
                     json={"rev": state["rev"], "side": "EW"})
     body = r.json()

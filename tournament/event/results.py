@@ -943,9 +943,9 @@ def clear_result(store: EventStore, round_no: int, table_no: int, reason: str | 
     if not reason:
         raise UnusableInput("say why the result is cleared (--reason TEXT): it goes into the audit trail")
     if store.settings.duplicate:
-        raise ResultRefused(f"a duplicate table's results are its boards': take one back with tournament clear "
-                            f"EVENT --round {round_no} --table {table_no} --board B --reason TEXT (or correct it: "
-                            f"tournament result … --board B --score NS=..,EW=.. --replace)")
+        raise ResultRefused("a duplicate table's results are its boards': take one back with tournament clear "
+                            "EVENT --round R --table T --board B --reason TEXT (or correct it: tournament result "
+                            "EVENT --round R --table T --board B --score NS=..,EW=.. --replace)")
     if store.settings.team_duplicate:
         raise ResultRefused("a duplicate table's results are its boards': correct a board by entering it again, "
                             "tournament result EVENT --round R --table T --board B --score NS=..,EW=.. --replace")

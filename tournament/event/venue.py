@@ -341,6 +341,9 @@ REFUSALS = (
     N_("a team match in sets seats its next games from each result: correct it with tournament amend"),
     N_("a duplicate table's results are its boards': correct a board by entering it again, tournament result "
        "EVENT --round R --table T --board B --score NS=..,EW=.. --replace"),
+    N_("a duplicate table's results are its boards': take one back with tournament clear EVENT --round R --table T "
+       "--board B --reason TEXT (or correct it: tournament result EVENT --round R --table T --board B "
+       "--score NS=..,EW=.. --replace)"),
     N_("give the reason for correcting a board's result (it goes into the audit trail)"),
     N_("table %(n)s of round %(n2)s plays board %(n3)s, not board %(n4)s"),
     N_("table %(n)s of round %(n2)s plays boards %(list)s, not board %(n3)s"),
