@@ -76,10 +76,13 @@ class Kind:
     """What a command writes, and how a file it wrote earlier is recognised.
 
     ``own`` answers "did a command of this kind write this file?" from the file itself;
-    ``None`` means files of this kind are never taken for domrec's own (records)."""
+    ``None`` means files of this kind are never taken for domrec's own (records).  ``private``:
+    the file holds secrets (players' PINs), so a new one is readable by its owner alone (0600),
+    not by every account of the laptop as a report is."""
 
     name: str
     own: Callable[[Path], bool] | None = None
+    private: bool = False
 
 
 def _head(path: Path, size: int = HEAD_BYTES) -> bytes:
@@ -339,7 +342,7 @@ def writing(path: str | Path, kind: Kind, force: bool = False) -> Iterator[IO[st
     writes(file_identity(tmp))
     with _terminations_raise():
         try:
-            os.chmod(tmp, _new_file_mode(target))
+            os.chmod(tmp, 0o600 if kind.private else _new_file_mode(target))
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n", errors="surrogateescape") as out:
                 yield out
                 out.flush()

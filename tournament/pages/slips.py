@@ -28,7 +28,7 @@ from tournament.values import Player
 
 SLIPS_MARK = '<meta name="generator" content="domrec tournament pins">'
 #: The page of PIN slips (an earlier one is replaced without --force).
-SLIPS = outputs.Kind("a page of PIN slips written by tournament pins", outputs.marked(SLIPS_MARK))
+SLIPS = outputs.Kind("a page of PIN slips written by tournament pins", outputs.marked(SLIPS_MARK), private=True)
 
 # Two columns of six slips, each 95 x 40 mm, on an A4 page within its 10 mm margins (190 x 277
 # mm): 12 a page, a page a section, so that no slip is ever cut across two pages.  A slip's dashed

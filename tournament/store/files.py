@@ -42,8 +42,12 @@ def create_store(path: str | Path, settings: Settings, browsing: Browsing | None
         raise EventFileError(f"cannot create {path}: folder {path.parent} does not exist")
     scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}.new")
     try:
-        try:  # made by the system first, so that a folder that cannot be written is said in its words
-            os.close(os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        # Made by the system first, so that a folder that cannot be written is said in its words;
+        # readable by its owner alone (0600, whatever the umask): the file holds every table's key,
+        # the director's key and PIN and the players' PINs, and SQLite gives its -wal and -shm files
+        # the same mode.  (No connection is open yet: nothing's locks are dropped by this close.)
+        try:
+            os.close(os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         except OSError as e:
             raise EventFileError(f"cannot create {path}: {e.strerror} (cannot write in the folder "
                                  f"{path.parent})") from None
