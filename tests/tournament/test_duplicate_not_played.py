@@ -11,24 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from tournament import open_event
-from tournament.cli import app
 from tournament.event import duplicate as dup
 from tournament.pairing import matchpoints as mp
 
-runner = CliRunner()
-
-
-def run(*args: object):  # type: ignore[no-untyped-def]
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def ok(*args: object) -> str:
-    r = run(*args)
-    assert r.exit_code == 0, r.output
-    return r.output
+from tests.tournament.test_duplicate_rounds import ok, run
 
 
 def _howell(tmp_path: Path) -> Path:
