@@ -43,9 +43,10 @@ TOURNAMENT_LAYERS: tuple[tuple[str, int], ...] = (
     ("tournament", 4.5),  # the package's __init__: the public names of the library, for front ends
     ("tournament.web", 5),  # the venue server: a front end over event/ and pages/, as the CLI is
     ("tournament.cli", 6),  # the command, on top: `tournament serve` starts the venue server
+    ("tournament.entry", 7),  # the command's entry point: tournament.cli imported under a guard
 )
 LAYER_NAMES = {0: "base", 1: "pairing", 2: "store", 3: "event", 4: "pages", 4.5: "the public API", 5: "the web",
-               6: "the command line"}
+               6: "the command line", 7: "the entry point"}
 
 #: domrec's layers, lowest first (read from its imports; a package counts as one module).
 #: ``notation`` may be a module or a package (``domrec/notation/``): either way one layer.
@@ -61,6 +62,7 @@ DOMREC_LAYERS: tuple[tuple[str, ...], ...] = (
      "domrec.output", "domrec.parallel", "domrec.cluster"),
     ("domrec",),  # the package's __init__: the public names of the library
     ("domrec.cli", "domrec.console", "domrec.record_cli"),
+    ("domrec.entry",),  # the command's entry point: domrec.cli imported under a guard
 )
 
 #: The longest a module of a command line may be (tournament/cli/ is split by subject to stay below).

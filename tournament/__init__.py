@@ -32,20 +32,45 @@ Packages in layers, each importing only from the layers below it (tests/test_lay
 See docs/tournament.md.
 """
 
-from tournament.errors import (EventFileError, PairingError, PlayerInputError, Refused, ResultRefused,
-                               SettingsError, TournamentError, UnknownPlayer, UnusableInput)
-from tournament.event.check import run as run_check
-from tournament.event.files import create_event, open_event
-from tournament.event.finals import create_final
-from tournament.event.players import add_pairs, add_players, withdraw
-from tournament.event.results import enter_dgn, enter_forfeit, enter_manual, enter_record
-from tournament.event.results import amend_dgn, amend_manual, amend_record
-from tournament.event.rounds import pair_next_round
-from tournament.event.stages import create_stage
-from tournament.event.standings import from_store as current_standings
-from tournament.pages.sheets import write_sheets
-from tournament.settings import FORMATS, INDIVIDUAL, PAIRS, ROTATING, Settings, make_settings
-from tournament.store.event_store import EventStore
+import importlib
+from typing import Any
+
+#: Each public name and the module it is imported from when first used (PEP 562): ``import
+#: tournament`` imports nothing else, so that the command's entry point (:mod:`tournament.entry`)
+#: starts under its guard at once.  ``from tournament import open_event`` works as before.
+_NAMES = {
+    **dict.fromkeys(["EventFileError", "PairingError", "PlayerInputError", "Refused", "ResultRefused",
+                     "SettingsError", "TournamentError", "UnknownPlayer", "UnusableInput"], "tournament.errors"),
+    "run_check": "tournament.event.check:run",
+    **dict.fromkeys(["create_event", "open_event"], "tournament.event.files"),
+    "create_final": "tournament.event.finals",
+    **dict.fromkeys(["add_pairs", "add_players", "withdraw"], "tournament.event.players"),
+    **dict.fromkeys(["enter_dgn", "enter_forfeit", "enter_manual", "enter_record", "amend_dgn", "amend_manual",
+                     "amend_record"], "tournament.event.results"),
+    "pair_next_round": "tournament.event.rounds",
+    "create_stage": "tournament.event.stages",
+    "current_standings": "tournament.event.standings:from_store",
+    "write_sheets": "tournament.pages.sheets",
+    **dict.fromkeys(["FORMATS", "INDIVIDUAL", "PAIRS", "ROTATING", "Settings", "make_settings"], "tournament.settings"),
+    "EventStore": "tournament.store.event_store",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported when first asked for and kept; any other, tried as a submodule
+    (``tournament.event`` after ``import tournament``)."""
+    where = _NAMES.get(name)
+    if where is None:
+        try:
+            return importlib.import_module(f"tournament.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"tournament.{name}":
+                raise
+            raise AttributeError(f"module 'tournament' has no attribute {name!r}") from None
+    module, _, attribute = where.partition(":")
+    value = getattr(importlib.import_module(module), attribute or name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "EventFileError", "EventStore", "FORMATS", "INDIVIDUAL", "PAIRS", "PairingError", "PlayerInputError",
