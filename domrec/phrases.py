@@ -377,6 +377,7 @@ PHRASES: tuple[str, ...] = (
     N_("%(seat)s went out"),
     N_("nobody can play (blocked)"),
     N_('this hand\'s deal gives no boneyard order, so each draw must name its tile ("draw": "%(tile)s")'),
+    N_("this hand's deal gives no boneyard order, so each draw must name its tile (%(seat)s +%(tile)s)"),  # (at a table)
     N_("the boneyard's order (deal.boneyard) gives %(tile)s as draw number %(n)s, not %(tile2)s"),
     N_("%(tile)s cannot be drawn: it is not a tile of the %(set)s set"),
     N_("%(tile)s cannot be drawn: it was already drawn by %(seat)s"),
@@ -392,6 +393,7 @@ PHRASES: tuple[str, ...] = (
     N_("a competitive move is a play or a pass"),
     N_('%(tile)s fits both ends: say which it is played on, %(tile2)s or %(tile3)s ("on" in JSON, '
        "%(tile4)s@%(tile5)s in DGN)"),
+    N_("%(tile)s fits both ends: say which it is played on, %(tile2)s or %(tile3)s (%(tile4)s@%(tile5)s)"),
     N_("%(tile)s fits neither end of the line (%(n)s on %(tile2)s, %(n2)s on %(tile3)s)"),
     N_("%(tile)s leads the hand: there is nothing to play it on"),
     N_("the first hand is led with %(tile)s (option first_lead: double-six), not %(tile2)s"),
@@ -449,6 +451,11 @@ PHRASES: tuple[str, ...] = (
        "%(tile2)s@%(tile3)s in DGN)"),
     N_("%(tile)s fits on %(on)s and on %(on2)s and on %(on3)s and on %(on4)s: say which it is played on "
        '("on" in JSON, %(tile2)s@%(tile3)s in DGN)'),
+    # (the same at a table, where only DGN is typed: tournament.event.table_log.at_the_table)
+    N_("%(tile)s fits on %(on)s and on %(on2)s: say which it is played on (%(tile2)s@%(tile3)s)"),
+    N_("%(tile)s fits on %(on)s and on %(on2)s and on %(on3)s: say which it is played on (%(tile2)s@%(tile3)s)"),
+    N_("%(tile)s fits on %(on)s and on %(on2)s and on %(on3)s and on %(on4)s: say which it is played on "
+       "(%(tile2)s@%(tile3)s)"),
     N_("%(tile)s leads the hand: there is nothing to set it on"),
     N_("%(tile)s is not on the table, so %(tile2)s cannot be set on it"),
     N_("%(tile)s does not match %(tile2)s: a tile set on it must have a %(n)s"),

@@ -87,6 +87,16 @@ def test_a_round_not_seated_is_refused_in_every_events_words(  # type: ignore[no
     mine = run("result", event, "--round", 5, "--table", 1, "--board", 1, plain)
     assert mine.exit_code == 2, mine.output
     assert mine.stderr == f"error: {plain}: round 5 does not exist (the last round is 1); nothing was stored\n"
+    # A record of round 1 (its event.round) given --round 5: the disagreement is said first, a
+    # refused record (exit 1), and docs/duplicate.md says both cases (it said exit 2 for any record).
+    one = tmp_path / "round1.json"
+    one.write_text(own.read_text(encoding="utf-8").replace('"round": 5', '"round": 1'), encoding="utf-8")
+    mine = run("result", event, "--round", 5, one)
+    assert mine.exit_code == 1, mine.output
+    assert mine.stderr == f"error: {one} is a record of round 1 (its event.round), not round 5; nothing was stored\n"
+    docs = " ".join((Path(__file__).parents[2] / "docs" / "duplicate.md").read_text(encoding="utf-8").split())
+    assert ("`b1.json is a record of round 1 (its event.round), not round 5; nothing was stored`" in docs
+            and "a record without an `event.round` given `--round 5`" in docs)
     # A record whose own event.round is not seated: a refused record (exit 1), in those words.
     mine = run("result", event, own)
     assert mine.exit_code == 1, mine.output

@@ -86,6 +86,16 @@ def test_rename_a_pair(pairs_event) -> None:
         roster.rename(store, "Los Hermanos", "Ana & Bo")
 
 
+def test_rename_of_an_unknown_name_in_a_pairs_event_says_pair_and_did_you_mean(pairs_event) -> None:
+    """As withdraw says it: a pair's name is taken too, so the line says "pair or player" and offers
+    the closest pair (it said "no player named or numbered 'Prmos'", with nothing offered)."""
+    with pytest.raises(UnknownPlayer) as e:
+        roster.rename(pairs_event, "Los Prmos", "X")
+    assert str(e.value).startswith("no pair or player named or numbered 'Los Prmos' in this event; "
+                                   "did you mean 'Los Primos'"), str(e.value)
+    assert {t.name for t in pairs_event.teams()} >= {"Los Primos"}
+
+
 # --- remove --------------------------------------------------------------------------------------
 
 

@@ -232,6 +232,40 @@ def test_broadway_placements_are_tapped_on_the_tableau(tmp_path, browser):
         served.close()
 
 
+def test_every_broadway_placement_has_a_cell_to_tap(tmp_path, browser):
+    """Two placements may cover the same cells (one tile the two ways round): the tableau showed one
+    number a cell, so a placement whose both cells were numbered for others had none to tap.  Each
+    cell lists every placement covering it; a cell of several offers them, to tap the one meant."""
+    path = _event(tmp_path, "broadway", ["Ana", "Bo", "Cy", "Di"])
+    served = _served(path)
+    try:
+        page = _first_table_in_mode(browser, served, "play")
+        before = _rev(page)
+        page.click("#start-hand", timeout=WAIT_MS)
+        _wait_rev(page, before)
+        _type(page, "N 6-6")
+        page.click('#panel .tiles button[data-tile="6-2"]', timeout=WAIT_MS)
+        page.wait_for_selector("#panel .grid button.cell.can", timeout=WAIT_MS)
+        listed = page.locator("#panel .targets > button").count()
+        numbers = page.evaluate("() => [...document.querySelectorAll('#panel .grid button.cell.can')]"
+                                ".flatMap((b) => b.textContent.split(' '))")
+        assert listed >= 2 and set(numbers) == {f"#{k}" for k in range(1, listed + 1)}, (listed, numbers)
+        shared = page.locator("#panel .grid button.cell.shared").first
+        moves = shared.get_attribute("data-moves").split("|")
+        assert len(moves) >= 2 and shared.get_attribute("data-move") is None
+        shared.click()
+        page.wait_for_selector("#cell-choices", timeout=WAIT_MS)
+        offered = page.evaluate("() => [...document.querySelectorAll('#cell-choices button')].map((b) => b.dataset.move)")
+        assert offered == moves, (offered, moves)
+        _shot(page, "broadway-shared-cell")
+        before = _rev(page)
+        page.click(f'#cell-choices button[data-move="{moves[-1]}"]')
+        _wait_rev(page, before)
+        assert page.locator("#cell-choices").count() == 0
+    finally:
+        served.close()
+
+
 def test_a_game_kept_by_its_scores_only(tmp_path, browser):
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     record = _game(path, seed=5)

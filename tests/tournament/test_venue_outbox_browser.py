@@ -11,6 +11,7 @@ the reason where Chromium or Playwright is missing."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -365,6 +366,57 @@ def test_the_outbox_survives_closing_the_tab_and_opening_the_link_offline(tmp_pa
     finally:
         served.close()
     assert _bodies(path) == steps[:3]
+
+
+def test_a_link_opened_again_with_writes_waiting_draws_the_table_at_once(tmp_path, browser):
+    """Opened again with writes waiting, the page drew nothing ("Loading the table…", no scores, an
+    Undo doing nothing, the box's example a Competitive table's) until the outbox's try of them
+    was given up (WAIT_MS): it draws the table as it last drew it at once, as with none waiting.
+    The server here hangs (every request to the table held, none answered): the table must be
+    drawn while the held write is still on its way, none of its requests given up yet."""
+    from tests.tournament.test_venue import _event as _individual
+
+    path = _individual(tmp_path, "horse-race")
+    served = _served(path)
+    url = served.links["tables"][0]["url"]
+    held: list = []
+    try:
+        context = browser.new_context(viewport=PHONE)
+        page = _opened(context, url)
+        before = _rev(page)
+        page.click("#mode-play", timeout=WAIT_MS)
+        page.wait_for_function(f"() => Number(document.body.dataset.rev) > {before}", timeout=WAIT_MS)
+        _type(page, "hand 1")
+        drawn = _rev(page)
+        context.set_offline(True)
+        _type_offline(page, "P1 5-5")
+        page.close()
+        context.set_offline(False)
+        context.route("**/api/v1/tables/**", lambda route: held.append(route))  # (never answered)
+        again = context.new_page()
+        given_up: list = []
+        again.on("requestfailed", lambda r: given_up.append(r.url) if r.method == "POST" else None)
+        again.goto(url)
+        again.wait_for_function(f"() => document.body.dataset.rev === '{drawn + 1}'", timeout=WAIT_MS)
+        assert not given_up, given_up  # (drawn before the write's try ran out)
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while not any(r.request.method == "POST" for r in held):  # (the outbox's try on its way, held)
+            assert time.monotonic() < deadline, "the outbox's write was never sent"
+            again.wait_for_timeout(20)  # (lets Playwright hand the route over; the wait is on the list)
+        assert not given_up, given_up
+        assert "Loading the table" not in again.inner_text("#panel")
+        example = again.get_attribute("#typed-text", "placeholder")
+        assert example.startswith("DGN lines: P1 6-4") and "W 6-4@4-2" not in example, example
+        assert not again.locator("#undo").is_disabled()
+        _shot(again, "outbox-opened-again-at-once")
+        context.unroute("**/api/v1/tables/**")
+    finally:
+        for route in held:
+            try:
+                route.abort()
+            except Exception:  # noqa: BLE001 - the page may be gone
+                pass
+        served.close()
 
 
 #: A stand-in for the phone's engine (engine.js, another part of the issue), on the interface the

@@ -39,7 +39,8 @@ def check_cmd(
             for line in wrap_lines(f.text()):
                 console.write_line(sys.stdout, line, "invalid" if f.level == "error" else "warning")
         errors = len(report.errors)
-        typer.echo(f"{event}: {report.rounds} rounds, {report.results} results ({report.records} records "
+        typer.echo(f"{event}: {report.rounds} round{'s' if report.rounds != 1 else ''}, {report.results} results "
+                   f"({report.records} records "
                    f"re-validated): {errors} error{'s' if errors != 1 else ''}, "
                    f"{len(report.findings) - errors} warning{'s' if len(report.findings) - errors != 1 else ''}")
     raise typer.Exit(EXIT_OK if report.ok else EXIT_REFUSED)
@@ -53,8 +54,9 @@ def history(
                                                        "which have an \"action\")."),
     desk_only: bool = typer.Option(False, "--desk", help="With --csv: the desk's changes (rounds and players) "
                                                          "instead of the results replaced."),
-    entered: bool = typer.Option(False, "--entered", help="Instead: each table's result as first entered — "
-                                                          "when, by whom, what kind."),
+    entered: bool = typer.Option(False, "--entered", help="Instead: each table's result (a duplicate "
+                                                          "event: each board's) as first entered — when, by "
+                                                          "whom, what kind."),
 ) -> None:
     """The audit trail: every result replaced or amended, every paired round or player changed — when,
     by whom, what, why."""
@@ -63,14 +65,17 @@ def history(
     with open_for_command(event) as store:
         changes = audit.history(store)
         desk = audit.desk_history(store)
-        firsts = audit.first_entries(store) if entered else []
+        duplicate = store.settings.duplicate or store.settings.team_duplicate
+        firsts: list[audit.Entered | audit.BoardEntered] = []
+        if entered:  # a duplicate event's results are its boards'
+            firsts = list(audit.first_board_entries(store)) if duplicate else list(audit.first_entries(store))
     if entered:
         rows = [e.to_dict() for e in firsts]
         if as_json:
             sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=1) + "\n")
         elif as_csv:
             from tournament.pages.report import write_csv
-            write_csv(sys.stdout, ["round", "table", "when", "by", "kind"], rows)
+            write_csv(sys.stdout, ["round", "table"] + ["board"] * duplicate + ["when", "by", "kind"], rows)
         elif not rows:
             typer.echo(f"{event}: no result has been entered")
         else:

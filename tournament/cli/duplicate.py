@@ -246,11 +246,16 @@ def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) 
         doc = {**doc, "pairs": [{**r, "provisional": "yes" if doc["provisional"] else ""} for r in doc["pairs"]]}
     if _printed_for_programs(doc, "pairs", as_csv, as_json):
         return
+    if not doc["pairs"]:  # before round 1 is seated: nothing to rank (a blank table said nothing)
+        typer.echo(f"{store.settings.name}: no board has a result yet (round 1 is not paired)")
+        return
     shown = [{"rank": r["rank"], "pair": f"{r['pair']} {r['name']}", "dir": r["direction"], "boards": r["boards"],
               "MP": f"{r['matchpoints']}/{r['top']}", "%": f"{r['percent']:.2f}", "IMPs": r["imps"]}
              for r in doc["pairs"]]
-    footer = [f"ranked by {doc['ranked_by']}" + (", then matchpoints" if doc["ranked_by"] == "imps" else
-                                                 ", then IMPs")]
+    # In the hall's words: the matchpoints rank as a percentage (a pair that sat out a board is not
+    # behind for it), as the JSON's ``percent`` does.
+    footer = ["ranked by IMPs, then matchpoint percentage" if doc["ranked_by"] == "imps" else
+              "ranked by matchpoint percentage, then IMPs"]
     footer += [f"board {f['board']} {f['direction']}: too few tables ({f['tables']}), not scored"
                for f in doc["too_few"]]
     if doc["provisional"]:

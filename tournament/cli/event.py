@@ -140,10 +140,13 @@ def add(
             if names or from_csv is None:
                 raise UnusableInput("a team event enters whole teams: --csv FILE with name and team columns (and "
                                     "pair), or `tournament team EVENT add`")
-            for squad in tm.add_teams(store, *tm.read_teams_csv(from_csv)):
+            near_teams: list[str] = []
+            for squad in tm.add_teams(store, *tm.read_teams_csv(from_csv), near=near_teams):
                 typer.echo(f"added team #{squad.id} {squad.name}: {len(squad.pairs)} pairs, "
                            f"{len(squad.reserves)} reserve{'s' if len(squad.reserves) != 1 else ''} "
                            f"(from round {squad.entered})")
+            for line in near_teams:
+                typer.echo(f"warning: {line}", err=True)
             return
         if from_csv is not None:
             if names:
@@ -367,8 +370,13 @@ def simulate(
         summary = simulate_event(event, game, format, players_, rounds_, seed, table_size, options or None,
                                  variant, progress=None if quiet else say, stage=spec, then=then,
                                  team_size=team_size if format == "teams" else None, team_set=team_set)
-    typer.echo(f"simulated {summary.path}: {summary.players} players, {summary.rounds} rounds, "
-               f"{summary.games} games, {summary.byes} byes")
+    typer.echo(f"simulated {summary.path}: {_counted(summary.players, 'player')}, {_counted(summary.rounds, 'round')}, "
+               f"{_counted(summary.games, 'game')}, {_counted(summary.byes, 'bye')}")
+
+
+def _counted(n: int, word: str) -> str:
+    """``1 round``, ``2 rounds``: simulate's summary said "1 rounds"."""
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def _simulate_duplicate(event: Path, game: str, format: str, tables: Optional[int], teams_: Optional[int],
@@ -405,5 +413,5 @@ def _simulate_duplicate(event: Path, game: str, format: str, tables: Optional[in
                                          victory_points=victory_points)
         except ValueError as e:
             raise UnusableInput(str(e)) from None
-    typer.echo(f"simulated {summary.path}: {summary.players} players, {summary.rounds} rounds, "
-               f"{summary.games} board results, {summary.byes} byes")
+    typer.echo(f"simulated {summary.path}: {_counted(summary.players, 'player')}, {_counted(summary.rounds, 'round')}, "
+               f"{_counted(summary.games, 'board result')}, {_counted(summary.byes, 'bye')}")

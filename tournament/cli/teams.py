@@ -51,13 +51,19 @@ def team(
                 if len(parts) not in (2, 3) or not all(parts):
                     raise UnusableInput(f"--pair {text!r}: write 'Player,Partner' or 'Player,Partner,Pair name'")
                 pairs.append((parts[0], parts[1], parts[2] if len(parts) == 3 else None))
-            squad = tm.add_team(store, args[0], pairs, reserve)
+            near: list[str] = []
+            squad = tm.add_team(store, args[0], pairs, reserve, near=near)
             typer.echo(f"added team #{squad.id} {squad.name} (from round {squad.entered})")
+            for line in near:  # entered, and told of (as a near-identical player's name is)
+                typer.echo(f"warning: {line}", err=True)
         elif action == "rename":
             if len(args) != 2:
                 raise UnusableInput("give the team and its new name")
-            squad = tm.rename_team(store, args[0], args[1])
+            near = []
+            squad = tm.rename_team(store, args[0], args[1], near=near)
             typer.echo(f"renamed team #{squad.id}: {args[0]} is now {squad.name}")
+            for line in near:
+                typer.echo(f"warning: {line}", err=True)
         elif action == "withdraw":
             if len(args) != 1:
                 raise UnusableInput("give the team to withdraw")

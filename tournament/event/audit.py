@@ -349,6 +349,56 @@ def first_entries(store: EventStore) -> list[Entered]:
     return [first[k] for k in sorted(first)]
 
 
+@attrs.frozen
+class BoardEntered:
+    """A duplicate board's result as first entered: a duplicate event has no table result to show
+    (``--entered`` said "no result has been entered"), its results are the boards'."""
+
+    round: int
+    table: int
+    board: int
+    when: str
+    by: str
+    kind: str
+
+    def text(self) -> str:
+        return (f"{self.when}  round {self.round} table {self.table} board {self.board}  "
+                f"entered by {self.by} ({self.kind})")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round, "table": self.table, "board": self.board, "when": self.when, "by": self.by,
+                "kind": self.kind}
+
+
+def first_board_entries(store: EventStore) -> list[BoardEntered]:
+    """Each duplicate board result as first entered, in round, table and board order: the result
+    there now, or, for one replaced or taken back since, the oldest the trail keeps (its author
+    as stored with it); ``kind`` is how it was had, ``typed`` or ``record``."""
+    from tournament.store import boards
+
+    where = {t.id: (t.round, t.number) for t in store.tables()}
+    first: dict[tuple[int, int, int], BoardEntered] = {}
+
+    def keep(row: dict[str, Any]) -> None:
+        at = where.get(row.get("table_id"))  # type: ignore[arg-type]
+        if at is None or not isinstance(row.get("board"), int):
+            return
+        first[(at[0], at[1], row["board"])] = BoardEntered(
+            at[0], at[1], row["board"], str(row.get("entered_at") or "?"), str(row.get("entered_by") or UNKNOWN),
+            "record" if row.get("verified") else "typed")
+
+    for row in boards.results(store):
+        keep(row)
+    for r in reversed(boards.audit(store)):  # newest first: the oldest replaced result is kept last
+        try:
+            old = json.loads(r["old_result"])
+        except (TypeError, ValueError):
+            continue
+        if isinstance(old, dict):
+            keep(old)
+    return [first[k] for k in sorted(first)]
+
+
 #: The columns of the whole trail as one table (the export's ``audit``).
 TRAIL_COLUMNS = ("when", "by", "action", "round", "table", "before", "after", "reason")
 

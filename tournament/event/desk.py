@@ -200,6 +200,13 @@ def _round_to_change(store: EventStore, round_no: int | None) -> int:
     return number
 
 
+def unknown_pair_or_player(store: EventStore, key: str) -> UnknownPlayer:
+    """A pairs event's refusal of a name that is neither a pair's nor a player's, with the closest
+    of both (``withdraw``, ``rename``, …: one way to say it, so the director retypes one name)."""
+    names = [t.name for t in store.teams()] + [p.name for p in store.players()]
+    return UnknownPlayer(f"no pair or player named or numbered {key!r} in this event" + did_you_mean(key, names))
+
+
 def find_unit(store: EventStore, key: str) -> tuple[list[Player], Team | None]:
     """The players a name stands for: one player, or in a pairs event the pair (by its name or a
     member's)."""
@@ -210,9 +217,7 @@ def find_unit(store: EventStore, key: str) -> tuple[list[Player], Team | None]:
             try:
                 member = store.find_player(key)
             except UnknownPlayer:
-                names = [t.name for t in teams] + [p.name for p in store.players()]
-                raise UnknownPlayer(f"no pair or player named or numbered {key!r} in this event"
-                              + did_you_mean(key, names)) from None
+                raise unknown_pair_or_player(store, key) from None
             team = next(t for t in teams if t.id == member.team)
         players = [p for p in store.players() if p.id in team.players]
         return players, team

@@ -53,14 +53,19 @@ def _check_name(name: str, what: str = "player") -> str:
 
 
 def _refuse_look_alikes(store: EventStore, names: Sequence[str], teams: Sequence[str] = (),
-                        but: int | None = None) -> None:
+                        but: int | None = None, squads: Sequence[str] = (), but_squad: int | None = None) -> None:
     """Within the write transaction: a new name that looks like any existing one (every player's,
-    or every pair's: :class:`tournament.names.LookAlikes`) is refused in one line naming the one
-    entered; ``but``: the number of the entry being renamed, whose own name is no rival."""
-    for new, existing, what in ((names, store.players(), "player"), (teams, store.teams(), "partnership")):
+    every pair's, or every team's: :class:`tournament.names.LookAlikes`) is refused in one line
+    naming the one entered; ``but``/``but_squad``: the number of the player or pair / team being
+    renamed, whose own name is no rival."""
+    from tournament.store import squads as squads_sql
+
+    for new, existing, what, own in ((names, store.players(), "player", but),
+                                     (teams, store.teams(), "partnership", but),
+                                     (squads, squads_sql.squads(store) if squads else [], "team", but_squad)):
         if not new:
             continue
-        others = [x for x in existing if x.id != but]
+        others = [x for x in existing if x.id != own]
         by_name = {x.name: x for x in others}
         taken = LookAlikes(by_name)
         for name in new:
@@ -70,13 +75,14 @@ def _refuse_look_alikes(store: EventStore, names: Sequence[str], teams: Sequence
             old = by_name[found]
             if old.name == name:
                 raise Refused(f"a {what} named {name!r} is already entered; names must be unique")
-            number = f"#{old.id} " if what == "player" else ""
+            number = f"#{old.id} " if what in ("player", "team") else ""
             raise Refused(f"{name!r} looks the same as the {what} {number}{old.name!r} already entered; names must be "
                           f"unique (another script's letters, full-width forms, spaces and invisible characters "
                           f"do not make a name another)")
 
 
-def near_identical(store: EventStore, names: Sequence[str]) -> list[str]:
+def near_identical(store: EventStore, names: Sequence[str], among: Sequence[Any] | None = None,
+                   what: str = "", rename: str = "tournament rename") -> list[str]:
     """A line for each of these names (entered or renamed just now) that another player's name
     differs from only by case once spaces are left out (``Li Na`` and ``Lina``, ``Ana`` and ``ana``):
     two names (case is seen), but near-identical read from a list, so the director is told, and
@@ -84,10 +90,12 @@ def near_identical(store: EventStore, names: Sequence[str]) -> list[str]:
 
     Each player's two keys are worked out once, the players grouped by their near key (each group
     in the players' order): a name's twin is the first of its group with another key, as it was
-    when every name was compared with every player (a million skeletons for a thousand names)."""
+    when every name was compared with every player (a million skeletons for a thousand names).
+    ``among``: other entries to compare with instead (a team event's teams, ``what`` "team "), told
+    to rename with ``rename``: a team is told of as a player is."""
     out = []
-    by_near: dict[str, list[tuple[str, Player]]] = {}
-    for p in store.players():
+    by_near: dict[str, list[tuple[str, Any]]] = {}
+    for p in store.players() if among is None else among:
         by_near.setdefault(near_key(p.name), []).append((name_key(p.name), p))
     told: set[str] = set()  # (the names told of so far: their twin is not told of again)
     for name in names:
@@ -95,8 +103,8 @@ def near_identical(store: EventStore, names: Sequence[str]) -> list[str]:
         twin_key, twin = next(((k, p) for k, p in by_near.get(near, ()) if k != key), ("", None))
         if twin is not None and twin_key not in told:
             told.add(key)
-            out.append(f"{name!r} is near-identical to #{twin.id} {twin.name!r} (they differ only by capitals "
-                       f"and spaces); to tell them apart, rename one (tournament rename)")
+            out.append(f"{name!r} is near-identical to {what}#{twin.id} {twin.name!r} (they differ only by capitals "
+                       f"and spaces); to tell them apart, rename one ({rename})")
     return out
 
 

@@ -14,9 +14,9 @@ trail shows the player had).
 
 from __future__ import annotations
 
-from tournament.errors import Refused
+from tournament.errors import Refused, UnknownPlayer
 from tournament.event import changes
-from tournament.event.desk import NOBODY, Who, find_unit, trail_it
+from tournament.event.desk import NOBODY, Who, find_unit, trail_it, unknown_pair_or_player
 from tournament.event.players import _check_name, _refuse_look_alikes, check_federation_id, set_federation_ids
 from tournament.names import name_key
 from tournament.settings import BALANCED, PAIRS
@@ -40,7 +40,12 @@ def rename(store: EventStore, old: str, new: str, who: Who = NOBODY) -> tuple[st
             changes.record(store, changes.PAIR_RENAMED, data={"id": team.id, "old": team.name, "name": new})
             trail_it(store, "pair_renamed", None, {"pair": team.id, "old": team.name, "name": new}, who)
             return team.name, new
-        player = store.find_player(old)
+        try:
+            player = store.find_player(old)
+        except UnknownPlayer:
+            if not pairs:
+                raise
+            raise unknown_pair_or_player(store, old) from None  # a pair's name too, as withdraw says it
         if name_key(new) != name_key(player.name):
             _refuse_look_alikes(store, [new], but=player.id)
         elif new == player.name:

@@ -469,11 +469,24 @@ def judge_dgn(live: Live, text: str, facts: Facts | None = None) -> tuple[str, s
         r = e.refusal
         if live.mode == "sheet":  # a score sheet's numbers, told in words: no line, column or rule
             raise Unprocessable(in_words(r.message)) from None
-        # (validate's pointer to the notation's docs is a path on the scorer's computer: no use to
-        # a player at the table, where the line's place and its word say what to type again)
-        said_here = r.message.removesuffix(" (see docs/notation.md)")
-        raise Unprocessable(f"{r.line}:{r.column}: {said_here}", r.line, r.column) from None
+        raise Unprocessable(f"{r.line}:{r.column}: {at_the_table(r.message)}", r.line, r.column) from None
     return "dgn", text, said
+
+
+#: The engines' hints for a JSON record (``"on" in JSON, 6-4@6-6 in DGN``; ``"draw": "2-0"``), which
+#: ``domrec validate`` says of a JSON file: at the table only DGN is typed, so only its form is said.
+_JSON_ON = re.compile(r'\("on" in JSON, (\S+@\S+) in DGN\)')
+_JSON_DRAW = re.compile(r'^(\S+) draws: (.*)\("draw": "([^"]+)"\)')
+
+
+def at_the_table(message: str) -> str:
+    """An engine's refusal as said at the table: without validate's pointer to the notation's docs
+    (a path on the scorer's computer, no use to a player at the table, where the line's place and
+    its word say what to type again), and with the DGN alone where it names a JSON record's field
+    too (``say which it is played on (6-4@6-6)``; a draw naming its tile, ``(P4 +2-0)``)."""
+    said = message.removesuffix(" (see docs/notation.md)")
+    said = _JSON_ON.sub(r"(\1)", said)
+    return _JSON_DRAW.sub(r"\1 draws: \2(\1 +\3)", said)
 
 
 def check_mode(mode: Any) -> None:

@@ -47,16 +47,25 @@ def find_squad(store: EventStore, key: str) -> Squad:
     raise UnusableInput(f"no team named or numbered {key!r} in this event" + (f" (teams: {known})" if known else ""))
 
 
-def add_team(store: EventStore, name: str, pairs: Sequence[PairEntry], reserves: Sequence[str] = ()) -> Squad:
+def add_team(store: EventStore, name: str, pairs: Sequence[PairEntry], reserves: Sequence[str] = (),
+             near: list[str] | None = None) -> Squad:
     """Enter a team: its pairs (as many as the event's teams have) and up to two reserves, in one
-    write (all of it, or nothing)."""
-    return add_teams(store, [(name, list(pairs), list(reserves))])[0]
+    write (all of it, or nothing); ``near``: as :func:`add_teams`'s."""
+    return add_teams(store, [(name, list(pairs), list(reserves))], near=near)[0]
+
+
+#: How a team's near-identical name is told to be renamed (:func:`tournament.event.players.near_identical`).
+RENAME_TEAM = "tournament team EVENT rename"
 
 
 def add_teams(store: EventStore, entries: Sequence[tuple[str, Sequence[PairEntry], Sequence[str]]],
-              own: Mapping[str, tuple[str | None, dict[str, str]]] | None = None) -> list[Squad]:
+              own: Mapping[str, tuple[str | None, dict[str, str]]] | None = None,
+              near: list[str] | None = None) -> list[Squad]:
     """Enter teams, each ``(name, pairs, reserves)``, in one write; late teams play from the next
-    round.  ``own``: a player's name -> their federation id (or None) and other columns (club, …)."""
+    round.  ``own``: a player's name -> their federation id (or None) and other columns (club, …).
+    A team's name is checked as a player's is: one that looks like a team's already entered is
+    refused, one differing only by capitals and spaces is entered and told of in ``near`` (with
+    the players' own such warnings), as :func:`tournament.event.players.add_players` does."""
     refuse_unless_teams(store)
     need = store.settings.pairs_a_team
     checked: list[tuple[str, list[tuple[str, str, str]], list[str]]] = []
@@ -82,7 +91,8 @@ def add_teams(store: EventStore, entries: Sequence[tuple[str, Sequence[PairEntry
     own = own or {}
     with store.write():
         pl._refuse_after_the_rounds(store)
-        pl._refuse_look_alikes(store, every, [p for _, ps, _ in checked for _, _, p in ps])
+        pl._refuse_look_alikes(store, every, [p for _, ps, _ in checked for _, _, p in ps],
+                               squads=[t for t, _, _ in checked])
         entered = store.last_round() + 1
         for team, ps, rs in checked:
             squad = sql.insert_squad(store, team, entered)
@@ -108,6 +118,9 @@ def add_teams(store: EventStore, entries: Sequence[tuple[str, Sequence[PairEntry
                     fields_sql.set_fields(store, pid, own[n][1])
             changes.record(store, changes.TEAM_ADDED, data={"id": squad, "name": team, "pairs": listed,
                                                             "reserves": spare, "from_round": entered})
+        if near is not None:
+            near.extend(pl.near_identical(store, every))
+            near.extend(pl.near_identical(store, [t for t, _, _ in checked], squads(store), "team ", RENAME_TEAM))
     by_id = {s.id: s for s in squads(store)}
     return [by_id[i] for i in made]
 
@@ -186,12 +199,16 @@ def read_teams_csv(path: str | Path) -> tuple[list[tuple[str, list[PairEntry], l
     return out, own
 
 
-def rename_team(store: EventStore, key: str, new: str) -> Squad:
+def rename_team(store: EventStore, key: str, new: str, near: list[str] | None = None) -> Squad:
+    """Rename a team; its new name is checked as an entered one is (:func:`add_teams`)."""
     refuse_unless_teams(store)
     squad = find_squad(store, key)
     new = pl._check_name(new, "team")
     with store.write():
+        pl._refuse_look_alikes(store, [], squads=[new], but_squad=squad.id)
         sql.rename_squad(store, squad.id, new)
+        if near is not None:
+            near.extend(pl.near_identical(store, [new], squads(store), "team ", RENAME_TEAM))
         changes.record(store, changes.TEAM_RENAMED, data={"id": squad.id, "from": squad.name, "to": new})
     return find_squad(store, f"#{squad.id}")
 

@@ -731,20 +731,36 @@
     const xs = cells.map((c) => c[0]), ys = cells.map((c) => c[1]);
     const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
     const grid = el("div", { class: "grid", style: `grid-template-columns: repeat(${x1 - x0 + 1}, 44px)` });
+    // Each cell lists every placement that covers it (a tile covers two cells, and two placements
+    // may share both, as one tile the two ways round): a cell of one placement sends it at the tap;
+    // a cell of several offers them, below the tableau, to tap the one meant.
     const pick = new Map();
-    choices.forEach((c, k) => c.at.forEach((cell) => { const key = cell.join(","); if (!pick.has(key)) pick.set(key, k); }));
+    choices.forEach((c, k) => c.at.forEach((cell) => { const key = cell.join(","); (pick.get(key) || pick.set(key, []).get(key)).push(k); }));
+    const tile = choices[0].tile;
+    if (sharedCell && (sharedCell.tile !== tile || (pick.get(sharedCell.key) || []).length < 2)) sharedCell = null;
     for (let y = y1; y >= y0; y--) for (let x = x0; x <= x1; x++) {
       const key = x + "," + y;
       if (laid.has(key)) grid.append(el("div", { class: "cell laid" }, laid.get(key)));
       else if (pick.has(key)) {
-        const k = pick.get(key);
-        grid.append(el("button", { type: "button", class: "cell can", title: choices[k].label,
-                                   onclick: () => send(choices[k].text), "data-cell": key, "data-move": choices[k].text },
-                       "#" + (k + 1)));
+        const ks = pick.get(key);
+        const one = ks.length === 1 ? choices[ks[0]] : null;
+        grid.append(el("button", { type: "button", class: "cell can" + (one ? "" : " shared") + (sharedCell && sharedCell.key === key ? " chosen" : ""),
+                                   title: ks.map((k) => "#" + (k + 1) + " " + choices[k].label).join("\n"),
+                                   onclick: one ? () => send(one.text) : () => { sharedCell = sharedCell && sharedCell.key === key ? null : { tile, key }; render(); },
+                                   "data-cell": key, "data-move": one ? one.text : null,
+                                   "data-moves": one ? null : ks.map((k) => choices[k].text).join("|") },
+                       ks.map((k) => "#" + (k + 1)).join(" ")));
       } else grid.append(el("div", { class: "cell" }));
     }
-    return grid;
+    if (!sharedCell) return grid;
+    const ks = pick.get(sharedCell.key);
+    return el("div", { class: "tableau" }, grid,
+              el("div", { class: "targets", id: "cell-choices", "data-cell": sharedCell.key },
+                 el("p", { class: "note" }, t("%(numbers)s share this cell: tap the one meant", { numbers: ks.map((k) => "#" + (k + 1)).join(" ") })),
+                 ...ks.map((k) => el("button", { type: "button", onclick: () => send(choices[k].text), "data-move": choices[k].text },
+                                     "#" + (k + 1) + " " + choices[k].label))));
   }
+  let sharedCell = null;  // the tableau's cell tapped that several placements share: {tile, key}
 
   function playPanel(game) {
     const box = el("section", {});
@@ -1187,6 +1203,11 @@
     told = outbox.length > 0;
     loaded = true;
     if (gone) unsent();
+    // Writes waiting: the table is drawn as this phone last drew it (the table they were made on,
+    // and the one it stays until they are sent), at once.  The outbox's try (sendQueued) abandons
+    // the refresh below and may wait WAIT_MS for an answer: the page stayed on "Loading the table…"
+    // meanwhile, its Undo doing nothing and the box's example another game's.
+    if (waiting().length && !view) { view = keptView(); if (view) render(); }
     banner();
     flush();
     refresh();
