@@ -617,8 +617,8 @@ def not_played_boards(store: EventStore) -> dict[int, list[int]]:
 def _need_reason(reason: str | None, what: str) -> str:
     from tournament.event.audit import clean_text
 
-    said = clean_text(reason, "the reason") if reason is not None else None
-    if not said or not said.strip():
+    said = clean_text(reason, "the reason")  # (None where none, or only spaces, was given)
+    if not said:
         raise UnusableInput(f"say why {what} (--reason TEXT): it goes into the audit trail")
     return said
 
