@@ -128,9 +128,12 @@ def alive(pid: int) -> bool:
 
 def no_hall(monkeypatch) -> list[str]:
     """``serve`` (its uvicorn stubbed by the test) starts no hall's process and takes no port for
-    it; the hall's addresses it would have served are listed in the list returned."""
+    it, nor the port given for the tables (a socket on a free port stands in: the test runs beside
+    other programs, and port 8000 may be theirs; CI once failed on it); the hall's addresses it
+    would have served are listed in the list returned."""
     import socket as sockets
 
+    from tournament.cli import venue as venue_cli
     from tournament.web import hall
 
     started: list[str] = []
@@ -147,5 +150,6 @@ def no_hall(monkeypatch) -> list[str]:
             pass
 
     monkeypatch.setattr(hall, "listening", lambda host, port: sockets.create_server((host, 0)))
+    monkeypatch.setattr(venue_cli, "listening_or_refused", lambda host, port, advice: sockets.create_server((host, 0)))
     monkeypatch.setattr(hall, "HallProcess", NoHall)
     return started

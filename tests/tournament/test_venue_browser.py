@@ -74,9 +74,17 @@ def _wait_rev(page, before: int) -> None:
     wait_rev(page, before, WAIT_MS)
 
 
+def _drawn(page) -> None:
+    """Wait until the page has drawn its table (a write tapped before names no revision)."""
+    page.wait_for_function("() => document.body.dataset.rev !== undefined", timeout=WAIT_MS)
+
+
 def _type(page, text: str) -> None:
     """Type a line into the page's box and send it; the server must take it (a line sent on a view
-    older than the table is refused as the table having moved on, and that is a failure here)."""
+    older than the table is refused as the table having moved on, and that is a failure here).
+    The table is drawn first: a line sent before is sent nowhere (a busy CI machine clicked
+    before the first read was answered, and waited a minute for an answer never asked for)."""
+    _drawn(page)
     before = _rev(page)
     page.fill("#typed-text", text)
     with page.expect_response(lambda r: r.url.split("?")[0].endswith("/dgn"), timeout=WAIT_MS) as answer:
@@ -624,6 +632,51 @@ def test_a_refused_tap_is_said_without_a_line_and_column(tmp_path, browser):
         served.close()
 
 
+def test_send_or_a_call_before_the_table_is_drawn_says_nothing_was_sent(tmp_path, browser):
+    """Send pressed (or *Call the director* tapped) while the table's first read is still on its
+    way: the page holds no revision for the write to name, and the tap did nothing, silently (an
+    error in the page's script).  It now says nothing was sent, beside the box for a typed line;
+    once the table shows, the same line is taken."""
+    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    steps = _steps(_game(path, seed=3))
+    served = _served(path)
+    held = []
+    try:
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        errors = []
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        context.route("**/api/v1/tables/**", lambda route: held.append(route) if route.request.method == "GET"
+                      and not held else route.continue_())
+        posted = []
+        page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+        page.goto(served.links["tables"][0]["url"])
+        for _ in range(WAIT_MS // 100):
+            if held:
+                break
+            page.wait_for_timeout(100)
+        assert held, "the page did not read its table"
+        page.fill("#typed-text", steps[0])
+        page.click("#typed-form button[type=submit]")
+        page.wait_for_selector("#typed-message.bad", timeout=WAIT_MS)
+        assert page.inner_text("#typed-message") == "the table is not shown yet: nothing was sent; try again once it is"
+        assert page.input_value("#typed-text") == steps[0]  # kept in the box, to send again
+        page.click("#call")
+        page.wait_for_selector("#message.bad", timeout=WAIT_MS)
+        assert "nothing was sent" in page.inner_text("#message")
+        assert not posted and not errors, (posted, errors)
+        held[0].continue_()
+        _drawn(page)  # the table shows: what was said of the taps before it is over
+        assert page.inner_text("#typed-message") == "" and page.inner_text("#message") == ""
+        _type(page, steps[0])
+    finally:
+        served.close()
+    store = open_event(path)
+    rows = [r[0] for r in store.conn.execute("SELECT body FROM venue_log ORDER BY rev")]
+    store.close()
+    assert rows == steps[:1]
+
+
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_result_the_director_entered_is_what_the_confirmed_table_shows(tmp_path, browser, lang):
     """The director enters a result for a game the table has not finished (NS 100, EW 50): the
@@ -666,7 +719,7 @@ def test_a_result_the_director_enters_replaces_the_tables_last_refusal(tmp_path,
         context = with_clock(browser.new_context(viewport=PHONE))
         page = context.new_page()
         page.goto(served.links["tables"][0]["url"] + f"?lang={lang}")
-        page.wait_for_selector("#typed-text", timeout=WAIT_MS)
+        _drawn(page)
         page.fill("#typed-text", "N 9-9")
         page.click("#typed-form button[type=submit]")
         page.wait_for_selector("#typed-message.bad", timeout=WAIT_MS)

@@ -198,6 +198,9 @@
   // offline counts once the server takes it (sendQueued), not before.  Only this page's memory: a
   // page opened again speaks of "another phone" for what it wrote before it was opened.
   const ownRevs = new Map();
+  // Whether the page said a tap came before the table was first drawn (notDrawn, below): the
+  // table's first drawing takes that back, as over.
+  let notDrawnSaid = false;
   const whatWrite = (path, body) => path + " " + JSON.stringify(Object.assign({}, body, { cid: undefined, at: undefined, rev: undefined }));
   function tookOurs(path, body, data, fresh) {
     if (!body || !data) return;
@@ -297,7 +300,9 @@
           if (method !== "GET" || !view || data.rev !== view.rev) { chosen = null; firstDie = null; options = null; }
           // A line refused beside the box was refused on the table as it was: once a refresh finds
           // the table changed (another phone, the director's result), that refusal is over.
-          if (method === "GET" && view) { $("typed-message").replaceChildren(); $("typed-message").className = ""; }
+          // (and the page's "not shown yet" to a tap made before the table was first drawn)
+          if (method === "GET" && (view || notDrawnSaid)) { $("typed-message").replaceChildren(); $("typed-message").className = ""; }
+          if (!view && notDrawnSaid) { notDrawnSaid = false; say(""); }
           // The director corrected the game (on the director's page, or at another phone): the
           // message line told of the game before, so it now says what happened.
           if (method === "GET" && view && data.corrected && JSON.stringify(data.corrected) !== JSON.stringify(view.corrected))
@@ -686,7 +691,14 @@
     options = { tile, list: found.options };
     render();
   }
-  const send = (text) => call("POST", "/dgn", { rev: view.rev, text });
+  // A write tapped before the table is first drawn (a slow first answer; Send pressed at once)
+  // names no revision it was made on: it is sent nowhere, and said so (it threw, silently).
+  const notDrawn = () => {
+    notDrawnSaid = true;
+    say(t("the table is not shown yet: nothing was sent; try again once it is"), "bad");
+    return Promise.resolve({ ok: false, status: 0, data: {} });
+  };
+  const send = (text) => (view ? call("POST", "/dgn", { rev: view.rev, text }) : notDrawn());
 
   function totals(game) {
     const box = $("totals");
@@ -1165,7 +1177,7 @@
   window.venue.table = { view: () => view, call, read, link: () => linkState() };
 
   $("undo").addEventListener("click", () => send("undo"));
-  $("call").addEventListener("click", () => call("POST", "/call", { rev: view.rev }));
+  $("call").addEventListener("click", () => (view ? call("POST", "/call", { rev: view.rev }) : notDrawn()));
   $("typed-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("typed-text").value;
