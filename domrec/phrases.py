@@ -378,12 +378,11 @@ PHRASES: tuple[str, ...] = (
     N_("nobody can play (blocked)"),
     N_('this hand\'s deal gives no boneyard order, so each draw must name its tile ("draw": "%(tile)s")'),
     N_("this hand's deal gives no boneyard order, so each draw must name its tile (%(seat)s +%(tile)s)"),  # (at a table)
-    N_("the boneyard's order (deal.boneyard) gives %(tile)s as draw number %(n)s, not %(tile2)s"),
+    N_("the boneyard's order, given with the deal, has %(tile)s as draw number %(n)s, not %(tile2)s"),
     N_("%(tile)s cannot be drawn: it is not a tile of the %(set)s set"),
     N_("%(tile)s cannot be drawn: it was already drawn by %(seat)s"),
     N_("%(tile)s cannot be drawn: it was dealt to %(seat)s, so it is not in the boneyard"),
-    N_("%(seat)s draws without naming the tile, but the deal gives no boneyard order (deal.boneyard): "
-       "write the tile drawn"),
+    N_("%(seat)s draws without naming the tile, but the deal gives no boneyard order: write the tile drawn"),
     N_("%(seat)s cannot pass while the boneyard holds %(n)s tiles: %(seat2)s must draw"),
     N_("%(seat)s cannot pass while the boneyard holds %(n)s tile: %(seat2)s must draw"),
     N_("%(seat)s is drawing and must go on drawing until a tile fits or the boneyard is empty"),
@@ -528,7 +527,8 @@ PHRASES: tuple[str, ...] = (
     N_("%(seat)s names %(n)s tiles: a capture takes one tile (the middle one) or three consecutive tiles"),
     N_("%(seat)s cannot draw %(tile)s: it is not a tile of the %(set)s set"),
     N_("%(seat)s cannot draw %(tile)s: that tile is already out of the boneyard (dealt, drawn or played)"),
-    N_("%(seat)s cannot draw %(tile)s: the next tile of the boneyard (deal.boneyard, in draw order) is %(tile2)s"),
+    N_("%(seat)s cannot draw %(tile)s: the next tile of the boneyard, in the order given with the deal, is "
+       "%(tile2)s"),
     N_("%(seat)s cannot draw: it is %(seat2)s's turn"),
     N_("%(seat)s cannot pass: Castle Rock has no passing (a player with tiles places one at the open end, "
        "a player without is skipped)"),
@@ -607,7 +607,7 @@ PHRASES: tuple[str, ...] = (
        "must be %(n3)s"),
     N_("%(tile)s does not block road %(road)s: %(n)s + the exposed %(n2)s = %(n3)s, not the play total "
        "%(n4)s (option block_match: sum)"),
-    N_('a Domino Roads hand ends only when a player plays the last tile of their stock ("out"), never "blocked"'),
+    N_('a Domino Roads hand ends only when a player goes out (plays the last tile of their stock), never "blocked"'),
     N_("the three-player game deals each player a pile of %(n)s beside the stock of %(n2)s: give each player's "
        "pile too"),
     N_("%(side)s cannot score %(n)s in a hand: going out, roads and stock credits are never negative"),

@@ -209,6 +209,21 @@ def test_every_listed_pattern_compiles_and_has_kinds_it_knows():
     assert len(set(phrases.PHRASES)) == len(phrases.PHRASES)
 
 
+#: A field of the JSON form as a path (``deal.boneyard``, ``result.end``), and a JSON value in
+#: brackets (``("out")``): words of the file format, not of the game.
+_JSON_FIELD = re.compile(r"\b(?:deal|result|hands|moves|options|players|sides)\.[a-z_]+\b|\(\"[a-z-]+\"\)")
+
+
+def test_no_sentence_a_player_reads_names_a_json_field():
+    """A club player reads these refusals: they say what is wrong in the game's words (the
+    boneyard's order given with the deal, a player going out), and leave where it is to the
+    pointer that ``--json`` gives beside the message."""
+    named = [p for p in phrases.PHRASES if _JSON_FIELD.search(p)]
+    assert not named, "\n".join(named)
+    for msgid, msgstr in i18n._read_catalog(i18n.LOCALE / "es" / "LC_MESSAGES" / "domrec.po").items():
+        assert not _JSON_FIELD.search(msgstr) or _JSON_FIELD.search(msgid), msgstr
+
+
 def test_a_broadway_wrong_score_names_the_matched_halves_in_spanish():
     """A table claiming a wrong score for a Broadway placement is told what the tile matched
     ("4-2 matches only the 2 of 5-2 and the 4 of 4-1"): every part of it, the halves too, in

@@ -441,13 +441,13 @@ class CastleRockHand:
         if order is not None:
             t = order[self._bone_at]
             if move.draw is not True and (_TILE_OF.get(move.draw) or T.tile(move.draw)) is not t:
-                raise IllegalMove(f"{seat} cannot draw {move.draw}: the next tile of the boneyard "
-                                  f"(deal.boneyard, in draw order) is {t}", R_DRAW, "/draw")
+                raise IllegalMove(f"{seat} cannot draw {move.draw}: the next tile of the boneyard, in the "
+                                  f"order given with the deal, is {t}", R_DRAW, "/draw")
             self._bone_at += 1
         else:
             if move.draw is True:
-                raise IllegalMove(f"{seat} draws without naming the tile, but the deal gives no boneyard order "
-                                  f"(deal.boneyard): write the tile drawn", R_DRAW, "/draw")
+                raise IllegalMove(f"{seat} draws without naming the tile, but the deal gives no boneyard order: "
+                                  f"write the tile drawn", R_DRAW, "/draw")
             t = _TILE_OF.get(move.draw) or T.tile(move.draw)
             if t not in self.unseen:
                 raise IllegalMove(self._seen_draw(seat, t, move.draw), R_DRAW, "/draw")

@@ -793,7 +793,7 @@ class HorseRaceHand:
         if order is not None:
             t = order[len(order) - self.stock]  # (drawn_count, written out: every draw asks)
             if what is not True and (PARSED.get(what) or T.tile(what)) is not t:
-                raise IllegalMove(f"the boneyard's order (deal.boneyard) gives {t} as draw number "
+                raise IllegalMove(f"the boneyard's order, given with the deal, has {t} as draw number "
                                   f"{self.drawn_count + 1}, not {what}", R_BONEYARD, "/draw")
         else:
             if what is True:

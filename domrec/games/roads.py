@@ -1420,8 +1420,8 @@ class RoadsMatch:
         if end is not None and end != "out":
             if end == "abandoned":
                 raise DealError(_NEVER_ABANDONED, R_ABANDONED, "/result/end")
-            raise DealError(f"a Domino Roads hand ends only when a player plays the last tile of their stock "
-                            f"(\"out\"), never \"{end}\"", R_END, "/result/end")
+            raise DealError(f"a Domino Roads hand ends only when a player goes out (plays the last tile of "
+                            f"their stock), never \"{end}\"", R_END, "/result/end")
         claimed = dict(result.scores or {}) if result is not None else {}
         where = "/result/scores" if result is not None and result.scores is not None else "/result"
         for side, n in claimed.items():

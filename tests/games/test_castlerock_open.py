@@ -400,7 +400,7 @@ def test_with_a_boneyard_order_its_tiles_stay_there_until_drawn():
     assert op.unseen == {T.tile(t) for t in ("5-5", "4-4", "3-3", "2-2")}
     refused(op, P("P1", bone[0]), cr.R_HOLD, "still in the boneyard")
     op.apply(P("P1", "5-5"))
-    refused(op, D("P1", bone[1]), cr.R_DRAW, f"the next tile of the boneyard (deal.boneyard, in draw order) is")
+    refused(op, D("P1", bone[1]), cr.R_DRAW, f"the next tile of the boneyard, in the order given with the deal, is")
     op.apply(D("P1"))
     assert op.holdings()["P1"] == [T.tile(bone[0])]
     op.apply(P("P2", "2-2"))

@@ -1028,7 +1028,7 @@ def _chain_draw_with(change) -> dict:
     (lambda h: h["moves"][3].__setitem__("on", "3-3"), "/hands/0/moves/3/on",
      "5-4 does not match 3-3: a tile set on it must have a 3"),
     (lambda h: h["moves"][1].__setitem__("draw", "5-2"), "/hands/0/moves/1/draw",
-     "the boneyard's order (deal.boneyard) gives 5-3 as draw number 1, not 5-2"),
+     "the boneyard's order, given with the deal, has 5-3 as draw number 1, not 5-2"),
 ])
 def test_a_faulty_deal_or_play_is_refused_in_the_careful_checks_words(change, pointer, message):
     p = problem_at(check(_chain_draw_with(change)), pointer)

@@ -244,7 +244,7 @@ def test_a_known_tile_that_fits_forbids_a_pass_or_a_draw():
 def test_draws_follow_the_boneyard_order_or_name_a_tile_nobody_has_seen():
     state, _ = play_open(OPENING[:7])
     e = refused(state, Draw(seat="P1", draw="6-3"))
-    assert e.rule == R + "the boneyard (draw order)" and "gives 5-4 as draw number 1" in e.message
+    assert e.rule == R + "the boneyard (draw order)" and "has 5-4 as draw number 1" in e.message
     state, _ = play_open(OPENING[:7], boneyard=None)
     assert refused(state, Draw(seat="P1", draw=True)).rule == R + "the boneyard (draw order)"
     assert refused(state, Draw(seat="P1", draw="5-3")).message == \

@@ -586,6 +586,17 @@ def test_impossible_sheets_are_refused(players, result, where, rule):
     assert e.value.message and "\n" not in e.value.message
 
 
+def test_a_sheet_that_ends_otherwise_than_out_is_refused_in_a_club_players_words():
+    """The refusal says what ending a Domino Roads hand has (a player goes out), not the JSON value
+    ``("out")``; where it points is the pointer's part (``/result/end``)."""
+    match = ENGINE.start(roads_record(4))
+    with pytest.raises(DealError) as e:
+        match.score_sheet_hand(Hand(leader="S", result=HandResult(scores={"NS": 100, "EW": 5}, end="blocked")))
+    assert e.value.message == ('a Domino Roads hand ends only when a player goes out (plays the last tile of '
+                               'their stock), never "blocked"')
+    assert e.value.where == "/result/end"
+
+
 @pytest.mark.parametrize("players, scores", [
     (4, {"NS": 53, "EW": 1}), (4, {"NS": 1, "EW": 53}), (4, {"NS": 300, "EW": 290}),
     (3, {"P1": 54}), (3, {"P1": 10, "P2": 54, "P3": 15}), (3, {"P3": 61, "P2": 205}),

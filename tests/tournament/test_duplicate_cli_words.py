@@ -33,3 +33,17 @@ def test_the_ranking_line_says_matchpoint_percentage(tmp_path: Path) -> None:
         run("pair", event)
         out = run("standings", event)
         assert said in out and "ranked by matchpoints" not in out, out
+
+
+def test_the_halls_ranking_line_says_what_breaks_a_tie_of_imps(tmp_path: Path) -> None:
+    """Ranked by IMPs, a tie is broken by the matchpoint percentage (``matchpoints.ranking``), as the
+    terminal says: the hall's page said "then matchpoints", which a pair that sat out a board is
+    behind on and the ranking never compares."""
+    event = tmp_path / "imps.db"
+    new_event(event, 6, "howell", "imps")
+    run("boards", event, "--boards", 10, "--seed", 7)
+    run("pair", event)
+    for lang, said in (("en", "Ranked by IMPs, then matchpoint percentage."),
+                       ("es", "Clasificación por IMPs; después, por porcentaje de puntos de match.")):
+        page = run("report", event, "-o", "-", "--lang", lang)
+        assert said in page and "then matchpoints." not in page and "por puntos de match." not in page

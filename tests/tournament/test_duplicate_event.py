@@ -458,6 +458,51 @@ def test_a_board_recorded_at_the_desk_enters_as_that_boards_result(tmp_path: Pat
     assert runner.invoke(app, ["record", str(tmp_path / "none.db"), "--table", "1", "--board", "1"]).exit_code == 2
 
 
+def test_a_board_piped_to_the_desk_is_stored_when_its_hand_is_played_out(tmp_path: Path) -> None:
+    """A board is one hand: `tournament record` of moves from a pipe stores the board's result once
+    the moves that end its hand are read, with no `end` line (it said "game not finished" and stored
+    nothing until one was typed); so does `tournament result` of a file whose hand is played out.
+    A hand still being played stays open, nothing stored."""
+    from domrec import notation
+
+    event = tmp_path / "dup.db"
+    new_event(event, 6, "mitchell")
+    run("boards", event, "--boards", 6, "--seed", 5)
+    run("pair", event)
+    boards = {b["board"]: B.board_from_json(b) for b in json.loads(run("boards", event, "--json"))}
+
+    def moves(number: int) -> list[str]:
+        lines = notation.dumps_typed(B.play(boards[number], f"pipe{number}"), keep_deal=False).splitlines()
+        return [x for x in lines[next(i for i, x in enumerate(lines) if x.startswith("hand 1")) + 1:]
+                if not x.startswith("end")]
+
+    r = runner.invoke(app, ["record", str(event), "--table", "2"], input="\n".join(moves(3)) + "\n")
+    assert r.exit_code == 0, r.output
+    assert "round1-table2-board3.dgn: round 1 table 2 board 3" in r.output and "stored" in r.output, r.output
+    assert "the board's hand is not finished" not in r.output, r.output
+    played = B.play(boards[3], "pipe3").hands[0].result
+    traveller = next(x for x in json.loads(run("export", event, "-o", "-"))["travellers"] if x["board"] == 3)
+    assert [(x["ns_points"], x["ew_points"], x["ended"]) for x in traveller["results"]] == \
+        [(played.scores["NS"], played.scores["EW"], played.end)]  # how the hand ended, from its play
+    # Again: the file's hand is closed, entered as it is ("already stored").
+    r = runner.invoke(app, ["record", str(event), "--table", "2", "--board", "3"], input="")
+    assert r.exit_code == 1 and "--replace" in r.output, r.output
+    # Half a hand from a pipe: kept open, nothing stored; its last moves (no end line) close it.
+    half = moves(1)
+    r = runner.invoke(app, ["record", str(event), "--table", "1"], input=half[0] + "\n")
+    assert r.exit_code == 0 and "the board's hand is not finished; no result was stored" in r.output, r.output
+    file = tmp_path / "dup-games" / "round1-table1-board1.dgn"
+    assert "hand 1 is not finished; nothing was stored" in runner.invoke(app, ["result", str(event), str(file)]).output
+    r = runner.invoke(app, ["record", str(event), "--table", "1"], input="\n".join(half[1:]) + "\n")
+    assert r.exit_code == 0 and "round 1 table 1 board 1" in r.output and "stored" in r.output, r.output
+    # A board's file recorded elsewhere (domrec record), its hand played out, no end line: entered.
+    run("sheets", event, "-o", tmp_path / "sheets")
+    text = (tmp_path / "sheets" / "round1-table3-board5.dgn").read_text(encoding="utf-8")
+    (tmp_path / "b5.dgn").write_text(text + "\n".join(moves(5)) + "\n", encoding="utf-8")
+    out = run("result", event, tmp_path / "b5.dgn")
+    assert "round 1 table 3 board 5" in out and "verified record" in out and "stored" in out, out
+
+
 def test_a_duplicate_event_has_no_crosstable_page(tmp_path: Path) -> None:
     """A duplicate session's pairs play boards against the field, not games against each other: its
     crosstable showed every cell as a table number and every rank 1.  The page is not made, nor

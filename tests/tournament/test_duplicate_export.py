@@ -137,7 +137,7 @@ def test_info_of_a_duplicate_event_says_its_ranking_and_boards(tmp_path: Path) -
     event = tmp_path / "d.db"
     run("new", event, "--name", "Club", "--game", "competitive", "--format", "duplicate", "--ranking", "imps")
     out = run("info", event)
-    assert "ranking: pairs by imps, then matchpoints" in out
+    assert "ranking: pairs by IMPs, then matchpoint percentage" in out  # (as the pairs are sorted)
     assert "boards: none yet (tournament boards EVENT --boards N)" in out
     run("boards", event, "--boards", 4, "--seed", 11)
     out = run("info", event)
@@ -257,3 +257,27 @@ def test_duplicate_teams_team_matches_json_names_its_imps(tmp_path: Path) -> Non
     plain = json.loads(run("export", games, "-o", "-"))["team_matches"]
     assert plain and all({"home_games", "away_games", "home_text", "away_text", "done", "count"} <= set(m)
                          and "home_imps" not in m and "boards_in" not in m for m in plain)
+
+
+def test_the_export_lists_the_boards_a_table_did_not_play(tmp_path: Path) -> None:
+    """A board marked not played has no result, so no row in the travellers or ``boards.csv``: the
+    export lists it apart (``boards_not_played``, ``boards_not_played.csv``), with its reason."""
+    csv_file = tmp_path / "p6.csv"
+    csv_file.write_text("name,partner,pair\nAna,Bo,Primos\nCruz,Dani,Dupla\nEva,Fede,Halcones\nGil,Hugo,Leones\n"
+                        "Ines,Juan,Tigres\nKiko,Luz,Pumas\n", encoding="utf-8")
+    event = tmp_path / "e.db"
+    run("new", event, "--name", "E", "--game", "competitive", "--format", "duplicate", "--movement", "howell")
+    run("add", event, "--csv", csv_file)
+    run("boards", event, "--boards", 10, "--seed", 7)
+    run("pair", event)
+    run("result", event, "--round", 1, "--table", 3, "--board", 1, "--not-played", "--reason", "ran out of time",
+        "--by", "Marta")
+    exported = json.loads(run("export", event, "-o", "-"))
+    [row] = exported["boards_not_played"]
+    assert {k: row[k] for k in ("round", "table", "board", "reason", "marked_by")} == \
+        {"round": 1, "table": 3, "board": 1, "reason": "ran out of time", "marked_by": "Marta"}
+    assert isinstance(row["ns"], int) and isinstance(row["ew"], int) and row["marked_at"]
+    out = tmp_path / "out"
+    assert "boards_not_played" in run("export", event, "-o", out, "--csv")
+    [line] = rows_of(out / "boards_not_played.csv")
+    assert (line["round"], line["table"], line["board"], line["reason"]) == ("1", "3", "1", "ran out of time")

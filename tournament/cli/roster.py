@@ -24,8 +24,9 @@ def rename(
 ) -> None:
     """Rename a player (or a pair); their number, games and results stay theirs."""
     with open_for_command(event) as store:
+        pair = roster.pair_named(store, old) is not None  # (a pair's new name is told against the pairs')
         was, now = roster.rename(store, old, new, Who(by, reason))
-        warnings = pl.near_identical(store, [now])
+        warnings = pl.near_identical(store, [now], store.teams(), "pair ") if pair else pl.near_identical(store, [now])
     typer.echo(f"renamed {was!r} to {now!r}")
     for line in warnings:
         typer.echo(f"warning: {line}", err=True)

@@ -122,8 +122,9 @@ def ranking_text(store: EventStore) -> str:
     if s.team_duplicate:
         return ("teams by " + ("victory points" if s.victory_points else "match points")
                 + ", then the IMP difference, then the IMPs won (a bye: a match won)")
-    by = s.ranking or "matchpoints"
-    return f"pairs by {by}, then {'IMPs' if by == 'matchpoints' else 'matchpoints'}"
+    if (s.ranking or "matchpoints") == "imps":
+        return "pairs by IMPs, then matchpoint percentage"
+    return "pairs by matchpoint percentage, then IMPs"
 
 
 class BoardsThere(Refused):
@@ -473,9 +474,11 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
     refuse_unseated_round(store, round_no, report.source, given)
     if len(record.hands) != 1:
         raise ResultRefused(f"{report.source}: a board's record holds that one hand, not {len(record.hands)}")
-    hand = record.hands[0]
-    if hand.result is None or report.scores is None:
+    closed = bd.closed_hand(record) if report.scores is not None else None
+    if closed is None:  # (a hand played to its end is closed without its end line: a board is one hand)
         raise ResultRefused(f"{report.source}: hand 1 is not finished; nothing was stored")
+    record = closed
+    hand = record.hands[0]
     the_board = board(store, board_no)
     try:
         bd.check_hand(the_board, record, 1)
@@ -612,6 +615,18 @@ def not_played_boards(store: EventStore) -> dict[int, list[int]]:
     for r in sql.not_played(store):
         out.setdefault(r["table_id"], []).append(r["board"])
     return out
+
+
+def not_played_rows(store: EventStore) -> list[dict[str, Any]]:
+    """Every board marked not played at a table, as the export lists them (``boards_not_played``):
+    the round, the table, the board, the table's NS and EW pairs (the movement's numbers), the
+    reason, when and by whom; in round, table and board order."""
+    where = {t.table_id: t for t in table_boards(store)}
+    rows = [{"round": where[r["table_id"]].round, "table": where[r["table_id"]].table, "board": r["board"],
+             "ns": where[r["table_id"]].ns, "ew": where[r["table_id"]].ew, "reason": r["reason"],
+             "marked_at": r["marked_at"], "marked_by": r["marked_by"]}
+            for r in sql.not_played(store) if r["table_id"] in where]
+    return sorted(rows, key=lambda x: (x["round"], x["table"], x["board"]))
 
 
 def _need_reason(reason: str | None, what: str) -> str:

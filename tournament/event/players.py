@@ -91,8 +91,9 @@ def near_identical(store: EventStore, names: Sequence[str], among: Sequence[Any]
     Each player's two keys are worked out once, the players grouped by their near key (each group
     in the players' order): a name's twin is the first of its group with another key, as it was
     when every name was compared with every player (a million skeletons for a thousand names).
-    ``among``: other entries to compare with instead (a team event's teams, ``what`` "team "), told
-    to rename with ``rename``: a team is told of as a player is."""
+    ``among``: other entries to compare with instead (a team event's teams, ``what`` "team "; a
+    pairs event's pairs, "pair "), told to rename with ``rename``: a team or a pair is told of as a
+    player is."""
     out = []
     by_near: dict[str, list[tuple[str, Any]]] = {}
     for p in store.players() if among is None else among:
@@ -215,7 +216,9 @@ def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]],
               near: list[str] | None = None) -> list[Team]:
     """Enter fixed partnerships ``(player, partner, pair name or None)`` in one transaction;
     ``ids``: the two players' optional federation ids, a pair each; ``fields``: the two players'
-    other columns, a pair each; ``near``: as :func:`add_players`'s, for the players entered."""
+    other columns, a pair each; ``near``: as :func:`add_players`'s, for the players entered and
+    then for the pairs' names (a pair's name differing from another's only by capitals and spaces,
+    ``Ana & Bo`` and ``ana & bo``, is entered and told of as a player's is)."""
     fids = [(check_federation_id(a), check_federation_id(b)) for a, b in ids] if ids is not None else None
     if fids is not None and len(fids) != len(pairs):
         raise PlayerInputError(f"{len(fids)} player ids for {len(pairs)} pairs")
@@ -254,6 +257,7 @@ def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]],
                                                             "from_round": entered})
         if near is not None:
             near.extend(near_identical(store, every))
+            near.extend(near_identical(store, team_names, store.teams(), "pair "))
     by_id = {t.id: t for t in store.teams()}
     return [by_id[i] for i in ids]
 

@@ -24,13 +24,21 @@ from tournament.store import desk as sql
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Team
 
+def pair_named(store: EventStore, name: str) -> Team | None:
+    """In a pairs event, the pair ``name`` names (as :func:`rename` finds it: a pair's name comes
+    before a member's); otherwise, or when no pair is named so, ``None``."""
+    if store.settings.format != PAIRS:
+        return None
+    return next((t for t in store.teams() if name_key(t.name) == name_key(name)), None)
+
+
 def rename(store: EventStore, old: str, new: str, who: Who = NOBODY) -> tuple[str, str]:
     """Rename a player (in a pairs event, a pair by its name, or a member by theirs).  Returns
     (old name, new name).  Refused when the new name, or a look-alike, is taken."""
     new = _check_name(new)
     with store.write():
         pairs = store.settings.format == PAIRS
-        team = next((t for t in store.teams() if name_key(t.name) == name_key(old)), None) if pairs else None
+        team = pair_named(store, old)
         if team is not None:
             if name_key(new) != name_key(team.name):
                 _refuse_look_alikes(store, [], [new], but=team.id)

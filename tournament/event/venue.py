@@ -345,6 +345,28 @@ REFUSALS = (
        "--board B --reason TEXT (or correct it: tournament result EVENT --round R --table T --board B "
        "--score NS=..,EW=.. --replace)"),
     N_("give the reason for correcting a board's result (it goes into the audit trail)"),
+    # A board marked not played, or its result taken back, from the director's page: the page's own
+    # refusals, then tournament.event.duplicate.mark_not_played's and clear_board's (BoardMark.summary).
+    N_('"board" must be the number of the board'),
+    N_("give the reason for marking a board not played (it goes into the audit trail)"),
+    N_("give the reason for taking a board's result back (it goes into the audit trail)"),
+    N_("round %(n)s table %(n2)s board %(n3)s: not played — no score there; the board is scored over the tables "
+       "that played it"),
+    N_("round %(n)s table %(n2)s board %(n3)s: no longer marked not played; its result is to be entered"),
+    N_("round %(n)s table %(n2)s board %(n3)s: result NS %(n4)s, EW %(n5)s taken back (kept in the history); the "
+       "board is to be entered again"),
+    N_("round %(n)s table %(n2)s board %(n3)s has a result (NS %(n4)s, EW %(n5)s): take it back first (tournament "
+       "clear EVENT --round %(n6)s --table %(n7)s --board %(n8)s --reason TEXT)"),
+    N_("table %(n)s's phone is playing board %(n2)s: finish the hand there, or enter its score with --replace"),
+    N_("round %(n)s table %(n2)s board %(n3)s has no result: there is nothing to take back"),
+    N_("a board not played is for a duplicate event (tournament new --format duplicate); this event is "
+       "%(format)s"),
+    N_("taking back a board's result is for a duplicate event (tournament new --format duplicate); this event is "
+       "%(format)s"),
+    N_("a board not played is for duplicate pairs; in duplicate teams a board is scored at both tables of its "
+       "match: enter its result (--replace to correct one)"),
+    N_("taking back a board's result is for duplicate pairs; in duplicate teams a board is scored at both tables "
+       "of its match: enter its result (--replace to correct one)"),
     N_("table %(n)s of round %(n2)s plays board %(n3)s, not board %(n4)s"),
     N_("table %(n)s of round %(n2)s plays boards %(list)s, not board %(n3)s"),
     N_("board %(n)s: %(problem)s"),
@@ -1642,24 +1664,64 @@ class Venue:
             self.store.bring_browsing_up_to_date()
             return self._state(table, self._current(table), [entry.summary()])
 
-    def director_clear(self, round_no: int, table_no: int, reason: Any, cid: Any = None) -> dict:
+    def director_clear(self, round_no: int, table_no: int, reason: Any, cid: Any = None, board: Any = None) -> dict:
         """A result taken back from the director's page: :func:`tournament.event.results.clear_result`
-        (as ``tournament clear``), the reason required, the old result into the audit trail.
+        (as ``tournament clear``), the reason required, the old result into the audit trail.  At a
+        duplicate pairs table, ``board``: that board's result (or its mark "not played") taken back,
+        :func:`tournament.event.duplicate.clear_board` (as ``tournament clear --board``).
         ``cid``: the write's id, taken once by it (:meth:`once`): sent again, it clears no result
         entered since."""
         with self.lock:
             table = self.table(round_no, table_no)
-            return self.once("result/clear", cid, lambda: self._director_clear(round_no, table_no, reason), table,
-                              shows_table=True)
+            return self.once("result/clear", cid, lambda: self._director_clear(round_no, table_no, reason, board),
+                             table, shows_table=True)
 
-    def _director_clear(self, round_no: int, table_no: int, reason: Any) -> dict:
+    def _director_clear(self, round_no: int, table_no: int, reason: Any, board: Any = None) -> dict:
         if reason is not None and not isinstance(reason, str):
             raise Unprocessable('"reason" must be text')
+        if board is not None:
+            return self._director_board(round_no, table_no, board, reason, duplicate.clear_board)
         if not reason or not reason.strip():
             raise Unprocessable("give the reason for clearing a result (it goes into the audit trail)")
         with self.lock:
             table = self.table(round_no, table_no)
             done = results.clear_result(self.store, round_no, table_no, reason, by="director's page")
+            self.store.bring_browsing_up_to_date()
+            return self._state(table, self._current(table), [done.summary()])
+
+    def director_not_played(self, round_no: int, table_no: int, board: Any, reason: Any, cid: Any = None) -> dict:
+        """A board the table did not play, marked from the director's page:
+        :func:`tournament.event.duplicate.mark_not_played` (as ``tournament result --board B
+        --not-played --reason``), the reason required, into the audit trail.  ``cid``: the write's
+        id, taken once by it (:meth:`once`)."""
+        with self.lock:
+            table = self.table(round_no, table_no)
+            return self.once("result/not-played", cid,
+                             lambda: self._director_board(round_no, table_no, board, reason,
+                                                          duplicate.mark_not_played), table, shows_table=True)
+
+    def _director_board(self, round_no: int, table_no: int, board: Any, reason: Any,
+                        operation: Callable[..., Any]) -> dict:
+        """A duplicate pairs board marked not played, or its result taken back, from the director's
+        page: the command line's own operation (``operation``: :func:`duplicate.mark_not_played`,
+        :func:`duplicate.clear_board`), refused as there, in one line.  Then as after the director's
+        correction of a board (:meth:`_correct_board`): what people browse is brought up to date,
+        and the answer is the table as it now is (the server tells the hall, as after every write
+        that logs a change; the table's phones see the board they are on move at their next read)."""
+        if isinstance(board, bool) or not isinstance(board, int):
+            raise Unprocessable('"board" must be the number of the board')
+        if reason is not None and not isinstance(reason, str):
+            raise Unprocessable('"reason" must be text')
+        if not reason or not reason.strip():
+            raise Unprocessable("give the reason for marking a board not played (it goes into the audit trail)"
+                                if operation is duplicate.mark_not_played else
+                                "give the reason for taking a board's result back (it goes into the audit trail)")
+        with self.lock:
+            table = self.table(round_no, table_no)
+            try:
+                done = operation(self.store, round_no, table_no, board, reason, "the director's page")
+            except TournamentError as e:
+                raise Unprocessable(e.message) from None
             self.store.bring_browsing_up_to_date()
             return self._state(table, self._current(table), [done.summary()])
 

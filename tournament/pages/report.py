@@ -80,6 +80,10 @@ def add_desk_data(store: EventStore, data: dict[str, Any], by: Sequence[str] = (
             p.setdefault(f, own.get(p["id"], {}).get(f))
     data["player_columns"] = (["player_id"] if fids else []) + [f for f in names if f not in PLAYER_COLUMNS]
     data["audit"] = audit.trail_rows(store)
+    if store.settings.duplicate:  # the boards a table did not play, each with its reason (not the hall's)
+        from tournament.event import duplicate
+
+        data["boards_not_played"] = duplicate.not_played_rows(store)
     if by:
         data["prizes"] = prizes.prize_lists(store, st_.event_standings(store), list(by), best)
 
@@ -366,6 +370,8 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
                       "winner", "verified", "result"], seat_rows)
     if "boards" in data:  # a duplicate event: a row a board's result at a table
         out["boards"] = board_results_csv(data)
+    if "boards_not_played" in data:  # duplicate pairs: a row a board a table did not play, and why
+        out["boards_not_played"] = (list(NOT_PLAYED_COLUMNS), data["boards_not_played"])
     if "duplicate_team_matches" in data:  # each match board by board: both tables, the net, the IMPs
         out["team_boards"] = (["round", "tables", "home", "away", "board", "first_ns", "first_ew", "second_ns",
                                "second_ew", "net", "imps"],
@@ -459,6 +465,8 @@ def duplicate_standings_csv(data: dict[str, Any]) -> tuple[list[str], list[dict[
 #: ``boards.csv``: a row a board's result at a table (duplicate pairs; duplicate teams).
 BOARD_COLUMNS = ["round", "table", "board", "ns_pair", "ns", "ew_pair", "ew", "ns_points", "ew_points", "ended",
                  "verified", "ns_matchpoints", "ew_matchpoints", "top", "ns_imps", "ew_imps"]
+#: ``boards_not_played.csv``: a row a board a table did not play (duplicate pairs), with its reason.
+NOT_PLAYED_COLUMNS = ("round", "table", "board", "ns", "ew", "reason", "marked_at", "marked_by")
 TEAM_BOARD_COLUMNS = ["round", "table", "board", "ns_team", "ns", "ew_team", "ew", "ns_points", "ew_points",
                       "ended", "verified"]
 

@@ -732,8 +732,11 @@ def board_to_record(store: EventStore, table: Table, plays: Sequence[Board], num
 
 
 def board_finished(record: Record) -> bool:
-    """A board's game is its one hand: finished once that hand has its result."""
-    return len(record.hands) == 1 and record.hands[0].result is not None
+    """A board's game is its one hand: finished once that hand is closed, by its result (an ``end``
+    line) or by its play being over (:func:`tournament.pairing.boards.closed_hand`)."""
+    from tournament.pairing import boards as bd
+
+    return bd.closed_hand(record) is not None
 
 
 def refuse_if_decided(store: EventStore, table: Table, replace: bool) -> None:

@@ -158,6 +158,37 @@ def play(board: Board, seed: int | str) -> Record:
     return attrs.evolve(board.template(), hands=(hand,))
 
 
+def closed_hand(record: Record) -> Record | None:
+    """A board's record of its one hand, closed: as it is when the hand has its result (an ``end``
+    line), or else with the result its play gives once it is over.  A board is one hand, so a hand
+    played to its end is closed, though no ``end`` line was typed: a recorder reading moves from a
+    pipe closes a hand that is over at the end of its input, and writes no result for it.  ``None``
+    while the hand is still being played (or the record is not one valid hand)."""
+    from domrec.validate import validate
+
+    if len(record.hands) != 1:
+        return None
+    hand = record.hands[0]
+    if hand.result is not None:
+        return record
+    ended: list[Any] = []
+
+    class _Ends:
+        def hand_started(self, *_: Any) -> None:
+            pass
+
+        def moved(self, *_: Any) -> None:
+            pass
+
+        def hand_finished(self, index: int, outcome: Any, match: Any) -> None:
+            ended.append(outcome)
+
+    if not validate(record, observer=_Ends()).valid or not ended:
+        return None
+    result = HandResult(scores=dict(ended[0].scores), end=ended[0].end)
+    return attrs.evolve(record, hands=(attrs.evolve(hand, result=result),))
+
+
 # --- boards from records -------------------------------------------------------------------------
 
 

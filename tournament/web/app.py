@@ -1651,6 +1651,7 @@ class VenueServer(HallSite):
             Route(f"{api}/tables/{{round}}/{{table}}/clear", self.api_clear, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/result", self.api_result, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/result/clear", self.api_clear_result, methods=["POST"]),
+            Route(f"{api}/tables/{{round}}/{{table}}/result/not-played", self.api_not_played, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/pins/clear", self.api_clear_pins, methods=["POST"]),
             Route(f"{api}/tables/{{round}}/{{table}}/lines", self.api_lines),
             Route(f"{api}/tables/{{round}}/{{table}}/correct", self.api_correct, methods=["POST"]),
@@ -1861,11 +1862,23 @@ class VenueServer(HallSite):
         return await self._answer(request, work)
 
     async def api_clear_result(self, request: Request) -> Response:
-        """(The director's key) a result taken back, with its reason: ``tournament clear``."""
+        """(The director's key) a result taken back, with its reason: ``tournament clear``; at a
+        duplicate pairs table, ``"board"``: that board's (``tournament clear --board``)."""
         async def work() -> Any:
             round_no, table_no, _ = await self._authorized(request, director=True)
             body = await _json_body(request)
-            return await self.run(self.venue.director_clear, round_no, table_no, body.get("reason"), body.get("cid"))
+            return await self.run(self.venue.director_clear, round_no, table_no, body.get("reason"), body.get("cid"),
+                                  body.get("board"))
+        return await self._answer(request, work)
+
+    async def api_not_played(self, request: Request) -> Response:
+        """(The director's key) a duplicate pairs table's board marked not played, with its reason:
+        ``tournament result --board B --not-played``."""
+        async def work() -> Any:
+            round_no, table_no, _ = await self._authorized(request, director=True)
+            body = await _json_body(request)
+            return await self.run(self.venue.director_not_played, round_no, table_no, body.get("board"),
+                                  body.get("reason"), body.get("cid"))
         return await self._answer(request, work)
 
     async def _director_here(self, request: Request) -> tuple[int, int, str]:

@@ -302,7 +302,17 @@ OPENAPI: dict[str, Any] = {
             **_write("The director takes a table's result back, with the reason (director's key; the old result "
                      "into the audit trail, as tournament clear)",
                      _director_id({"type": "object", "required": ["reason"],
-                                   "properties": {"reason": {"type": "string"}}}))},
+                                   "properties": {"reason": {"type": "string"},
+                                                  "board": {"type": ["integer", "null"],
+                                                            "description": "a duplicate pairs table: the board whose "
+                                                                           "result (or mark \"not played\") is taken "
+                                                                           "back (tournament clear --board)"}}}))},
+        "/api/v1/tables/{round}/{table}/result/not-played": {
+            "parameters": _TABLE_PARAMS,
+            **_write("The director marks a duplicate pairs table's board not played, with the reason (director's "
+                     "key; into the audit trail, as tournament result --board B --not-played)",
+                     _director_id({"type": "object", "required": ["board", "reason"],
+                                   "properties": {"board": {"type": "integer"}, "reason": {"type": "string"}}}))},
         "/api/v1/tables/{round}/{table}/lines": {
             "parameters": _TABLE_PARAMS + [_PIN_PARAM],
             "get": {"summary": "The table's game hand by hand, one line a move, as a correction numbers them "

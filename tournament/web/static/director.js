@@ -6,7 +6,7 @@
 (function () {
   const token = document.body.dataset.token;
   const headers = { "Authorization": "Bearer " + token, "Content-Type": "application/json" };
-  let view = null, open = null, openState = null;
+  let view = null, open = null, openState = null, pairsBoards = false;
   const { $, el, say, name, plain, t, slot, withNodes, layoutLines } = window.venue;
   // What a tap in the open table's panel leads to is said beside its buttons (on a phone the line
   // at the top of the page is far off the screen by then); the rest at the top.
@@ -421,6 +421,11 @@
     // A duplicate table's results are its boards': the board to correct is picked, its score shown.
     const rows = (data.result && data.result.boards) || [];
     $("result-board-row").hidden = !data.boards;
+    // A duplicate pairs table: the board picked is marked not played, or its result taken back
+    // (the button below says which board); duplicate teams score a board at both tables of a match.
+    pairsBoards = Boolean(data.boards) && !(view && view.matches && view.matches.length);
+    $("board-not-played").hidden = !pairsBoards;
+    $("clear-result").textContent = pairsBoards ? t("Take the board's result back") : t("Take the result back");
     if (data.boards) {
       $("result-board").replaceChildren(...data.boards.map((b) => el("option", { value: b }, t("Board %(n)s", { n: b }))));
       $("result-board").onchange = () => {
@@ -481,11 +486,33 @@
       tell(data.said.join("; "), "good");
     }
   });
+  // A result taken back (at a duplicate table, the board picked: its result, or its mark "not
+  // played"), and a duplicate board marked not played: the reason above, required, into the trail.
+  const boardPicked = () => (pairsBoards && openState && openState.boards ? Number($("result-board").value) : null);
   $("clear-result").addEventListener("click", async () => {
     if (!open) return;
     const reason = $("result-reason").value.trim();
-    if (!reason) { tell(t("give the reason for clearing a result (it goes into the audit trail)"), "bad"); return; }
-    const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/result/clear`, { reason }, tell);
+    const board = boardPicked();
+    if (!reason) {
+      tell(board === null ? t("give the reason for clearing a result (it goes into the audit trail)")
+                          : t("give the reason for taking a board's result back (it goes into the audit trail)"), "bad");
+      return;
+    }
+    const body = board === null ? { reason } : { reason, board };
+    const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/result/clear`, body, tell);
+    if (data) {
+      $("result-reason").value = "";
+      await refresh();
+      await openTable(open.round, open.table);
+      tell(data.said.join("; "), "good");
+    }
+  });
+  $("board-not-played").addEventListener("click", async () => {
+    if (!open || boardPicked() === null) return;
+    const reason = $("result-reason").value.trim();
+    if (!reason) { tell(t("give the reason for marking a board not played (it goes into the audit trail)"), "bad"); return; }
+    const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/result/not-played`,
+                            { board: boardPicked(), reason }, tell);
     if (data) {
       $("result-reason").value = "";
       await refresh();

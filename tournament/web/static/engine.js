@@ -162,12 +162,25 @@
       busy = false;
     }
   }
+  // A duplicate table's board in play as the kept log leaves it (table_log.board_index): the first
+  // of its boards neither closed in the log nor entered (or marked not played) in the event.
+  function heldBoard() {
+    const boards = held.facts.boards;
+    if (!Array.isArray(boards)) return undefined;
+    const closed = held.rows.filter((r) => r[1] === "board").map((r) => {
+      try { return Number(JSON.parse(r[2]).board); } catch (e) { return null; }
+    });
+    const next = boards.find((b) => !b.entered && !closed.includes(b.board));
+    return next ? next.board : null;
+  }
   // The state the page holds is the one the kept log leaves: the same last write (revision and
-  // time) and the same result.
+  // time), the same result and, at a duplicate table, the same board in play (the director marks a
+  // board not played, or takes a board's result back, without a write of the table's log).
   function inStep(state) {
     const last = lastRow();
     return Boolean(held) && state.rev === (last ? last[0] : 0) && (state.last_at || null) === (last ? last[3] : null)
-      && JSON.stringify(state.result || null) === JSON.stringify(held.facts.result || null);
+      && JSON.stringify(state.result || null) === JSON.stringify(held.facts.result || null)
+      && (state.board === undefined || state.board === heldBoard());
   }
   async function logFor(given) {
     if (given && given.template && given.rows) return given;

@@ -658,8 +658,10 @@
   }
   // What a refresh compares: the table's revision moves with every write at the table; the status
   // and the result also move when the director enters a result (which the table's log does not hold),
-  // and where its players go next when the next round is paired.
-  const version = (v) => [v.rev, v.status, JSON.stringify(v.result), JSON.stringify(v.next)].join("|");
+  // and where its players go next when the next round is paired; at a duplicate table, the board it
+  // is on and how many are done also move when the director marks a board not played or takes a
+  // board's result back (neither is a write of the table's log: its revision stays).
+  const version = (v) => [v.rev, v.status, JSON.stringify(v.result), JSON.stringify(v.next), v.board, v.boards_played].join("|");
   // Without the deal: where the tile tapped may go, asked of the server (one place: sent at once).
   let options = null;
   async function placeTile(tile) {
