@@ -122,11 +122,11 @@ def _withdrawn(tmp_path: Path) -> Path:
     return path
 
 
-def _odd_duplicate(tmp_path: Path) -> Path:
+def _too_few_duplicate_pairs(tmp_path: Path) -> Path:
     from tests.tournament.test_duplicate_event import new_event
 
     path = tmp_path / "dup.db"
-    new_event(path, 7, "mitchell")
+    new_event(path, 4, "mitchell")
     return path
 
 
@@ -146,9 +146,9 @@ def _odd_duplicate(tmp_path: Path) -> Path:
     (lambda p: _rotating(p, paired=0), {"seed": "column:elo"}, "no player has a 'elo' column to seed round 1 by",
      "ningún jugador tiene una columna 'elo' por la que sembrar la ronda 1: añada los jugadores desde un CSV que la "
      "tenga (tournament add EVENTO --csv jugadores.csv)"),
-    (_odd_duplicate, {}, "a duplicate movement seats two pairs a table: 7 pairs are entered",
-     "un movimiento duplicado sienta dos parejas por mesa: hay 7 parejas inscritas"),
-], ids=["knockout", "balanced", "too-few", "seed-later", "seed-unknown", "seed-column", "duplicate-odd"])
+    (_too_few_duplicate_pairs, {}, "a duplicate movement needs at least 5 pairs (3 tables); 4 are entered",
+     "un movimiento duplicado necesita al menos 5 parejas (3 mesas); hay 4 inscritas"),
+], ids=["knockout", "balanced", "too-few", "seed-later", "seed-unknown", "seed-column", "duplicate-too-few"])
 def test_next_round_refused_in_spanish(tmp_path: Path, make, body, english, spanish) -> None:
     server = _server(make(tmp_path))
     try:

@@ -133,8 +133,10 @@ def print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, w
     if not rows:  # in the words of every event's `tables --round`
         from tournament.event.rounds import round_tables
         round_tables(store, round_no)
+    out = dup.sits_out(store, round_no)  # an odd number of pairs: one pair sits out the round
     if as_json:
-        emit(rows, False, True, "", {"round": round_no})
+        emit(rows, False, True, "", {"round": round_no, **({"sits_out": {"pair": out.pair, "name": out.name,
+                                                                         "table": out.table}} if out else {})})
         return
     if as_csv:
         emit([{**r, "boards": " ".join(map(str, r["boards"]))} for r in rows], True, False, "")
@@ -151,6 +153,9 @@ def print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, w
             sorted(((r["ew"], r, "EW") for r in rows), key=lambda x: x[0]):
         pair, row, side = r
         guide.append(f"pair {pair}: table {row['table']} {side}, boards {' '.join(map(str, row['boards']))}")
+    if out is not None:  # said where each pair learns where to go, in its place by number
+        at = next((i for i, line in enumerate(guide) if int(line.split(":")[0].split()[1]) > out.pair), len(guide))
+        guide.insert(at, f"pair {out.pair}: sits out this round (table {out.table} is not played)")
     footer = [f"{moving.tables}-table {moving.kind} ({moving.style}), round {round_no} of {moving.rounds}", *guide]
     emit(shown, False, False, f"{store.settings.name} — round {round_no}", footer=footer, wide=wide,
          keep=("table", "boards"))

@@ -92,7 +92,9 @@ def pairing_findings(settings: Settings, players: list[Player], teams: list[Team
         rt = [t for t in tables if t.round == r]
         where = f"round {r}"
         numbers = [t.number for t in rt]
-        if numbers != list(range(1, len(rt) + 1)):
+        # (a duplicate round keeps its movement's numbers: a pair sitting out leaves a gap; the
+        # movement's check says which tables a round has: duplicate.check_findings)
+        if numbers != list(range(1, len(rt) + 1)) and not settings.duplicate:
             err(where, f"tables are not numbered 1..{len(rt)}: {numbers}")
         seen: Counter = Counter()
         this_round: set[frozenset[int]] = set()
@@ -280,8 +282,15 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     tables = store.tables()
     byes = store.byes()
     swiss_rounds = {n for n, sid in store.round_stage().items() if sid == 1}
+    excused = desk.excused(store)
+    if settings.duplicate:  # an odd number of pairs: the pair sitting out a round has neither table nor bye
+        from tournament.event import duplicate
+        for r in swiss_rounds:
+            out = duplicate.sits_out(store, r)
+            if out is not None:
+                excused.setdefault(r, set()).update(next(t.players for t in teams if t.id == out.pair_id))
     findings.extend(pairing_findings(settings, players, teams, [t for t in tables if t.round in swiss_rounds],
-                                     {r: v for r, v in byes.items() if r in swiss_rounds}, desk.excused(store),
+                                     {r: v for r, v in byes.items() if r in swiss_rounds}, excused,
                                      squad_store.substitutions(store) if settings.teams else (),
                                      _forfeited_seats(store, tables) if settings.teams else {},
                                      squad_store.squads(store) if settings.teams else ()))

@@ -168,28 +168,71 @@ def store_boards(store: EventStore, made: Sequence[bd.Board], replace: bool = Tr
 # --- the movement and its rounds -------------------------------------------------------------------
 
 
-def movement(store: EventStore, tables: int | None = None) -> mv.Movement:
-    """The event's movement: for the tables seated at round 1 (or ``tables``, before it)."""
+#: The fewest pairs a duplicate movement seats: 3 tables, one pair sitting out each round.
+MIN_PAIRS = 2 * mv.MIN_TABLES - 1
+
+
+def movement(store: EventStore, pairs: int | None = None) -> mv.Movement:
+    """The event's movement: for the pairs numbered at round 1 (or ``pairs``, before it), on
+    (pairs + 1) // 2 tables; an odd number of pairs plays it with a phantom pair 2T, the pair it
+    would meet sitting out each round (:func:`tournament.pairing.movements.with_phantom`)."""
     s = store.settings
-    if tables is None:
-        numbers = sql.pair_numbers(store)
-        if not numbers:
+    if pairs is None:
+        pairs = len(sql.pair_numbers(store))
+        if not pairs:
             raise UnusableInput("round 1 has not been seated yet: the movement is drawn for the pairs there are then")
-        tables = len(numbers) // 2
-    return mv.movement(s.movement or "mitchell", tables, s.boards_per_round)
+    return mv.movement(s.movement or "mitchell", (pairs + 1) // 2, s.boards_per_round, phantom=pairs % 2 == 1)
+
+
+@attrs.frozen
+class SitOut:
+    """The pair that sits out a round of an odd number of pairs: the movement's number, the
+    event's pair, its name, and the table it would have sat at (no table of the round)."""
+
+    round: int
+    pair: int
+    pair_id: int
+    name: str
+    table: int
+
+
+def sits_out(store: EventStore, round_no: int) -> SitOut | None:
+    """Who sits out round ``round_no`` (an odd number of pairs: the pair the phantom would meet),
+    derived from the movement, not stored: nothing else of the event treats it as a bye (no
+    score, no points); None where every pair plays, or before round 1."""
+    return sit_outs(store, round_no).get(round_no)
+
+
+def sit_outs(store: EventStore, only: int | None = None) -> dict[int, SitOut]:
+    """Round -> the pair that sits it out, for every round seated (or round ``only``); empty with an
+    even number of pairs.  The movement is drawn once for all of them."""
+    ids = sql.pair_numbers(store)
+    if not ids or len(ids) % 2 == 0:
+        return {}
+    moving = movement(store)
+    names = {t.id: t.name for t in store.teams()}
+    last = store.last_round()
+    rounds = range(1, last + 1) if only is None else [only] if 1 <= only <= last else []
+    out = {}
+    for r in rounds:
+        station = moving.sits_out(r)
+        if station is not None:
+            out[r] = SitOut(r, station.pair, ids[station.pair], names.get(ids[station.pair], ""), station.table)
+    return out
 
 
 def pair_round(store: EventStore, number: int) -> Plan:
     """Within the write of :func:`tournament.event.rounds.pair_next_round`: seat round ``number``
-    as the movement says, each table with its pairs and boards.  Round 1 numbers the pairs (those
-    entered, in order: an even number, 6 to 60) and checks that every board the movement plays is
-    there."""
+    as the movement says, each table with its pairs and boards, under the movement's table
+    numbers (a round with a pair sitting out has no row for its sit-out table: a gap).  Round 1
+    numbers the pairs (those entered, in order: 5 to 60; an odd number plays with a phantom) and
+    checks that every board the movement plays is there."""
     if number == 1:
         pairs = [t for t in store.teams() if t.active_in(1)]
-        if len(pairs) % 2:
-            raise PairingError(f"a duplicate movement seats two pairs a table: {len(pairs)} pairs are entered; "
-                               f"enter one more (or withdraw one)")
-        moving = movement(store, len(pairs) // 2)
+        if len(pairs) < MIN_PAIRS:
+            raise PairingError(f"a duplicate movement needs at least {MIN_PAIRS} pairs ({mv.MIN_TABLES} tables); "
+                               f"{len(pairs)} are entered")
+        moving = movement(store, len(pairs))
         have = {b["board"] for b in sql.boards(store)}
         missing = [b for b in moving.boards if b not in have]
         if missing and not have:
@@ -219,7 +262,8 @@ def pair_round(store: EventStore, number: int) -> Plan:
         # Partners sit opposite: the event's seats in order are NS, EW, NS, EW (N E S W).
         who = (ns[0], ew[0], ns[1], ew[1])
         tables.append(tuple(SeatAssignment(seat, PARTNERSHIP_SIDES[i % 2], who[i]) for i, seat in enumerate(seats)))
-    store.insert_round(number, f"duplicate:{moving.kind}:{moving.tables}:round:{number}", tables, (), [])
+    store.insert_round(number, f"duplicate:{moving.kind}:{moving.tables}:round:{number}", tables, (), [],
+                       numbers=[sitting.table for sitting in moving.sittings[number - 1]])
     by_number = {t.number: t.id for t in store.tables(number)}
     for sitting in moving.sittings[number - 1]:
         sql.insert_board_table(store, by_number[sitting.table], sitting.ns, sitting.ew, sitting.boards)
@@ -856,6 +900,13 @@ def check_findings(store: EventStore) -> tuple[list[tuple[str, str, str]], int]:
             out.append(("error", f"round {t.round} table {t.table}", f"seats pairs {t.ns} and {t.ew} with boards "
                         f"{list(t.boards)}; the movement says " + (f"pairs {want.ns} and {want.ew} with boards "
                                                                    f"{list(want.boards)}" if want else "no such table")))
+    for number in sorted({t.round for t in seated}):  # every table the movement plays, none more
+        if number > moving.rounds:
+            continue
+        want = sorted(s.table for s in moving.sittings[number - 1])
+        have = sorted(t.table for t in seated if t.round == number)
+        if have != want:
+            out.append(("error", f"round {number}", f"seats tables {have}; the movement plays tables {want}"))
     where = {t.table_id: (t.round, t.table, t.boards) for t in seated}
     found, checked = recheck_results(store, where)
     return out + found, checked

@@ -216,6 +216,11 @@ class _Seen:
                 self.match_of[row["table_id"]] = (row["key"], row["game"])
         self.byes = store.byes()
         self.complete = _complete_boards(store) if withhold else None
+        self.sit_outs: dict[int, Any] = {}
+        if store.settings.duplicate:
+            from tournament.event.duplicate import sit_outs
+
+            self.sit_outs = sit_outs(store)
 
 
 def _complete_boards(store: EventStore) -> set[int] | None:
@@ -251,10 +256,16 @@ def _round(store: EventStore, number: int, seen: _Seen) -> dict[str, Any]:
         _add_boards(store, number, tables, seen.complete)
     elif store.settings.team_duplicate:
         _add_team_boards(store, number, tables, seen.complete)
-    return {"round": number, "stage": stage_id,
-            "label": _round_label(store.settings.format, seen.stages.get(stage_id), number,
-                                   store.settings.duplicate), "tables": tables,
-            "byes": [{"id": p, "name": seen.names[p]} for p in seen.byes.get(number, [])]}
+    doc = {"round": number, "stage": stage_id,
+           "label": _round_label(store.settings.format, seen.stages.get(stage_id), number,
+                                  store.settings.duplicate), "tables": tables,
+           "byes": [{"id": p, "name": seen.names[p]} for p in seen.byes.get(number, [])]}
+    out = seen.sit_outs.get(number)
+    if out is not None:  # an odd number of duplicate pairs: who sits this round out (no table, no score)
+        members = next((t.players for t in store.teams() if t.id == out.pair_id), ())
+        doc["sits_out"] = {"pair": out.pair, "name": out.name, "table": out.table,
+                           "players": [{"id": p, "name": seen.names.get(p, "")} for p in members]}
+    return doc
 
 
 def _add_boards(store: EventStore, number: int, tables: list[dict[str, Any]], complete: set[int] | None) -> None:

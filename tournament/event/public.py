@@ -291,6 +291,11 @@ def find_your_table(r: dict[str, Any], units: dict[int, int] | None = None) -> l
     for b in r["byes"]:
         out.append({"name": b["name"], "key": _plain(b["name"]), "id": b["id"], "table": None, "seat": None, "partners": [], "opponents": [],
                     "match": None, "result": None, "no": units.get(b["id"], b["id"])})
+    away = r.get("sits_out")  # a duplicate pair sitting the round out (an odd number of pairs): no table, no bye
+    for b in away["players"] if away else ():
+        out.append({"name": b["name"], "key": _plain(b["name"]), "id": b["id"], "table": None, "seat": None,
+                    "partners": [o["name"] for o in away["players"] if o["id"] != b["id"]], "opponents": [],
+                    "match": None, "result": None, "no": units.get(b["id"], away["pair"]), "sits_out": True})
     return sorted(out, key=lambda row: (row["key"], row["name"]))
 
 

@@ -99,7 +99,7 @@ PAIRING_REFUSALS = (
     # (a duplicate event: tournament.event.duplicate.pair_round, tournament.pairing.movements; a team match's
     # boards: tournament.event.duplicate_teams.check_boards_for)
     N_("round 1 has not been seated yet: the movement is drawn for the pairs there are then"),
-    N_("a duplicate movement seats two pairs a table: %(n)s pairs are entered; enter one more (or withdraw one)"),
+    N_("a duplicate movement needs at least %(n)s pairs (%(n2)s tables); %(n3)s are entered"),
     N_("the %(n)s-table %(kind)s plays boards 1 to %(n2)s; the event has %(n3)s: store all of them (tournament"
        " boards EVENT --boards %(n2)s --seed %(seed)s --replace: that seed deals the event's %(n4)s again as they"
        " are)"),
@@ -966,12 +966,17 @@ class Venue:
                     set(self.store.byes(following).get(following, [])))
             self._next_rounds = {following: kept}
         _, where, byes = kept
+        out = duplicate.sits_out(self.store, following) if self.store.settings.duplicate else None
+        sitting_out = (set(next((t.players for t in self.store.teams() if t.id == out.pair_id), ()))
+                       if out is not None else set())
         seats: dict[str, Any] = {}
         for s in table.seats:
             if s.player in where:
                 seats[s.seat] = {"table": where[s.player][0], "seat": where[s.player][1]}
             elif s.player in byes:
                 seats[s.seat] = {"bye": True}
+            elif s.player in sitting_out:  # a duplicate pair sitting the round out: said, not "no table"
+                seats[s.seat] = {"sits_out": True}
             else:
                 seats[s.seat] = {"out": True}  # withdrawn, or no table of the next round (a stage's)
         if self._plays_boards:  # and which boards come there

@@ -827,7 +827,8 @@ def duplicate_view(data: dict[str, Any], page: str, *args: Any) -> dict[str, Any
     if card is None:
         raise pub.NotPublic(f"there is no pair {number}")
     standing = next((r for r in data["duplicate_standings"]["pairs"] if r["pair"] == number), None)
-    return {**card, "standing": standing}
+    sat_out = [r["round"] for r in data["rounds"] if (r.get("sits_out") or {}).get("pair") == number]
+    return {**card, "standing": standing, "sat_out": sat_out}
 
 
 def match_view(data: dict[str, Any], round_no: int, first: int) -> dict[str, Any]:

@@ -21,7 +21,12 @@ Two families, as bridge clubs run them (docs/duplicate.md):
   promises (no pair met twice, no board played twice) and leaves some pairs unmet.
 
 Pairs are numbered 1 … 2T: in a Mitchell NS pair t sits at table t and EW pair T + t starts
-at table t.  A round has ``boards_per_round`` boards (2 to 4); set s holds boards
+at table t.  An odd number of pairs plays the movement of (n + 1) / 2 tables with a **phantom**,
+the missing pair 2T (``phantom=True``): each round the pair it would meet **sits out** and the
+table it would sit at is not a table of that round (its number is kept: the room is laid out by
+the movement's table numbers).  In a Mitchell pair 2T is an EW pair, so each round a different NS
+pair sits out; in a Howell it is the pair that stays at table 1, so table 1 is the sit-out table
+every round.  A round has ``boards_per_round`` boards (2 to 4); set s holds boards
 ``(s - 1) * boards_per_round + 1`` …  Plain values, no database: the event stores a movement's
 settings and asks it where a pair goes (:meth:`Movement.station`, :meth:`Movement.next_station`).
 """
@@ -103,11 +108,19 @@ class Station:
     opponent: int
     boards: tuple[int, ...]
     shared_with: tuple[int, ...] = ()
+    #: The pair meets the phantom this round: it sits out at no table (``table`` is the one it would
+    #: have sat at, ``opponent`` the phantom, ``boards`` empty: nobody plays that table's boards).
+    sits_out: bool = False
 
 
 @attrs.frozen
 class Movement:
-    """A whole movement: ``sittings[r - 1]`` is round r, one :class:`Sitting` a table."""
+    """A whole movement: ``sittings[r - 1]`` is round r, one :class:`Sitting` a table played.
+
+    With a ``phantom`` (an odd number of pairs) the table where it would sit is left out of
+    ``sittings``, so a round's table numbers may have a gap; ``sit_outs[r - 1]`` is that table's
+    sitting in round r (the phantom and the real pair sitting out there, and the boards nobody
+    plays there)."""
 
     kind: str  # "mitchell" or "howell"
     style: str  # mitchell: "odd", "relay", "skip"; howell: "complete", "partial", "same boards"
@@ -115,6 +128,8 @@ class Movement:
     boards_per_round: int
     sets: int
     sittings: tuple[tuple[Sitting, ...], ...]
+    sit_outs: tuple[Sitting, ...] = ()
+    phantom: int | None = None
     _stations: dict[tuple[int, int], Station] = attrs.field(init=False, repr=False, eq=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
@@ -127,6 +142,10 @@ class Movement:
                 shared = tuple(t for t in by_set[s.board_set] if t != s.table)
                 for pair, direction, other in ((s.ns, "NS", s.ew), (s.ew, "EW", s.ns)):
                     stations[(pair, s.round)] = Station(pair, s.round, s.table, direction, other, s.boards, shared)
+        for s in self.sit_outs:
+            pair, direction = (s.ew, "EW") if s.ns == self.phantom else (s.ns, "NS")
+            stations[(pair, s.round)] = Station(pair, s.round, s.table, direction, self.phantom or 0, (),
+                                                sits_out=True)
         object.__setattr__(self, "_stations", stations)
 
     @property
@@ -135,7 +154,16 @@ class Movement:
 
     @property
     def pairs(self) -> tuple[int, ...]:
-        return tuple(range(1, 2 * self.tables + 1))
+        """The real pairs: 1 … 2T, but the phantom."""
+        return tuple(p for p in range(1, 2 * self.tables + 1) if p != self.phantom)
+
+    def sits_out(self, round: int) -> Station | None:
+        """The pair that sits out round ``round`` (its station says at which table it would have
+        sat), or None where every pair plays (an even number of pairs)."""
+        if not 1 <= round <= len(self.sit_outs):
+            return None
+        s = self.sit_outs[round - 1]
+        return self.station(s.ew if s.ns == self.phantom else s.ns, round)
 
     @property
     def boards(self) -> tuple[int, ...]:
@@ -148,7 +176,7 @@ class Movement:
         found = self._stations.get((pair, round))
         if found is None:
             if pair not in self.pairs:
-                raise MovementError(f"there is no pair {pair}: the pairs are 1 to {2 * self.tables}")
+                raise MovementError(f"there is no pair {pair}: the pairs are 1 to {len(self.pairs)}")
             raise MovementError(f"there is no round {round}: the movement has {self.rounds}")
         return found
 
@@ -258,11 +286,29 @@ def howell(tables: int, boards_per_round: int = 2, rounds: int | None = None) ->
     return Movement("howell", style, n, boards_per_round, sets, tuple(out))
 
 
+def with_phantom(moving: Movement) -> Movement:
+    """``moving`` played by 2T - 1 pairs: pair 2T is the phantom (an EW pair of a Mitchell, the pair
+    that stays at table 1 of a Howell), and the table where it would sit each round is taken out of
+    the round's sittings (kept as the round's sit-out, its number kept: the room is laid out by the
+    movement's numbers and the boards pass between them); the pair it would meet sits out.  The
+    movement's boards are those still played at some table."""
+    phantom = 2 * moving.tables
+    played, out = [], []
+    for row in moving.sittings:
+        out.append(next(s for s in row if phantom in (s.ns, s.ew)))
+        played.append(tuple(s for s in row if phantom not in (s.ns, s.ew)))
+    return Movement(moving.kind, moving.style, moving.tables, moving.boards_per_round, moving.sets, tuple(played),
+                    tuple(out), phantom)
+
+
 def movement(kind: str, tables: int, boards_per_round: int = 2, rounds: int | None = None,
-             even: str = "relay") -> Movement:
-    """The movement an event's settings name (mitchell or howell)."""
+             even: str = "relay", phantom: bool = False) -> Movement:
+    """The movement an event's settings name (mitchell or howell); ``phantom``: for 2 × tables - 1
+    pairs, one sitting out each round (:func:`with_phantom`)."""
     if kind == "mitchell":
-        return mitchell(tables, boards_per_round, rounds, even)
-    if kind == "howell":
-        return howell(tables, boards_per_round, rounds)
-    raise MovementError(f"a duplicate movement is a mitchell or a howell, not {kind!r}")
+        drawn = mitchell(tables, boards_per_round, rounds, even)
+    elif kind == "howell":
+        drawn = howell(tables, boards_per_round, rounds)
+    else:
+        raise MovementError(f"a duplicate movement is a mitchell or a howell, not {kind!r}")
+    return with_phantom(drawn) if phantom else drawn

@@ -488,13 +488,18 @@ class EventStore:
         return out
 
     def insert_round(self, number: int, seed: str, tables: Sequence[Sequence[SeatAssignment]],
-                     byes: Sequence[int], standings_used: Sequence[tuple[int, int, dict[str, Any]]]) -> int:
+                     byes: Sequence[int], standings_used: Sequence[tuple[int, int, dict[str, Any]]],
+                     numbers: Sequence[int] | None = None) -> int:
         """Within :meth:`write`: a round, its numbered tables and seats, its byes, and the
-        standings it was paired on (so ``check`` can tell when they have changed since)."""
+        standings it was paired on (so ``check`` can tell when they have changed since).  Tables
+        are numbered 1, 2, … unless ``numbers`` gives each its own (a duplicate movement's, where a
+        pair sits out: the room is laid out by them, so the round's numbers may have a gap)."""
+        if numbers is not None and (len(numbers) != len(tables) or len(set(numbers)) != len(numbers)):
+            raise ValueError(f"{len(tables)} tables need as many different numbers, not {list(numbers)}")
         cur = self.db.execute("INSERT INTO rounds(stage_id, number, seed, paired_at) VALUES (1, ?, ?, ?)",
                               [number, seed, now()])
         round_id = int(cur.lastrowid)
-        for tno, seats in enumerate(tables, 1):
+        for tno, seats in zip(numbers if numbers is not None else range(1, len(tables) + 1), tables):
             tid = int(self.db.execute("INSERT INTO round_tables(round_id, number) VALUES (?, ?)",
                                       [round_id, tno]).lastrowid)
             self.conn.executemany(

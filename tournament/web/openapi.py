@@ -151,7 +151,10 @@ _FEED_SCHEMAS: dict[str, Any] = {
                                      "game": {"type": ["integer", "null"]}, "seats": {"type": "array"},
                                      "result": _RESULT,
                                      "status": {"enum": ["not started", "playing", "waiting", "confirmed"]}}}},
-                             "byes": {"type": "array"}}},
+                             "byes": {"type": "array"},
+                             "sits_out": {"type": "object", "description": "A duplicate pairs event of an odd "
+                                          "number of pairs: the pair sitting this round out (pair, name, the "
+                                          "table it would have sat at, players); absent where every pair plays."}}},
     "Changes": {"type": "object", "required": ["since", "limit", "latest", "next", "changes"],
                 "properties": {"feed_version": {"type": "integer"}, "uuid": {"type": "string"},
                                "since": {"type": "integer"}, "limit": {"type": "integer"},
