@@ -126,3 +126,33 @@ def runner_pair(path: Path) -> str | None:
         return None
     assert out.exit_code == 0, out.output
     return out.output
+
+
+@pytest.mark.parametrize("movement", ["mitchell", "howell"])
+def test_simulate_plays_an_odd_number_of_pairs(tmp_path: Path, movement: str) -> None:
+    """``simulate --format duplicate --pairs 7``: seven pairs on four tables, one sitting out each
+    round, every board of every played table entered; the summary counts sit-outs, not byes (it
+    could only build even fields, --tables N)."""
+    event = tmp_path / "sim.db"
+    out = run("simulate", event, "--format", "duplicate", "--pairs", 7, "--movement", movement, "--quiet")
+    store = open_event(event)
+    try:
+        moving = dup.movement(store)
+        out_by_round = dup.sit_outs(store)
+        assert moving.tables == 4 and len(store.teams()) == 7
+        assert sorted(out_by_round) == list(range(1, moving.rounds + 1))
+        assert not dup.missing(store, moving.rounds)
+        played = sum(len(t.boards) for t in dup.table_boards(store))
+    finally:
+        store.close()
+    assert out.strip() == (f"simulated {event}: 14 players, {moving.rounds} rounds, {played} board results, "
+                           f"{moving.rounds} sit-outs")
+    run("check", event)
+
+
+def test_simulate_refuses_tables_and_pairs_together(tmp_path: Path) -> None:
+    out = run("simulate", tmp_path / "x.db", "--format", "duplicate", "--pairs", 7, "--tables", 4, code=2)
+    assert "give --tables or --pairs, not both" in out
+    out = run("simulate", tmp_path / "x.db", "--pairs", 7, code=2)
+    assert "--pairs" in out and "are for a duplicate event" in out
+    assert not (tmp_path / "x.db").exists()

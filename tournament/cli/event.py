@@ -317,6 +317,9 @@ def simulate(
                                                 "many game points (its games seated until it is won)."),
     tables: Optional[int] = typer.Option(None, "--tables", min=3, max=30,
                                          help="--format duplicate: how many tables (two pairs each)."),
+    pairs: Optional[int] = typer.Option(None, "--pairs", min=5, max=59,
+                                        help="--format duplicate: how many pairs, instead of --tables (an odd "
+                                             "number: one pair sits out each round)."),
     movement: Optional[str] = typer.Option(None, "--movement", help="--format duplicate: mitchell (default) "
                                                                     "or howell."),
     boards_per_round: Optional[int] = typer.Option(None, "--boards-per-round", min=1, max=MAX_COUNT,
@@ -332,11 +335,12 @@ def simulate(
     options = parse_rule_options(option)
     if format == "duplicate" or duplicate:
         _simulate_duplicate(event, game, format, tables, teams_, rounds_, seed, movement, boards_per_round,
-                            options, variant, quiet, duplicate, victory_points, stage)
+                            options, variant, quiet, duplicate, victory_points, stage, pairs)
         return
     rounds_ = 5 if rounds_ is None else rounds_
-    if tables is not None or movement is not None or boards_per_round is not None or victory_points:
-        raise UnusableInput("--tables, --movement, --boards-per-round and --victory-points are for a duplicate "
+    if tables is not None or pairs is not None or movement is not None or boards_per_round is not None \
+            or victory_points:
+        raise UnusableInput("--tables, --pairs, --movement, --boards-per-round and --victory-points are for a duplicate "
                             "event (--format duplicate, or --format teams --duplicate)")
     if teams_ is not None:
         if format != "teams":
@@ -382,8 +386,9 @@ def _counted(n: int, word: str) -> str:
 def _simulate_duplicate(event: Path, game: str, format: str, tables: Optional[int], teams_: Optional[int],
                         rounds_: Optional[int], seed: int, movement: Optional[str], boards_per_round: Optional[int],
                         options: dict, variant: Optional[str], quiet: bool, duplicate: bool,  # type: ignore[type-arg]
-                        victory_points: bool, stage: Optional[str]) -> None:
-    """``simulate --format duplicate --tables N`` or ``--format teams --duplicate --teams N``."""
+                        victory_points: bool, stage: Optional[str], pairs: Optional[int]) -> None:
+    """``simulate --format duplicate --tables N`` (or ``--pairs N``) or ``--format teams --duplicate
+    --teams N``."""
     from tournament.event.simulate import simulate_duplicate
 
     if stage is not None:
@@ -392,15 +397,17 @@ def _simulate_duplicate(event: Path, game: str, format: str, tables: Optional[in
         if duplicate or teams_ is not None or victory_points:
             raise UnusableInput("--duplicate, --teams and --victory-points are for duplicate teams "
                                 "(--format teams --duplicate)")
-        if tables is None:
-            raise UnusableInput("say how many tables: --tables N (3 to 30)")
+        if tables is None and pairs is None:
+            raise UnusableInput("say how many tables: --tables N (3 to 30), or pairs: --pairs N (5 to 59)")
+        if tables is not None and pairs is not None:
+            raise UnusableInput("give --tables or --pairs, not both (--pairs N plays on (N + 1) / 2 tables)")
     else:
         if format != "teams":
             raise UnusableInput("--duplicate is for --format teams (duplicate pairs: --format duplicate)")
         if teams_ is None:
             raise UnusableInput("say how many teams: --teams N")
-        if tables is not None or movement is not None:
-            raise UnusableInput("--tables and --movement are for duplicate pairs (--format duplicate)")
+        if tables is not None or pairs is not None or movement is not None:
+            raise UnusableInput("--tables, --pairs and --movement are for duplicate pairs (--format duplicate)")
     with console.progress_bar("simulating", rounds_ or None, enabled=not quiet) as bar:
         def say(line: str) -> None:
             bar.say(line)
@@ -410,8 +417,9 @@ def _simulate_duplicate(event: Path, game: str, format: str, tables: Optional[in
             summary = simulate_duplicate(event, game, tables or 0, rounds_, seed, movement, boards_per_round,
                                          options or None, variant, progress=None if quiet else say,
                                          teams=teams_ if format == "teams" else None,
-                                         victory_points=victory_points)
+                                         victory_points=victory_points, pairs=pairs)
         except ValueError as e:
             raise UnusableInput(str(e)) from None
     typer.echo(f"simulated {summary.path}: {_counted(summary.players, 'player')}, {_counted(summary.rounds, 'round')}, "
-               f"{_counted(summary.games, 'board result')}, {_counted(summary.byes, 'bye')}")
+               f"{_counted(summary.games, 'board result')}, "
+               f"{_counted(summary.byes, 'sit-out' if format == 'duplicate' else 'bye')}")

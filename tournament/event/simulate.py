@@ -216,14 +216,15 @@ def simulate_duplicate(path: str | Path, game: str, tables: int, rounds_: int | 
                        movement: str | None = None, boards_per_round: int | None = None,
                        options: dict[str, Any] | None = None, variant: str | None = None, name: str | None = None,
                        progress: Callable[[str], None] | None = None, teams: int | None = None,
-                       victory_points: bool = False) -> SimulationSummary:
+                       victory_points: bool = False, pairs: int | None = None) -> SimulationSummary:
     """Create a duplicate event at ``path`` and play ``rounds_`` rounds of it (None: the movement's
     rounds, a whole session; duplicate teams: 5, or fewer where the teams cannot play 5 rounds
     without two meeting again: a round robin's rounds) through the event's own
     operations: the boards dealt (seeded), each round seated (by the movement: ``tables`` tables of
-    duplicate pairs; or, ``teams`` given, duplicate teams paired as team events are), and every
+    duplicate pairs, or ``pairs`` pairs on (pairs + 1) // 2 tables, an odd number with one sitting
+    out each round; or, ``teams`` given, duplicate teams paired as team events are), and every
     board of it played from its deal and entered as its record (:func:`play_boards`).  ``games`` in
-    the summary counts the boards' results."""
+    the summary counts the boards' results; ``byes``, duplicate pairs' sit-outs."""
     from tournament.event import duplicate as dup
     from tournament.pairing import movements as mv
 
@@ -237,12 +238,14 @@ def simulate_duplicate(path: str | Path, game: str, tables: int, rounds_: int | 
     else:
         settings = make_settings(name or f"Simulated {game} duplicate (seed {seed})", game, "duplicate", None, seed,
                                  variant, options, movement=movement, boards_per_round=boards_per_round)
-        moving = mv.movement(settings.movement or "mitchell", tables, settings.boards_per_round)
+        pairs = 2 * tables if pairs is None else pairs
+        tables = (pairs + 1) // 2
+        moving = mv.movement(settings.movement or "mitchell", tables, settings.boards_per_round, phantom=pairs % 2 == 1)
         rounds_ = moving.rounds if rounds_ is None else rounds_
         if rounds_ > moving.rounds:
             raise ValueError(f"the {tables}-table {moving.kind} has {moving.rounds} rounds, not {rounds_}")
         count = max(moving.boards)
-        players = 4 * tables
+        players = 2 * pairs
     boards_played = 0
     with _building(path, settings) as store:
         if teams is not None:
@@ -254,7 +257,7 @@ def simulate_duplicate(path: str | Path, game: str, tables: int, rounds_: int | 
                                  for t in range(teams)])
         else:
             pl.add_pairs(store, [(f"Player {2 * i + 1:04d}", f"Player {2 * i + 2:04d}", f"Pair {i + 1:03d}")
-                                 for i in range(2 * tables)])
+                                 for i in range(pairs)])
         dup.deal(store, count, seed)
         for r in range(1, rounds_ + 1):
             plan = rounds.pair_next_round(store)
@@ -265,7 +268,8 @@ def simulate_duplicate(path: str | Path, game: str, tables: int, rounds_: int | 
         if teams is not None:
             from tournament.event import duplicate_teams as dt
             dt.standings(store)
+            n_byes = sum(len(v) for v in store.byes().values())
         else:
             dup.standings(store)
-        n_byes = sum(len(v) for v in store.byes().values())
+            n_byes = len(dup.sit_outs(store))
     return SimulationSummary(str(path), players, rounds_, boards_played, n_byes)
