@@ -156,3 +156,25 @@ def test_simulate_refuses_tables_and_pairs_together(tmp_path: Path) -> None:
     out = run("simulate", tmp_path / "x.db", "--pairs", 7, code=2)
     assert "--pairs" in out and "are for a duplicate event" in out
     assert not (tmp_path / "x.db").exists()
+
+
+def test_the_csv_export_lists_the_pair_that_sits_out(tmp_path: Path) -> None:
+    """``export --csv``'s tables.csv has a row a seated player a round: the pair sitting a round
+    out was missing from it (the JSON named it); its two players are now rows at table "sits out"."""
+    import csv
+
+    event = tmp_path / "sim.db"
+    run("simulate", event, "--format", "duplicate", "--pairs", 5, "--rounds", 2, "--quiet")
+    run("export", event, "--csv", "-o", tmp_path / "out")
+    with open(tmp_path / "out" / "tables.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    store = open_event(event)
+    try:
+        out = dup.sit_outs(store)
+        members = {t.id: t.players for t in store.teams()}
+    finally:
+        store.close()
+    for round_no in (1, 2):
+        sitting = [r for r in rows if r["round"] == str(round_no) and r["table"] == "sits out"]
+        assert sorted(int(r["id"]) for r in sitting) == sorted(members[out[round_no].pair_id])
+        assert len({r["id"] for r in rows if r["round"] == str(round_no)}) == 10  # every player of the round

@@ -362,8 +362,11 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
                                   "winner": winner, "verified": res.get("verified", ""),
                                   "result": ("forfeit" if res.get("forfeit") or res.get("kind") == "forfeit"
                                              else "in") if res else ""})
-        for b in r["byes"]:
-            seat_rows.append({"round": r["round"], "stage": r["stage"], "label": r["label"], "table": "bye",
+        # A bye; a duplicate pair sitting the round out (an odd number of pairs): at no table, not
+        # scored, each of its players a row, so that every player of the round is in the file.
+        sitting_out = (r.get("sits_out") or {}).get("players", [])
+        for b, where in [(b, "bye") for b in r["byes"]] + [(p, "sits out") for p in sitting_out]:
+            seat_rows.append({"round": r["round"], "stage": r["stage"], "label": r["label"], "table": where,
                               "match": "", "game": "", "seat": "", "side": "", "id": b["id"], "name": b["name"],
                               "score": "", "winner": "", "verified": "", "result": ""})
     out["tables"] = (["round", "stage", "label", "table", "match", "game", "seat", "side", "id", "name", "score",
