@@ -317,7 +317,7 @@ def simulate(
                                                 "many game points (its games seated until it is won)."),
     tables: Optional[int] = typer.Option(None, "--tables", min=3, max=30,
                                          help="--format duplicate: how many tables (two pairs each)."),
-    pairs: Optional[int] = typer.Option(None, "--pairs", min=5, max=59,
+    pairs: Optional[int] = typer.Option(None, "--pairs", min=5, max=60,
                                         help="--format duplicate: how many pairs, instead of --tables (an odd "
                                              "number: one pair sits out each round)."),
     movement: Optional[str] = typer.Option(None, "--movement", help="--format duplicate: mitchell (default) "
@@ -398,7 +398,7 @@ def _simulate_duplicate(event: Path, game: str, format: str, tables: Optional[in
             raise UnusableInput("--duplicate, --teams and --victory-points are for duplicate teams "
                                 "(--format teams --duplicate)")
         if tables is None and pairs is None:
-            raise UnusableInput("say how many tables: --tables N (3 to 30), or pairs: --pairs N (5 to 59)")
+            raise UnusableInput("say how many tables: --tables N (3 to 30), or pairs: --pairs N (5 to 60)")
         if tables is not None and pairs is not None:
             raise UnusableInput("give --tables or --pairs, not both (--pairs N plays on (N + 1) / 2 tables)")
     else:
