@@ -116,10 +116,14 @@ def test_the_pages_writes_are_refused_as_the_command_line_refuses_them(dup) -> N
     said = _refused(_post(client, marked, director, {"board": first, "reason": "slip"}), 422,
                     f"board {first} has a result (NS 20, EW 0): take it back first")
     cli = run("result", event, "--round", 1, "--table", 1, "--board", first, "--not-played", "--reason", "x", code=1)
-    assert said in cli
+    # The same refusal, its advice in each one's terms: the page's button, the command line's command.
+    assert said == (f"round 1 table 1 board {first} has a result (NS 20, EW 0): take it back first (Take the "
+                    f"board's result back)")
+    assert (f"round 1 table 1 board {first} has a result (NS 20, EW 0): take it back first (tournament clear "
+            f"EVENT --round 1 --table 1 --board {first} --reason TEXT)") in cli
     # Spanish, in one line, as every refusal of the director's page.
     es = _refused(_post(client, marked, director, {"board": first, "reason": "slip"}, "es"), 422, "anúlelo primero")
-    assert "take it back" not in es
+    assert "take it back" not in es and "(Anular el resultado del tablero)" in es
     es = _refused(_post(client, marked, director, {"board": second, "reason": ""}, "es"), 422, "no jugado")
     # The board the table's phone is playing: finished there first.
     state = client.get(url, headers=_auth(token)).json()
@@ -128,8 +132,18 @@ def test_the_pages_writes_are_refused_as_the_command_line_refuses_them(dup) -> N
     state = client.get(url, headers=_auth(token)).json()
     r = client.post(f"{url}/dgn", headers=_auth(token), json={"rev": state["rev"], "text": "hand 1"})
     assert r.status_code == 200, r.text
-    _refused(_post(client, marked, director, {"board": second, "reason": "slip"}), 422,
-             f"table 1's phone is playing board {second}")
+    said = _refused(_post(client, marked, director, {"board": second, "reason": "slip"}), 422,
+                    f"table 1's phone is playing board {second}")
+    # The page has no --replace: its advice says what the page does (its save corrects a board's
+    # result, enters none) and names the command line as such; the command line keeps its own words.
+    assert said == (f"table 1's phone is playing board {second}: finish the hand there and confirm it (this page "
+                    f"then corrects its score: Save the result), or enter its score at the command line "
+                    f"(tournament result EVENT --round 1 --table 1 --board {second} --score NS=..,EW=.. --replace)")
+    cli = run("result", event, "--round", 1, "--table", 1, "--board", second, "--not-played", "--reason", "x", code=1)
+    assert f"table 1's phone is playing board {second}: finish the hand there, or enter its score with --replace" in cli
+    es = _refused(_post(client, marked, director, {"board": second, "reason": "slip"}, "es"), 422,
+                  "terminen la mano allí y confírmenla")
+    assert "Guardar el resultado" in es and "finish" not in es
     # Nothing of it stored: the history holds no mark, no board taken back.
     history = run("history", event)
     assert "not played" not in history and "took back" not in history

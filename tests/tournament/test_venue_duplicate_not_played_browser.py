@@ -64,7 +64,8 @@ def test_the_director_marks_a_board_not_played_and_takes_results_back(tmp_path: 
         # A result entered at the command line: refused as not played (take it back first), then taken back.
         run("result", path, "--round", 1, "--table", 1, "--board", 2, "--score", "NS=30,EW=0")
         refused = _said(page, "#board-not-played", "2", "slip", "bad")
-        assert refused.startswith("round 1 table 1 board 2 has a result (NS 30, EW 0): take it back first")
+        assert refused == ("round 1 table 1 board 2 has a result (NS 30, EW 0): take it back first (Take the "
+                           "board's result back)")  # the page's button, not the command line's `tournament clear`
         assert _said(page, "#clear-result", "2", "entered for the wrong table", "good") == \
             ("round 1 table 1 board 2: result NS 30, EW 0 taken back (kept in the history); the board is to be "
              "entered again")

@@ -18,6 +18,11 @@ from tournament.pairing.boards import Board, boards_json
 from tournament.store.event_store import EventStore
 
 
+#: A movement's style as the tables' footer says it: a Mitchell's "odd" is its odd number of tables
+#: (no relay or skip needed), not an odd number of pairs (a sit-out, said pair by pair).
+STYLE_WORDS = {"odd": "odd number of tables"}
+
+
 @guarded
 def boards(
     event: Path = typer.Argument(..., help="The event file (a duplicate event)."),
@@ -156,7 +161,8 @@ def print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, w
     if out is not None:  # said where each pair learns where to go, in its place by number
         at = next((i for i, line in enumerate(guide) if int(line.split(":")[0].split()[1]) > out.pair), len(guide))
         guide.insert(at, f"pair {out.pair}: sits out this round (table {out.table} is not played)")
-    footer = [f"{moving.tables}-table {moving.kind} ({moving.style}), round {round_no} of {moving.rounds}", *guide]
+    style = STYLE_WORDS.get(moving.style, moving.style)
+    footer = [f"{moving.tables}-table {moving.kind} ({style}), round {round_no} of {moving.rounds}", *guide]
     emit(shown, False, False, f"{store.settings.name} — round {round_no}", footer=footer, wide=wide,
          keep=("table", "boards"))
 

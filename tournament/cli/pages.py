@@ -53,6 +53,10 @@ def sheets(
     if url is not None and qr is False:
         raise UnusableInput("--url is the address for the QR codes; --no-qr leaves them out")
     with open_for_command(event) as store:
+        if table is not None:  # a duplicate round's sit-out table says who sits out
+            from tournament.event import duplicate as dup
+
+            dup.refuse_missing_table(store, round_no, table)
         if qr is None:
             qr = url is not None or served_before(store)
         link_base = venue_url(store, _checked_url(url)) if qr else None
@@ -171,6 +175,9 @@ def export(
     bests = best_for(by, best)
     with open_for_command(event) as store:
         data = rp.event_data(store, by, bests)
+        from tournament.event import duplicate as dup
+
+        data["event"].update(dup.described(store))  # a duplicate event's format and ranking, as the feed's
     if not as_csv:
         if str(output) != "-":  # export/x.json: the folder made, as `report` and `sheets` make theirs
             from tournament.pages.sheets import prepare_folder

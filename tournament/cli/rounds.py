@@ -471,6 +471,9 @@ def record(
     from tournament.pages import sheets as sh
 
     with open_for_command(event) as store:
+        from tournament.event import duplicate as dup
+
+        dup.refuse_missing_table(store, round_no, table)  # a sit-out's table says who sits out
         t = sh.find_table(store, table, round_no)
         players = {p.id: p for p in store.players()}
         plays = sh.boards_played(store, t.round).get(t.id)

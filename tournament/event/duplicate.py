@@ -330,12 +330,41 @@ def boards_of(store: EventStore, table: Table) -> tuple[int, ...]:
     return mine.boards if mine is not None else ()
 
 
+def no_table(store: EventStore, round_no: int, table_no: int) -> str:
+    """Why round ``round_no`` (seated) has no table ``table_no``: the pair that sits out there (an odd
+    number of pairs: ``round 6 has no table 5: pair 5 (Zorros) sits out this round, table 5 is not
+    played``), or the tables it has, named (``round 6 has no table 9 (it has tables 1, 2, 3, 4, 6)``:
+    a round with a sit-out is short of one of the movement's numbers; ``(it has 6 tables)`` where every
+    pair plays)."""
+    out = sits_out(store, round_no)
+    if out is not None and out.table == table_no:
+        return (f"round {round_no} has no table {table_no}: pair {out.pair} ({out.name}) sits out this round, "
+                f"table {table_no} is not played")
+    numbers = sorted(t.number for t in store.tables(round_no))
+    if not numbers:
+        return f"round {round_no} has no table {table_no}"
+    if out is None and numbers == list(range(1, len(numbers) + 1)):  # every pair plays: as every event says it
+        have = "1 table" if len(numbers) == 1 else f"{len(numbers)} tables"
+    else:
+        have = "tables " + ", ".join(map(str, numbers))
+    return f"round {round_no} has no table {table_no} (it has {have})"
+
+
+def refuse_missing_table(store: EventStore, round_no: int | None, table_no: int) -> None:
+    """A command naming one table of a duplicate pairs round (``record --table``, ``sheets --table``):
+    a table the round seated does not have is refused in :func:`no_table`'s words (exit 2), so a
+    sit-out's table says who sits out; anything else is left to the command's own checks."""
+    rnd = round_no if round_no is not None else store.last_round()
+    if store.settings.duplicate and 1 <= rnd <= store.last_round() and store.table(rnd, table_no) is None:
+        raise UnusableInput(no_table(store, rnd, table_no))
+
+
 def _table(store: EventStore, round_no: int, table_no: int, board_no: int) -> tuple[Table, TableBoards]:
     table = store.table(round_no, table_no)
     found = next((t for t in table_boards(store, round_no) if t.table == table_no), None)
     if table is None or found is None:
         last = store.last_round()
-        raise UnusableInput(f"round {round_no} has no table {table_no}" if 1 <= round_no <= last else
+        raise UnusableInput(no_table(store, round_no, table_no) if 1 <= round_no <= last else
                             f"round {round_no} does not exist (the last round is {last})")
     if board_no not in found.boards:
         raise UnusableInput(f"table {table_no} of round {round_no} plays board"
@@ -698,10 +727,14 @@ class BoardMark:
     round: int
     table: int
     board: int
-    what: str  # "not played", "cleared"
+    what: str  # "not played", "already" (marked not played before: ``was`` is that mark), "cleared"
     was: dict[str, Any] | None = None
 
     def summary(self) -> str:
+        if self.what == "already":
+            was = self.was or {}
+            return (f"round {self.round} table {self.table} board {self.board} was already marked not played, "
+                    f"{was.get('marked_at')} by {was.get('marked_by')} — {was.get('reason')}; nothing was changed")
         if self.what == "not played":
             return (f"round {self.round} table {self.table} board {self.board}: not played — no score there; "
                     f"the board is scored over the tables that played it")
@@ -713,6 +746,24 @@ class BoardMark:
                 f"EW {was.get('ew_points')} taken back (kept in the history); the board is to be entered again")
 
 
+class BoardHasResult(ResultRefused):
+    """A board marked not played over its result (take it back first): the message is the command
+    line's; ``ns``/``ew`` the result, for a page that says the advice in its own terms."""
+
+    def __init__(self, message: str, round_no: int, table_no: int, board_no: int, ns: int, ew: int) -> None:
+        super().__init__(message)
+        self.round, self.table, self.board, self.ns, self.ew = round_no, table_no, board_no, ns, ew
+
+
+class BoardOnPhone(ResultRefused):
+    """A board marked not played while the table's phone is playing it: the message is the command
+    line's (``--replace``); the table and board, for a page that says the advice in its own terms."""
+
+    def __init__(self, message: str, round_no: int, table_no: int, board_no: int) -> None:
+        super().__init__(message)
+        self.round, self.table, self.board = round_no, table_no, board_no
+
+
 def mark_not_played(store: EventStore, round_no: int, table_no: int, board_no: int, reason: str | None,
                     by: str | None = None) -> BoardMark:
     """A board the table did not play (time ran out, a pair left): it gets no result there and none is
@@ -721,7 +772,9 @@ def mark_not_played(store: EventStore, round_no: int, table_no: int, board_no: i
     it is not scored at all), and the table's two pairs are ranked on the boards they played (their
     percentage is over the tops of those boards).  Refused over a result (take it back first,
     :func:`clear_board`) and while the table's phone is playing the board; kept in the trail with
-    ``reason`` (required)."""
+    ``reason`` (required).  A board marked already is left as it is (the first mark, its reason and
+    time, stand; the answer says so: ``what`` is ``already``): take the mark back first to give
+    another reason."""
     from tournament.store import desk as desk_sql
 
     _pairs_only(store, "a board not played")
@@ -731,14 +784,16 @@ def mark_not_played(store: EventStore, round_no: int, table_no: int, board_no: i
         table = _seated(store, round_no, table_no, board_no)
         old = sql.result(store, table.id, board_no)
         if old is not None:
-            raise ResultRefused(f"round {round_no} table {table_no} board {board_no} has a result (NS "
-                                f"{old['ns_points']}, EW {old['ew_points']}): take it back first (tournament clear "
-                                f"EVENT --round {round_no} --table {table_no} --board {board_no} --reason TEXT)")
+            raise BoardHasResult(f"round {round_no} table {table_no} board {board_no} has a result (NS "
+                                 f"{old['ns_points']}, EW {old['ew_points']}): take it back first (tournament clear "
+                                 f"EVENT --round {round_no} --table {table_no} --board {board_no} --reason TEXT)",
+                                 round_no, table_no, board_no, old["ns_points"], old["ew_points"])
         if res.board_on_phone(store, table, boards_of(store, table)) == board_no:
-            raise ResultRefused(f"table {table_no}'s phone is playing board {board_no}: finish the hand there, or "
-                                f"enter its score with --replace")
-        if _marked(store, table.id, board_no) is not None:
-            return BoardMark(round_no, table_no, board_no, "not played")
+            raise BoardOnPhone(f"table {table_no}'s phone is playing board {board_no}: finish the hand there, or "
+                               f"enter its score with --replace", round_no, table_no, board_no)
+        first = _marked(store, table.id, board_no)
+        if first is not None:  # marked already: said with the first mark's reason, nothing changed
+            return BoardMark(round_no, table_no, board_no, "already", first)
         who = by or store.author or default_author()
         sql.mark_not_played(store, table.id, board_no, reason, now(), who)
         desk_sql.log(store, "board_not_played", round_no, {"table": table_no, "board": board_no}, who, reason)
@@ -795,11 +850,20 @@ def session(store: EventStore) -> mp.Session:
 
 
 def directions(store: EventStore) -> dict[int, str]:
-    """Each movement pair's direction over the session: NS or EW (a Mitchell), both (a Howell)."""
+    """Each movement pair's direction over the session: NS or EW (a Mitchell), both (a Howell).  A
+    pair that has only sat out so far (an odd number of pairs: sitting out round 1, before round 2)
+    has its sit-out station's direction in the movement (a Mitchell's NS pair sits out as NS)."""
     seen: dict[int, set[str]] = {}
     for t in table_boards(store):
         seen.setdefault(t.ns, set()).add("NS")
         seen.setdefault(t.ew, set()).add("EW")
+    outs = sit_outs(store) if len(seen) < len(sql.pair_numbers(store)) else {}
+    if outs:
+        moving = movement(store)
+        for r, out in outs.items():
+            station = moving.sits_out(r)
+            if out.pair not in seen and station is not None:
+                seen[out.pair] = {station.direction}
     return {p: next(iter(d)) if len(d) == 1 else "both" for p, d in seen.items()}
 
 
@@ -839,6 +903,38 @@ def standings(store: EventStore) -> dict[str, Any]:
     return {"pairs": rows, "ranked_by": by, "too_few": few, "provisional": bool(left),
             "missing": {str(r): n for r, n in sorted(left.items())},
             "members": {str(n): partners.get(i, []) for n, i in sorted(ids.items())}}
+
+
+def described(store: EventStore) -> dict[str, Any]:
+    """How the feed (``/api/v1/event``) and the export's ``event`` name a duplicate event's format and
+    ranking, over the settings' stored ones (a duplicate event is stored as a pairs event, with the
+    pairs events' game tie-breaks that never rank it): ``format`` ``duplicate`` (duplicate pairs) or
+    ``duplicate-teams``, ``ranking`` as ``info`` says it (``matchpoints`` or ``imps``; duplicate teams:
+    ``victory-points`` or ``match-points``), and ``tiebreaks`` empty.  Empty for any other event."""
+    s = store.settings
+    if s.team_duplicate:
+        return {"format": "duplicate-teams", "ranking": "victory-points" if s.victory_points else "match-points",
+                "tiebreaks": []}
+    if s.duplicate:
+        return {"format": "duplicate", "ranking": s.ranking or "matchpoints", "tiebreaks": []}
+    return {}
+
+
+def tables_done(store: EventStore) -> dict[int, int]:
+    """Round -> its tables with every board they play settled (a result, or marked not played): what
+    the feed counts as a duplicate round's ``results`` (a table plays several boards)."""
+    done = sql.settled(store)
+    out: dict[int, int] = {}
+    if store.settings.team_duplicate:
+        for t in store.tables():
+            plays = round_boards(store, t.round)
+            if plays and all((t.id, b) in done for b in plays):
+                out[t.round] = out.get(t.round, 0) + 1
+        return out
+    for t in table_boards(store):
+        if t.boards and all((t.table_id, b) in done for b in t.boards):
+            out[t.round] = out.get(t.round, 0) + 1
+    return out
 
 
 def missing_by_round(store: EventStore) -> dict[int, int]:

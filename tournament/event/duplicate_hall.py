@@ -2,7 +2,9 @@
 boards' deals may be shown, and each pair's board-by-board card.
 
 A board's deal is shown on the hall's pages only once **every table that plays it** in the
-movement has played it (its result is in): in a Mitchell the boards move from table to table
+movement has played it (its result is in) or is marked not playing it (``tournament result
+--not-played``: that table is out of the board, which is scored over the tables that played it,
+as :func:`tournament.event.duplicate.missing` counts it): in a Mitchell the boards move from table to table
 round after round, so a board of round 1 may still be played in round 5, and its deal (even
 its travellers' scores read beside it) shown earlier would tell a pair that has not played it
 yet what it holds.  So do its results at the tables that have played it: until then a board's
@@ -20,13 +22,14 @@ from tournament.store.event_store import EventStore
 
 
 def complete_boards(store: EventStore) -> set[int]:
-    """The boards every table the movement gives them has played (their deals may be shown)."""
+    """The boards every table the movement gives them has played, or is marked not playing (their
+    deals may be shown)."""
     try:
         moving = duplicate.movement(store)
     except TournamentError:  # round 1 not seated yet: nothing has been played
         return set()
     where = {(t.round, t.table): t.table_id for t in duplicate.table_boards(store)}
-    done = {(r["table_id"], r["board"]) for r in sql.results(store)}
+    done = sql.settled(store)  # a result, or marked not played: nothing more to come there
     plays: dict[int, list[tuple[int, int]]] = {}
     for number, sittings in enumerate(moving.sittings, 1):
         for s in sittings:

@@ -82,13 +82,21 @@ def event(store: EventStore) -> dict[str, Any]:
     round_stage = store.round_stage()
     later = stages.load(store)
     by_id = {x.id: x for x in later}
+    # A duplicate event: its format and ranking as such (not the pairs event it is stored as), and a
+    # round's results its tables whose every board is settled (duplicate.described, tables_done).
+    from tournament.event import duplicate
+
+    named = duplicate.described(store)
+    done = duplicate.tables_done(store) if named else None
     rounds = []
     for r in store.rounds():
         in_round = [t for t in tables if t.round == r.number]
         rounds.append({"round": r.number, "stage": round_stage.get(r.number, 1),
                        "label": _round_label(s.format, by_id.get(round_stage.get(r.number, 1)), r.number,
                                              s.duplicate),
-                       "tables": len(in_round), "results": sum(1 for t in in_round if t.id in results)})
+                       "tables": len(in_round),
+                       "results": done.get(r.number, 0) if done is not None else
+                       sum(1 for t in in_round if t.id in results)})
     stage_docs = [_stage_doc(store, x) for x in later]
     return {"feed_version": FEED_VERSION, "uuid": store.uuid, "name": s.name, "game": s.game, "variant": s.variant,
             "options": dict(s.options), "format": s.format, "table_size": s.table_size,
@@ -96,7 +104,7 @@ def event(store: EventStore) -> dict[str, Any]:
             "status": progress.status(store), "current_round": progress.current_round(store),
             "rounds_paired": store.last_round(), "players": len(store.players()), "rounds": rounds,
             "stages": stage_docs, "stage": stage_docs[-1] if stage_docs else None,
-            "champion": progress.champion(store), "latest_seq": changes.latest_seq(store)}
+            "champion": progress.champion(store), "latest_seq": changes.latest_seq(store), **named}
 
 
 def _stage_doc(store: EventStore, stage: stages.Stage) -> dict[str, Any]:
@@ -272,12 +280,14 @@ def _add_boards(store: EventStore, number: int, tables: list[dict[str, Any]], co
     """A duplicate round's tables: each table's boards in the order it plays them (``"boards": [3,
     4]``), its movement pairs (``"pairs": {"NS": 1, "EW": 8}``) and each board's result there
     (``"board_results"``: board, NS and EW points, how the hand ended, verified; only ``"withheld":
-    true`` until every table that plays the board has played it: :func:`_board_result`)."""
+    true`` until every table that plays the board has played it: :func:`_board_result`), and the
+    boards marked not played there (``"not_played": [4]``)."""
     from tournament.event import duplicate
 
     done: dict[tuple[int, int], dict[str, Any]] = {(r["table_id"], r["board"]): r for r in
                                                    duplicate.sql.results(store)}
     seated = {t.table: t for t in duplicate.table_boards(store, number)}
+    skipped = duplicate.not_played_boards(store)
     for doc in tables:
         t = seated.get(doc["table"])
         if t is None:
@@ -286,17 +296,22 @@ def _add_boards(store: EventStore, number: int, tables: list[dict[str, Any]], co
         doc["pairs"] = {"NS": t.ns, "EW": t.ew}
         doc["board_results"] = [_board_result(b, r, complete)
                                 for b in t.boards if (r := done.get((t.table_id, b))) is not None]
+        # The boards marked not played there (no result, none to come: duplicate.missing's rule).
+        doc["not_played"] = [b for b in t.boards if b in skipped.get(t.table_id, ()) and
+                             (t.table_id, b) not in done]
         if table_played(doc):  # its last board in: over, as a table with its game's result is
             doc["status"] = changes.CONFIRMED
 
 
 def table_played(doc: dict[str, Any]) -> bool:
     """Whether a table of the feed has played its round: its game's result is in or, at a duplicate
-    table (which has no result of its own), every board it plays has its result."""
+    table (which has no result of its own), every board it plays has its result or is marked not
+    played there (``"not_played"``: as :func:`tournament.event.duplicate.missing` counts it)."""
     if doc["result"] is not None:
         return True
     boards = doc.get("boards")
-    return bool(boards) and len(doc.get("board_results") or ()) == len(boards)
+    over = {b["board"] for b in doc.get("board_results") or ()} | set(doc.get("not_played") or ())
+    return bool(boards) and set(boards) <= over
 
 
 def _add_team_boards(store: EventStore, number: int, tables: list[dict[str, Any]],

@@ -366,12 +366,29 @@ def _by_player(data: dict[str, Any]) -> dict[str, Any]:
         for r in data["rounds"]:
             for b in r["byes"]:
                 games.setdefault(b["id"], []).append((r, None))
+            away = r.get("sits_out")  # a duplicate pair sitting the round out: no table, not a bye
+            for p in away["players"] if away else ():
+                games.setdefault(p["id"], []).append((r, None))
             for t in r["tables"]:
                 for s in t["seats"]:
                     games.setdefault(s["id"], []).append((r, t))
         current = current_round(data["rounds"]) if data["rounds"] else None
         now = {row["id"]: row for row in find_your_table(current, _pair_numbers(data))} if current else {}
         standing = {row["id"]: row for row in data["standings"]["standings"]}
+        if "duplicate_standings" in data and "duplicate_team_matches" not in data:
+            # Duplicate pairs rank the movement's pairs (matchpoints, IMPs), not the games' standings:
+            # each player's pair by its movement number, as its tables (and its sit-outs) name it.
+            number_of: dict[int, int] = {}
+            for r in data["rounds"]:
+                for t in r["tables"]:
+                    for s in t["seats"]:
+                        if t.get("pairs") and s["side"] in t["pairs"]:
+                            number_of.setdefault(s["id"], t["pairs"][s["side"]])
+                for p in (r.get("sits_out") or {}).get("players", ()):
+                    number_of.setdefault(p["id"], r["sits_out"]["pair"])
+            # (a pair with no board scored yet is not on the hall's standings: no rank to give)
+            ranked = {row["pair"]: row for row in data["duplicate_standings"]["pairs"] if row["boards"]}
+            standing = {player: ranked[n] for player, n in number_of.items() if n in ranked}
         index = data["_by_player"] = {"games": games, "now": now, "standing": standing, "current": current,
                                       "players": {p["id"]: p for p in data["players"]}}
     return index
@@ -392,6 +409,12 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
     totals: dict[str, Any] = {"wins": 0.0, "for": 0, "against": 0, "placement": Fraction(0), "score": 0}
     games = []
     for r, t in index["games"].get(player_id, []):
+        away = r.get("sits_out")
+        if t is None and away and any(p["id"] == player_id for p in away["players"]):
+            # A duplicate pair sitting the round out (an odd number of pairs): not a bye, nothing scores it.
+            games.append({"round": r["round"], "stage": r["stage"], "label": r["label"], "heading": round_heading(r),
+                          "bye": True, "sits_out": True, "totals": None})
+            continue
         if t is None:  # a bye (one asked for scores the event's sit-out: tournament sit-out)
             bye = data["scoring"]["bye"]
             if unit in data["scoring"].get("sat_out", {}).get(r["round"], ()):
@@ -419,10 +442,14 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
             "result": t["result"],
             # A duplicate table's boards: each board's points for the player's side and against.
             # (Only that it is played, until every table that plays the board has: the feed's "withheld".)
-            "boards": [{"board": b["board"], "withheld": True} if b.get("withheld") else
-                       {"board": b["board"], "for": b["ns_points" if side == "NS" else "ew_points"],
-                        "against": b["ew_points" if side == "NS" else "ns_points"]}
-                       for b in t.get("board_results") or ()] if "boards" in t else None,
+            # A board marked not played there: over, with nothing to come. In the table's order.
+            "boards": sorted([{"board": b["board"], "withheld": True} if b.get("withheld") else
+                              {"board": b["board"], "for": b["ns_points" if side == "NS" else "ew_points"],
+                               "against": b["ew_points" if side == "NS" else "ns_points"]}
+                              for b in t.get("board_results") or ()] +
+                             [{"board": b, "not_played": True} for b in t.get("not_played") or ()],
+                             key=lambda x: t["boards"].index(x["board"]) if x["board"] in t["boards"] else 0)
+            if "boards" in t else None,
             "board_count": len(t["boards"]) if "boards" in t else None}
         res = t["result"]
         if res is not None and res.get("forfeit_players"):
@@ -464,7 +491,9 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
             game["totals"] = _as_ranked(totals)
         games.append(game)
     # Duplicate teams rank teams, not pairs: a player's pair has no place of its own to show.
-    standing = None if "duplicate_team_matches" in data else index["standing"].get(unit)
+    # Duplicate pairs: the pair's place in the duplicate standings (keyed by player: _by_player).
+    standing = (None if "duplicate_team_matches" in data else index["standing"].get(player_id)
+                if "duplicate_standings" in data else index["standing"].get(unit))
     return {"player": player, "unit": unit, "standing": standing, "games": games,
             "partnership": partnership, "now": index["now"].get(player_id),
             "now_round": round_heading(index["current"]) if index["current"] else None,

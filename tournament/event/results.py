@@ -940,9 +940,7 @@ def clear_result(store: EventStore, round_no: int, table_no: int, reason: str | 
     from tournament.store import venue as venue_sql
 
     by, reason = clean_text(by, "the name of who made it"), clean_text(reason, "the reason")
-    if not reason:
-        raise UnusableInput("say why the result is cleared (--reason TEXT): it goes into the audit trail")
-    if store.settings.duplicate:
+    if store.settings.duplicate:  # said before the reason: a duplicate table is cleared a board at a time
         raise ResultRefused("a duplicate table's results are its boards': take one back with tournament clear "
                             "EVENT --round R --table T --board B --reason TEXT (or correct it: tournament result "
                             "EVENT --round R --table T --board B --score NS=..,EW=.. --replace)")
@@ -952,6 +950,8 @@ def clear_result(store: EventStore, round_no: int, table_no: int, reason: str | 
     if store.settings.team_set:
         raise ResultRefused("a team match in sets seats its next games from each result: correct it with "
                             "tournament amend")
+    if not reason:
+        raise UnusableInput("say why the result is cleared (--reason TEXT): it goes into the audit trail")
     with store.write():
         table, existing = amend_target(store, round_no, table_no, "clear")
         if store.round_stage().get(round_no, 1) != 1:

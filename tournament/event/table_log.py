@@ -270,9 +270,9 @@ class Facts:
     result: dict | None = None
     next: dict | None = None
     #: A duplicate table: its round's boards in the order it plays them, each ``{"board": B,
-    #: "deal": DGN lines, "entered": bool}`` (the board's hand line and deal, what a ``hand`` line
-    #: starts; whether the event has its result at this table, from here or beside the server); None at
-    #: any other table.
+    #: "deal": DGN lines, "entered": bool, "not_played": bool}`` (the board's hand line and deal, what a
+    #: ``hand`` line starts; whether the event has its result at this table, from here or beside the
+    #: server, or has it marked not played there; whether it is marked so); None at any other table.
     boards: tuple | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -314,6 +314,9 @@ def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
         at = board_index(facts, live)
         answer["board"] = numbers[at] if at < len(numbers) else None
         answer["boards_played"] = boards_done(facts, live)
+        # The boards marked not played at this table (``tournament result --not-played``, or the
+        # director's page): not among the boards it plays, which the page counts on.
+        answer["not_played"] = [b["board"] for b in facts.boards or () if b.get("not_played")]
         answer["entered"] = live.entered
     return answer
 

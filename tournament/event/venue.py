@@ -183,6 +183,10 @@ REFUSALS = (
     N_("round %(n)s has not been paired (the last round is %(n2)s)"),
     N_("round %(n)s has not been paired"),
     N_("round %(n)s has no table %(n2)s"),
+    # (a duplicate round: tournament.event.duplicate.no_table; a sit-out's table, or the round's tables
+    # where a sit-out leaves a gap)
+    N_("round %(n)s has no table %(n2)s: pair %(n3)s (%(name)s) sits out this round, table %(n4)s is not played"),
+    N_("round %(n)s has no table %(n2)s (it has tables %(list)s)"),
     N_("round %(n)s table %(n2)s: %(problem)s"),
     N_("%(problem)s; nothing was stored"),
     # A score typed by the director (tournament.event.results: _manual_scores, Entry.summary).
@@ -353,11 +357,16 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s board %(n3)s: not played — no score there; the board is scored over the tables "
        "that played it"),
     N_("round %(n)s table %(n2)s board %(n3)s: no longer marked not played; its result is to be entered"),
+    N_("round %(n)s table %(n2)s board %(n3)s was already marked not played, %(when)s by %(who)s — %(reason)s; "
+       "nothing was changed"),
     N_("round %(n)s table %(n2)s board %(n3)s: result NS %(n4)s, EW %(n5)s taken back (kept in the history); the "
        "board is to be entered again"),
-    N_("round %(n)s table %(n2)s board %(n3)s has a result (NS %(n4)s, EW %(n5)s): take it back first (tournament "
-       "clear EVENT --round %(n6)s --table %(n7)s --board %(n8)s --reason TEXT)"),
-    N_("table %(n)s's phone is playing board %(n2)s: finish the hand there, or enter its score with --replace"),
+    # (the page's own advice for two of them: _director_board)
+    N_("round %(n)s table %(n2)s board %(n3)s has a result (NS %(n4)s, EW %(n5)s): take it back first (Take the "
+       "board's result back)"),
+    N_("table %(n)s's phone is playing board %(n2)s: finish the hand there and confirm it (this page then corrects "
+       "its score: Save the result), or enter its score at the command line (tournament result EVENT --round %(n3)s "
+       "--table %(n4)s --board %(n5)s --score NS=..,EW=.. --replace)"),
     N_("round %(n)s table %(n2)s board %(n3)s has no result: there is nothing to take back"),
     N_("a board not played is for a duplicate event (tournament new --format duplicate); this event is "
        "%(format)s"),
@@ -920,7 +929,8 @@ class Venue:
         done = {n: duplicate.entered(self.store, table.id, n) for n in numbers}
         # A board marked not played there (``tournament result --not-played``) is skipped as one entered.
         skipped = set(duplicate.not_played_boards(self.store).get(table.id, ()))
-        boards = tuple({**b, "entered": done[b["board"]] is not None or b["board"] in skipped} for b in kept[1])
+        boards = tuple({**b, "entered": done[b["board"]] is not None or b["board"] in skipped,
+                        "not_played": b["board"] in skipped and done[b["board"]] is None} for b in kept[1])
         result = None
         if numbers and all(done[n] is not None or n in skipped for n in numbers):
             numbers = tuple(n for n in numbers if done[n] is not None)
@@ -1575,7 +1585,14 @@ class Venue:
                              for m in teams.match_docs(self.store, rnd)] if rnd and self.store.settings.teams else [])
             # A duplicate session ends with its movement's last round: nothing is left to pair.
             over = self.store.settings.duplicate and event_progress.status(self.store) == event_progress.FINISHED
-            return {"event": self.store.settings.name, "round": rnd, "tables": tables,
+            # An odd number of duplicate pairs: the pair sitting this round out, whose table is no
+            # table of the round (the feed's round says it so: ``sits_out``).
+            out = duplicate.sits_out(self.store, rnd) if rnd and self.store.settings.duplicate else None
+            members = next((team.players for team in self.store.teams() if out and team.id == out.pair_id), ())
+            sits_out = None if out is None else {
+                "pair": out.pair, "name": out.name, "table": out.table,
+                "players": [players[p].name for p in members if p in players]}
+            return {"event": self.store.settings.name, "round": rnd, "tables": tables, "sits_out": sits_out,
                     "can_pair": (complete or not rnd) and not over,
                     # Round 1 not paired yet: the players' columns it may be seeded by (as
                     # ``pair --seed rating|column:NAME``); None once it is paired.
@@ -1725,6 +1742,14 @@ class Venue:
             table = self.table(round_no, table_no)
             try:
                 done = operation(self.store, round_no, table_no, board, reason, "the director's page")
+            except duplicate.BoardHasResult as e:  # the same refusal, its advice in the page's terms
+                raise Unprocessable(f"round {e.round} table {e.table} board {e.board} has a result (NS {e.ns}, "
+                                    f"EW {e.ew}): take it back first (Take the board's result back)") from None
+            except duplicate.BoardOnPhone as e:  # (the page's save corrects a board's result, enters none)
+                raise Unprocessable(f"table {e.table}'s phone is playing board {e.board}: finish the hand there and "
+                                    f"confirm it (this page then corrects its score: Save the result), or enter its "
+                                    f"score at the command line (tournament result EVENT --round {e.round} --table "
+                                    f"{e.table} --board {e.board} --score NS=..,EW=.. --replace)") from None
             except TournamentError as e:
                 raise Unprocessable(e.message) from None
             self.store.bring_browsing_up_to_date()

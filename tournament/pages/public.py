@@ -562,8 +562,20 @@ def round_view(r: dict[str, Any], site: Site, links: dict[int, str], data: dict[
                      "status": t.get("status"),  # the feed's: not started, playing, waiting (never a move)
                      # A duplicate table's boards, and each board's result there as it comes in.
                      "boards": t.get("boards") or [], "board_results": t.get("board_results") or [],
+                     # ... and each board that is over there, in the table's order: its result, or
+                     # ``not_played`` (marked so: nothing to come, never "to play").
+                     "board_lines": _board_lines(t),
                      "replay": site.url("replay", r["round"], t["table"]) if res is not None else None})
     return {"sides": sides, "rows": rows, "match": any(t["match"] for t in r["tables"])}
+
+
+def _board_lines(t: dict[str, Any]) -> list[dict[str, Any]]:
+    """A duplicate table's boards that are over there, in the order it plays them: each board's
+    result (the feed's, ``withheld`` or not), or ``{"board", "not_played": True}``."""
+    results = {b["board"]: b for b in t.get("board_results") or ()}
+    skipped = set(t.get("not_played") or ())
+    return [results[b] if b in results else {"board": b, "not_played": True}
+            for b in t.get("boards") or () if b in results or b in skipped]
 
 
 #: A team standings' ranking keys (``--team-tiebreak``) -> the column showing each (head-to-head
@@ -821,8 +833,11 @@ def duplicate_view(data: dict[str, Any], page: str, *args: Any) -> dict[str, Any
         if number not in data["board_numbers"]:
             raise pub.NotPublic(f"there is no board {number}")
         withheld = next((t.get("withheld", False) for t in data["travellers"] if t["board"] == number), False)
+        # The tables marked not playing it: out of the board (no result, none to come), said by name.
+        skipped = [{"round": r["round"], "table": t["table"]} for r in data["rounds"] for t in r["tables"]
+                   if number in (t.get("not_played") or ())]
         return {"board": number, "deal": shown.get(number), "results": played.get(number, []),
-                "withheld": withheld, "played": count.get(number, 0)}
+                "withheld": withheld, "played": count.get(number, 0), "not_played": skipped}
     card = data["pair_cards"].get(number)
     if card is None:
         raise pub.NotPublic(f"there is no pair {number}")

@@ -121,14 +121,19 @@ _FEED_SCHEMAS: dict[str, Any] = {
               "properties": {"feed_version": {"type": "integer"}, "uuid": {"type": "string"},
                              "name": {"type": "string"}, "game": {"type": "string"},
                              "variant": {"type": ["string", "null"]}, "options": {"type": "object"},
-                             "format": {"enum": ["pairs", "rotating", "individual"]},
+                             "format": {"enum": ["pairs", "rotating", "individual", "duplicate", "duplicate-teams"]},
+                             "ranking": {"enum": ["matchpoints", "imps", "victory-points", "match-points"],
+                                         "description": "A duplicate event only: what ranks it (its tiebreaks "
+                                                        "are then empty)."},
                              "table_size": {"type": "integer"}, "tiebreaks": {"type": "array"},
                              "time_limit": {"type": ["integer", "null"], "description": "Minutes a game."},
                              "planned_rounds": {"type": ["integer", "null"]},
                              "status": {"enum": ["not started", "in progress", "finished"]},
                              "current_round": {"type": "integer"}, "rounds_paired": {"type": "integer"},
                              "players": {"type": "integer"},
-                             "rounds": {"type": "array", "items": {"type": "object"}},
+                             "rounds": {"type": "array", "items": {"type": "object"},
+                                        "description": "Each round's tables and results: the tables with a "
+                                                       "result (a duplicate event: with every board settled)."},
                              "stages": {"type": "array", "items": {"type": "object"}},
                              "stage": {"type": ["object", "null"], "description": "The last stage (a final, a "
                                        "knockout, a round robin), if any."},
@@ -222,8 +227,12 @@ OPENAPI: dict[str, Any] = {
                                           "description": "A duplicate table only: the round's boards, in the "
                                                          "order it plays them."},
                                "boards_played": {"type": "integer",
-                                                 "description": "A duplicate table only: its boards confirmed "
-                                                                "so far (each one's result in the event)."},
+                                                 "description": "A duplicate table only: its boards done "
+                                                                "so far (each one's result in the event, or "
+                                                                "marked not played there)."},
+                               "not_played": {"type": "array", "items": {"type": "integer"},
+                                              "description": "A duplicate table only: its boards marked not "
+                                                             "played (not among the boards it plays)."},
                                "entered": {"type": ["object", "null"],
                                            "description": "A duplicate table only: while the table's last "
                                                           "change is a board's result entered by the director "

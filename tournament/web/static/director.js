@@ -220,13 +220,15 @@
   }
   function render() {
     if (!view) return;
-    window.venue.names = view.tables.flatMap((x) => Object.values(x.players || {}));
+    window.venue.names = view.tables.flatMap((x) => Object.values(x.players || {}))
+      .concat(view.sits_out ? [view.sits_out.name, ...view.sits_out.players] : []);
     const done = view.tables.filter((x) => x.status === "confirmed").length + "/" + view.tables.length;
     $("summary").replaceChildren(el("span", {}, ...withNodes(t("round %(n)s", { n: slot("n") }), { n: el("b", {}, view.round || "–") })),
       el("span", {}, ...withNodes(t("confirmed %(n)s", { n: slot("n") }), { n: el("b", {}, done) })));
     $("pair").disabled = !view.can_pair;
     showSeeding(view.seed_columns);
     renderMatches(view.matches || []);
+    renderSitOut(view.sits_out);
     const body = $("tables").tBodies[0];
     body.replaceChildren(...view.tables.map((t) => el("tr", { "data-table": t.table, "data-status": t.status,
                                                               "data-called": t.called ? "yes" : "no",
@@ -242,6 +244,18 @@
          ...(t.contact_at ? [el("div", { class: "when contact" }, window.venue.t("phone last heard from %(time)s", { time: when(t.contact_at) }))] : [])),
       el("td", {}, when(t.last_at)),
       el("td", {}, el("button", { type: "button", onclick: () => openTable(t.round, t.table) }, window.venue.t("Open"))))));
+  }
+  // An odd number of duplicate pairs: the pair sitting this round out, by its players' names, and
+  // its table, which the round does not play (no row above: its number is a gap).
+  function renderSitOut(out) {
+    const line = $("sits-out");
+    line.hidden = !out;
+    if (!out) return line.replaceChildren();
+    const who = el("span", {}, name(out.name), ...(out.players.length
+      ? [" (", ...out.players.flatMap((p, i) => (i ? [", ", name(p)] : [name(p)])), ")"] : []));
+    line.dataset.pair = out.pair;
+    line.replaceChildren(...withNodes(t("Pair %(n)s %(name)s sits out this round (table %(table)s is not played).",
+                                        { n: out.pair, name: slot("name"), table: out.table }), { name: who }));
   }
   // A team event's matches, each summed by the server from its tables' confirmed results (the
   // games each team has won so far), filling in as the tables confirm.

@@ -661,7 +661,8 @@
   // and where its players go next when the next round is paired; at a duplicate table, the board it
   // is on and how many are done also move when the director marks a board not played or takes a
   // board's result back (neither is a write of the table's log: its revision stays).
-  const version = (v) => [v.rev, v.status, JSON.stringify(v.result), JSON.stringify(v.next), v.board, v.boards_played].join("|");
+  const version = (v) => [v.rev, v.status, JSON.stringify(v.result), JSON.stringify(v.next), v.board, v.boards_played,
+                          JSON.stringify(v.not_played || [])].join("|");
   // Without the deal: where the tile tapped may go, asked of the server (one place: sent at once).
   let options = null;
   async function placeTile(tile) {
@@ -1038,18 +1039,25 @@
       const where = to.table && to.boards ? t("table %(table)s, seat %(seat)s, boards %(boards)s", { table: to.table, seat: to.seat, boards: to.boards.join(", ") })
         : to.table ? t("table %(table)s, seat %(seat)s", { table: to.table, seat: to.seat })
         : to.bye ? t("a bye this round")
-        : to.sits_out ? t("sits out this round") : t("no table this round");
+        : to.sits_out ? t("sits out round %(n)s", { n: next.round }) : t("no table this round");
       return el("li", { "data-seat": seat }, seat + " ", name(game.players[seat] || ""), " → ", el("b", {}, where));
     })));
     return box;
   }
 
-  // A duplicate table's boards of the round, a row a board, once every one is confirmed.
+  // A duplicate table's boards of the round, a row a board, once every one is confirmed: its
+  // result, or "not played" for a board marked so (it has no result), in the order it plays them.
   function boardsTable(boards) {
     const sides = view.sides;
+    const skipped = view.not_played || [];
+    const rows = (view.boards || boards.map((b) => b.board)).map((n) => {
+      const b = boards.find((x) => x.board === n);
+      if (b) return el("tr", { "data-board": n }, el("td", {}, t("board %(n)s", { n })), ...sides.map((s) => el("td", {}, b[s] ?? 0)));
+      return skipped.includes(n) ? el("tr", { "data-board": n, "data-not-played": "yes" }, el("td", {}, t("board %(n)s", { n })),
+                                      el("td", { colspan: String(sides.length), class: "note" }, t("not played"))) : null;
+    }).filter(Boolean);
     return el("table", { class: "result", id: "boards-played" }, el("tr", {}, el("th", {}, ""), ...sides.map((s) => el("th", {}, s))),
-      ...boards.map((b) => el("tr", { "data-board": b.board }, el("td", {}, t("board %(n)s", { n: b.board })),
-                             ...sides.map((s) => el("td", {}, b[s] ?? 0)))));
+      ...rows);
   }
 
   // This table's first two seats, and its first two scorers (the sides of a partnership game, else
@@ -1134,8 +1142,11 @@
     main.dataset.rev = view.rev;
     main.replaceChildren();
     if (view.called) main.append(el("p", { class: "state-called" }, t("The director has been called to this table.")));
+    // The board's place among the boards this table plays this round: a board marked not played
+    // there is not one of them (boards 1 and 2, board 2 not played: "Board 1 (1 of 1 this round)").
+    const plays = view.boards ? view.boards.filter((b) => !(view.not_played || []).includes(b)) : [];
     if (view.boards && view.board) main.append(el("p", { class: "note", id: "board-now", "data-board": view.board },
-      t("Board %(n)s (%(k)s of %(m)s this round)", { n: view.board, k: view.boards_played + 1, m: view.boards.length })));
+      t("Board %(n)s (%(k)s of %(m)s this round)", { n: view.board, k: plays.indexOf(view.board) + 1, m: plays.length })));
     if (view.status === "confirmed" || game.over) main.append(resultPanel(game));
     else if (view.mode === null && !game.hands.length && !view.boards) {
       main.append(el("section", {}, el("h2", {}, t("How will this table record its game?")), el("div", { class: "row" },
