@@ -178,3 +178,20 @@ def test_the_csv_export_lists_the_pair_that_sits_out(tmp_path: Path) -> None:
         sitting = [r for r in rows if r["round"] == str(round_no) and r["table"] == "sits out"]
         assert sorted(int(r["id"]) for r in sitting) == sorted(members[out[round_no].pair_id])
         assert len({r["id"] for r in rows if r["round"] == str(round_no)}) == 10  # every player of the round
+
+
+def test_links_name_the_sit_out_table_in_its_place(tmp_path: Path) -> None:
+    """``tournament links`` printed a line a table: the sit-out table, with no link, was a silent gap
+    in the numbers (a director counting the lines took a link for lost).  It is named in its place."""
+    event = tmp_path / "sim.db"
+    run("simulate", event, "--format", "duplicate", "--pairs", 5, "--rounds", 1, "--quiet")
+    store = open_event(event)
+    try:
+        gone = dup.sits_out(store, 1)
+    finally:
+        store.close()
+    out = run("links", event, "--url", "http://127.0.0.1:8000")
+    assert f"round 1 table {gone.table}: not played (pair {gone.pair} {gone.name} sits out this round)" in out
+    found = json.loads(run("links", event, "--url", "http://127.0.0.1:8000", "--json").split("\nnote:")[0])
+    assert found["sits_out"] == {"round": 1, "table": gone.table, "pair": gone.pair, "name": gone.name}
+    assert gone.table not in [t["table"] for t in found["tables"]] and len(found["tables"]) == 2

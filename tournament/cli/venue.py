@@ -9,7 +9,7 @@ import json
 import socket
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 
@@ -49,8 +49,17 @@ def links(
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
     typer.echo(f"director's PIN:  {found['director_pin']}  (typed on a table's page, under Director, to correct "
                f"that table's game there; keep it to yourself)")
+    _say_tables(found)
+
+
+def _say_tables(found: dict[str, Any]) -> None:
+    """A line a table's link; a duplicate round's sit-out table named too (it has no link)."""
     for t in found["tables"]:
         typer.echo(f"round {t['round']} table {t['table']}: {t['url']}")
+    if "sits_out" in found:
+        gone = found["sits_out"]
+        typer.echo(f"round {gone['round']} table {gone['table']}: not played (pair {gone['pair']} {gone['name']} "
+                   f"sits out this round)")
 
 
 @guarded
@@ -390,8 +399,7 @@ def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], hos
     typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
     typer.echo(f"director's PIN:  {found['director_pin']}  (to correct a hand at a table: Director, on its page)")
-    for t in found["tables"]:
-        typer.echo(f"round {t['round']} table {t['table']}: {t['url']}")
+    _say_tables(found)
     if elsewhere is not None:
         typer.echo(f"warning: the links and score sheets made before point to {elsewhere}, not to this server "
                    f"({base}): phones that scan them will not reach it; print them again (tournament sheets, "

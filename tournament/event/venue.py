@@ -521,10 +521,17 @@ def links(store: EventStore, base: str, round_no: int | None = None, hall: str |
     public = (hall if hall is not None else hall_url(store, base)).rstrip("/")
     tables = store.tables(rnd) if rnd else []
     tokens = venue_sql.table_tokens(store, [t.id for t in tables])
-    return {"director": f"{base}/d/{venue_sql.director_token(store)}", "director_pin": venue_sql.director_pin(store),
-            "public": f"{public}/",
-            "tables": [{"round": t.round, "table": t.number, "url": f"{base}/t/{tokens[t.id]}",
-                        "token": tokens[t.id]} for t in tables]}
+    found: dict[str, Any] = {
+        "director": f"{base}/d/{venue_sql.director_token(store)}", "director_pin": venue_sql.director_pin(store),
+        "public": f"{public}/",
+        "tables": [{"round": t.round, "table": t.number, "url": f"{base}/t/{tokens[t.id]}", "token": tokens[t.id]}
+                   for t in tables]}
+    # A duplicate round of an odd number of pairs: its sit-out table has no link, and is named so that
+    # the gap in the tables' numbers is not taken for a link missing.
+    gone = duplicate.sits_out(store, rnd) if rnd and store.settings.duplicate else None
+    if gone is not None:
+        found["sits_out"] = {"round": rnd, "table": gone.table, "pair": gone.pair, "name": gone.name}
+    return found
 
 
 #: Where the links point when neither ``--url`` nor an earlier ``serve`` said otherwise.
