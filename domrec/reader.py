@@ -110,6 +110,11 @@ def held_here(path: str | Path) -> bool:
         st = os.stat(path)
     except (OSError, ValueError):
         return False
+    # Only a regular file can be a database.  A pipe (``--csv <(…)``: /dev/fd/63, which this process
+    # holds since the shell opened it for it) matched its own descriptor, and was refused as "a
+    # file this command holds open"; reading it drops no SQLite lock.
+    if not stat.S_ISREG(st.st_mode):
+        return False
     for folder in ("/proc/self/fd", "/dev/fd"):
         try:
             descriptors = os.listdir(folder)

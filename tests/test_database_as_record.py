@@ -64,3 +64,26 @@ def test_a_database_this_process_holds_is_in_use_by_any_name_in_any_journal_mode
         conn.close()
     assert not reader.database_in_use(hard)
     assert reader.read_bytes(hard) == path.read_bytes()
+
+
+def test_a_pipe_this_process_holds_is_not_a_database_in_use(tmp_path: Path, monkeypatch) -> None:
+    """``tournament add club.db --csv <(…)``: the shell hands the command a pipe (/dev/fd/63), which
+    the process holds open, so it matched one of its own descriptors and was refused as "a file
+    this command holds open (an SQLite database in use…)".  A pipe is never a database: it is read."""
+    import os
+
+    from domrec import reader
+
+    monkeypatch.setattr(reader, "_DATABASES_OPENED", True)
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, b"name1,name2\nAna,Bo\n")
+        os.close(write_end)
+        write_end = -1
+        path = f"/proc/self/fd/{read_end}" if os.path.isdir("/proc/self/fd") else f"/dev/fd/{read_end}"
+        assert not reader.held_here(path) and not reader.database_in_use(path)
+        assert reader.read_bytes(path, what="a players CSV") == b"name1,name2\nAna,Bo\n"
+    finally:
+        os.close(read_end)
+        if write_end >= 0:
+            os.close(write_end)
