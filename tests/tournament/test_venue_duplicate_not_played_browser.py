@@ -54,6 +54,10 @@ def test_the_director_marks_a_board_not_played_and_takes_results_back(tmp_path: 
         assert said == ("round 1 table 1 board 1: not played — no score there; the board is scored over the "
                         "tables that played it")
         assert page.input_value("#result-board") == "1" and page.input_value("#result-reason") == ""
+        # the board list says which board is marked (it read "Board 1" as any other)
+        page.wait_for_function("() => document.querySelector('#result-board option[value=\"1\"]').textContent"
+                               " === 'Board 1 · not played'", timeout=WAIT_MS)
+        assert page.inner_text('#result-board option[value="2"]') == "Board 2"
         _shot(page, "duplicate-director-not-played")
         # The table's phone goes on with its next board by itself (its revision did not move).
         phone.wait_for_selector('#board-now[data-board="2"]', timeout=WAIT_MS)

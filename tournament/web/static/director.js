@@ -441,7 +441,10 @@
     $("board-not-played").hidden = !pairsBoards;
     $("clear-result").textContent = pairsBoards ? t("Take the board's result back") : t("Take the result back");
     if (data.boards) {
-      $("result-board").replaceChildren(...data.boards.map((b) => el("option", { value: b }, t("Board %(n)s", { n: b }))));
+      // (a board marked not played there says so in the list: the director sees which one to take back)
+      const skipped = data.not_played || [];
+      $("result-board").replaceChildren(...data.boards.map((b) => el("option", { value: b },
+        t("Board %(n)s", { n: b }) + (skipped.includes(b) ? " · " + t("not played") : ""))));
       $("result-board").onchange = () => {
         const row = rows.find((r) => r.board === Number($("result-board").value)) || {};
         for (const s of data.sides) $("dir-score-" + s).value = row[s] ?? "";
