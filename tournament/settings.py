@@ -508,8 +508,12 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
         raise SettingsError(f"{game}: {getattr(e, 'message', e)}") from None
     sides = tuple(match.sides)
     if format in PARTNERSHIP_FORMATS and sides != PARTNERSHIP_SIDES:
+        # (a game with a partnership option, Horse Race's: the way to keep the format asked for)
+        option = "partnerships" in getattr(engine, "defaults", {}) and not resolved.get("partnerships")
         raise SettingsError(f"{game} with these options is not a partnership game (its sides are "
-                            f"{', '.join(sides)}); use --format individual")
+                            f"{', '.join(sides)}); use --format individual"
+                            + (", or play it in partnerships: --option partnerships=true (four players)"
+                               if option else ""))
     if format == INDIVIDUAL and sides != seats:
         raise SettingsError(f"{game} with these options is played in partnerships ({', '.join(sides)}); "
                             f"use --format pairs or --format rotating")

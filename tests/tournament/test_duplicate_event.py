@@ -246,8 +246,16 @@ def test_settings_of_a_duplicate_event() -> None:
             make_settings("D", "competitive", "duplicate", **bad)
     with pytest.raises(SettingsError, match="for --format duplicate"):
         make_settings("P", "competitive", "pairs", movement="howell")
-    with pytest.raises(SettingsError, match="not a partnership game"):
+    with pytest.raises(SettingsError, match="not a partnership game") as refused:
         make_settings("D", "castle-rock", "duplicate")
+    assert str(refused.value).endswith("use --format individual")  # (Castle Rock has no partnership option)
+    # Horse Race has one: the refusal names it, the way to keep the format asked for (it said only
+    # "use --format individual", which is no duplicate event at all).
+    with pytest.raises(SettingsError) as refused:
+        make_settings("D", "horse-race", "duplicate")
+    assert str(refused.value).endswith("use --format individual, or play it in partnerships: "
+                                       "--option partnerships=true (four players)")
+    assert make_settings("D", "horse-race", "duplicate", options={"partnerships": True}).duplicate
 
 
 def test_export_report_and_board_slips(tmp_path: Path) -> None:
