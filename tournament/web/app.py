@@ -774,6 +774,10 @@ class BrowsingThread:
                 if self._stop.is_set() or self._stop.wait(self.delay):
                     return
                 self._due.clear()
+                # (closed just now: its wake-up may be the one cleared above, and the next wait
+                # would never end; a CI run hung ten minutes in ``close`` on it)
+                if self._stop.is_set():
+                    return
                 try:
                     if store is None:
                         store = open_event(self.path)
