@@ -506,36 +506,30 @@
   // A result taken back (at a duplicate table, the board picked: its result, or its mark "not
   // played"), and a duplicate board marked not played: the reason above, required, into the trail.
   const boardPicked = () => (pairsBoards && openState && openState.boards ? Number($("result-board").value) : null);
-  $("clear-result").addEventListener("click", async () => {
+  // Sent with the reason typed (said, and nothing sent, without one); once done, the reason box
+  // emptied, the room and the table read again, and what was done said.
+  async function withReason(path, body, missing) {
+    const reason = $("result-reason").value.trim();
+    if (!reason) { tell(missing, "bad"); return; }
+    const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/${path}`, Object.assign({ reason }, body), tell);
+    if (data) {
+      $("result-reason").value = "";
+      await refresh();
+      await openTable(open.round, open.table);
+      tell(data.said.join("; "), "good");
+    }
+  }
+  $("clear-result").addEventListener("click", () => {
     if (!open) return;
-    const reason = $("result-reason").value.trim();
     const board = boardPicked();
-    if (!reason) {
-      tell(board === null ? t("give the reason for clearing a result (it goes into the audit trail)")
-                          : t("give the reason for taking a board's result back (it goes into the audit trail)"), "bad");
-      return;
-    }
-    const body = board === null ? { reason } : { reason, board };
-    const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/result/clear`, body, tell);
-    if (data) {
-      $("result-reason").value = "";
-      await refresh();
-      await openTable(open.round, open.table);
-      tell(data.said.join("; "), "good");
-    }
+    return withReason("result/clear", board === null ? {} : { board }, board === null
+      ? t("give the reason for clearing a result (it goes into the audit trail)")
+      : t("give the reason for taking a board's result back (it goes into the audit trail)"));
   });
-  $("board-not-played").addEventListener("click", async () => {
+  $("board-not-played").addEventListener("click", () => {
     if (!open || boardPicked() === null) return;
-    const reason = $("result-reason").value.trim();
-    if (!reason) { tell(t("give the reason for marking a board not played (it goes into the audit trail)"), "bad"); return; }
-    const data = await call("POST", `/api/v1/tables/${open.round}/${open.table}/result/not-played`,
-                            { board: boardPicked(), reason }, tell);
-    if (data) {
-      $("result-reason").value = "";
-      await refresh();
-      await openTable(open.round, open.table);
-      tell(data.said.join("; "), "good");
-    }
+    return withReason("result/not-played", { board: boardPicked() },
+                      t("give the reason for marking a board not played (it goes into the audit trail)"));
   });
   $("clear-call").addEventListener("click", async () => {
     if (!open) return;
