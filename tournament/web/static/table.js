@@ -1038,8 +1038,8 @@
       const to = next.seats[seat] || {};
       const where = to.table && to.boards ? t("table %(table)s, seat %(seat)s, boards %(boards)s", { table: to.table, seat: to.seat, boards: to.boards.join(", ") })
         : to.table ? t("table %(table)s, seat %(seat)s", { table: to.table, seat: to.seat })
-        : to.bye ? t("a bye this round")
-        : to.sits_out ? t("sits out round %(n)s", { n: next.round }) : t("no table this round");
+        : to.bye ? t("a bye in round %(n)s", { n: next.round })
+        : to.sits_out ? t("sits out round %(n)s", { n: next.round }) : t("no table in round %(n)s", { n: next.round });
       return el("li", { "data-seat": seat }, seat + " ", name(game.players[seat] || ""), " → ", el("b", {}, where));
     })));
     return box;
