@@ -186,6 +186,11 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
         unit_of = {p.id: (p.team if store.settings.format == PAIRS and p.team else p.id)
                    for p in standings_of.seated_players(store)}  # a reserve brought in: its pair
         paired_at = {r.number: r.paired_at for r in store.rounds()}
+        if store.settings.duplicate:  # the movement's pair numbers, which every duplicate page shows
+            from tournament.store.boards import pair_numbers
+
+            number_of = {pair: number for number, pair in pair_numbers(store).items()}
+            pair_no = {player: number_of[pair] for player, pair in unit_of.items() if pair in number_of}
         from tournament.store.desk import sit_outs
 
         # The rounds a unit asked to sit out: its bye there scores the event's sit-out, as the standings count it.
@@ -208,6 +213,7 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
         from tournament.event.duplicate_hall import pair_cards
 
         data["pair_cards"] = pair_cards(data["travellers"], data["duplicate_standings"])
+        data["pair_no"] = pair_no
     data.update(seq=data["latest_seq"], unit_of=unit_of, paired_at=paired_at)
     data.update(clock=clock(data),
                 scoring={"bye": dict(s.bye), "placement": list(s.placement),
@@ -268,9 +274,14 @@ _BARE = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "�
 
 
 def _pair_numbers(data: dict[str, Any]) -> dict[int, int]:
-    """Player -> the number a pairs event shows for them: their pair's (empty in other events)."""
+    """Player -> the number a pairs event shows for them: their pair's (empty in other events).  In
+    a duplicate event, the pair's number in the movement (``pair_no``), as the tables, the pair's
+    card and the travellers number it: it differs from the pair's id in the event where a pair was
+    removed before round 1 (the movement numbers the pairs that play from 1)."""
     if (data.get("event") or {}).get("format") != "pairs":
         return {}
+    if data.get("pair_no"):
+        return {int(k): v for k, v in data["pair_no"].items()}
     return {int(k): v for k, v in (data.get("unit_of") or {}).items()}
 
 
