@@ -201,7 +201,8 @@ def players(
 def withdraw(
     event: Path = typer.Argument(..., help="The event file."),
     player: str = typer.Argument(..., help="The player's exact name or number (#12); in a pairs event, "
-                                           "the pair's name or a member's."),
+                                           "the pair's name or a member's (a number that may be the pair's "
+                                           "or a player's is refused: name the pair)."),
     reason: Optional[str] = typer.Option(None, "--reason", help="Why (kept in the trail, `tournament history`)."),
     by: Optional[str] = typer.Option(None, "--by", help="Who withdraws them (default: your login name)."),
 ) -> None:

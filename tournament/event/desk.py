@@ -22,7 +22,7 @@ import attrs
 
 from tournament.errors import Refused, UnknownPlayer, UnusableInput
 from tournament.event import audit, changes, paired_on
-from tournament.names import did_you_mean, name_key
+from tournament.names import did_you_mean
 from tournament.pairing.constraints import Constraints
 from tournament.settings import BALANCED, PAIRS, ROTATING
 from tournament.store import desk as sql
@@ -211,14 +211,9 @@ def find_unit(store: EventStore, key: str) -> tuple[list[Player], Team | None]:
     """The players a name stands for: one player, or in a pairs event the pair (by its name or a
     member's)."""
     if store.settings.format == PAIRS:
-        teams = store.teams()
-        team = next((t for t in teams if name_key(t.name) == name_key(key)), None)
-        if team is None:
-            try:
-                member = store.find_player(key)
-            except UnknownPlayer:
-                raise unknown_pair_or_player(store, key) from None
-            team = next(t for t in teams if t.id == member.team)
+        from tournament.event.numbering import find_pair
+
+        team = find_pair(store, key)
         players = [p for p in store.players() if p.id in team.players]
         return players, team
     return [store.find_player(key)], None

@@ -20,11 +20,12 @@ from typing import Any, Sequence
 from domrec.errors import InputError
 from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text, unreadable
 
-from tournament.errors import PlayerInputError, Refused, UnknownPlayer
+from tournament.errors import PlayerInputError, Refused
+from tournament.event.numbering import find_pair, shown_numbers  # noqa: F401  (shown_numbers: the event's callers)
 from tournament.event import changes
-from tournament.names import LookAlikes, bidi_controls, did_you_mean, name_key, near_key, normalise_name
-from tournament.settings import DUPLICATE, PAIRS, ROTATING
-from tournament.store import boards as boards_sql, desk as desk_sql, fields as fields_sql
+from tournament.names import LookAlikes, bidi_controls, name_key, near_key, normalise_name
+from tournament.settings import PAIRS, ROTATING
+from tournament.store import desk as desk_sql, fields as fields_sql
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Team
 
@@ -454,27 +455,7 @@ def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | N
 
 
 def _find_team(store: EventStore, key: str) -> Team:
-    teams = store.teams()
-    for t in teams:
-        if name_key(t.name) == name_key(key):
-            return t
-    try:
-        player = store.find_player(key)
-    except UnknownPlayer:
-        raise UnknownPlayer(f"no pair or player named or numbered {key!r} in this event"
-                            + did_you_mean(key, [t.name for t in teams] + [p.name for p in store.players()])) from None
-    return next(t for t in teams if t.id == player.team)
-
-
-def shown_numbers(store: EventStore) -> dict[int, int]:
-    """Player id -> the number the event's printouts show beside the player, where it is not the
-    player's own: their pair's in a pairs event, and in a duplicate event their pair's number in the
-    movement (once round 1 is seated; the pair's id before).  Empty in other events."""
-    fmt = store.settings.format
-    if fmt not in (PAIRS, DUPLICATE):
-        return {}
-    in_movement = {team: number for number, team in boards_sql.pair_numbers(store).items()} if fmt == DUPLICATE else {}
-    return {p.id: in_movement.get(p.team, p.team) for p in store.players() if p.team}
+    return find_pair(store, key)
 
 
 def rounds_away_text(away: Sequence[tuple[int, int]]) -> str:

@@ -181,17 +181,9 @@ def find_unit(store: EventStore, key: str) -> int:
     if store.settings.teams:
         return find_squad_id(store, key)
     if store.settings.format == PAIRS:
-        for t in store.teams():
-            if t.name == key:
-                return t.id
-        try:
-            return store.find_player(key).team  # type: ignore[return-value]
-        except UnknownPlayer:
-            from tournament.names import did_you_mean
+        from tournament.event.numbering import find_pair
 
-            names = [t.name for t in store.teams()] + [p.name for p in store.players()]
-            raise UnknownPlayer(f"no pair or player named or numbered {key!r} in this event"
-                                + did_you_mean(key, names)) from None
+        return find_pair(store, key).id
     return store.find_player(key).id
 
 
