@@ -130,17 +130,19 @@ def infer(match: Any, state: Any, hand_no: int, seats: Sequence[str], moves: Seq
         held = state.held_count(seat)
         if seat in left:
             given = list(left[seat])
-            if held != len(given):
-                raise LeftContradiction(f"hand {hand_no}: left {seat} lists {len(given)} tile"
-                                        f"{'' if len(given) == 1 else 's'}, but by the moves {seat} still holds "
-                                        f"{held} (is a move missing, or given to the wrong seat? without the "
-                                        f"deal, every pass must be written)", RULE, "/deal")
+            # A tile played in the hand is said before the count it also makes wrong: it is the
+            # tile to take out of the line (docs/recording.md, "The end of a hand").
             for k, text in enumerate(given):
                 t = T.tile(text)
                 seen = seen_in_moves.get(t)
                 if seen and seen >= copies(t):
                     raise LeftContradiction(f"hand {hand_no}: left {seat} lists {text}, but it was played in "
                                             f"this hand", RULE, "/deal", left=(seat, k))
+            if held != len(given):
+                raise LeftContradiction(f"hand {hand_no}: left {seat} lists {len(given)} tile"
+                                        f"{'' if len(given) == 1 else 's'}, but by the moves {seat} still holds "
+                                        f"{held} (is a move missing, or given to the wrong seat? without the "
+                                        f"deal, every pass must be written)", RULE, "/deal")
         elif held == 0:
             given = []
         else:

@@ -23,7 +23,8 @@ from domrec import console, games, notation, output as outputs, shape
 from domrec.errors import (RECORD_CONTROLS, DomrecError, InputError, RuleViolation, control_said, one_line,
                            plain_direction)
 from domrec.reader import MAX_DGN_GAME_BYTES, MAX_RECORD_BYTES, size_text
-from domrec.recorder import Recorder, RecorderError, first_problem, new_game, read_whole, said_in_text
+from domrec.recorder import (Recorder, RecorderError, first_problem, for_options, new_game, read_whole,
+                             said_in_text)
 
 EXIT_OK, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
@@ -407,6 +408,10 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
         raise RecorderError(f"{output} is a folder: name the file to save the game in (-o {out / ('game' + out.suffix)})")
     if _looked_at(out, "exists") or out.is_symlink():
         raise RecorderError(f"{output} already exists: not replaced (to continue it: domrec record {output})")
+    for text in option:  # a name the game has no option of is said before anything about its value
+        name = text.partition("=")[0]
+        if name and "=" in text and name not in shape.GAME_RULES[target][1]:
+            shape.check_rules({"options": {name: None}}, target)
     options = cli_options = games.parse_options(option) or None
     variant_given = variant is not None
     # The variant and options given on the command line held to the record's shape at once, before
@@ -470,7 +475,8 @@ def _players(game: str, given: list[str], count: int | None, options: dict | Non
     allowed = engine.player_counts(opts)
     n = count or (len(named) if named and len(named) in allowed else allowed[-1])
     if n not in allowed:
-        raise InputError(f"{game} is played by {', '.join(map(str, allowed))} players, not {n}")
+        raise InputError(f"{game}{for_options(engine, variant, options, n)} is played by "
+                         f"{', '.join(map(str, allowed))} players, not {n}")
     seats = engine.seats_for(n, opts)
     unknown = [s for s in named if s not in seats]
     if unknown:
@@ -522,7 +528,7 @@ def _interactive(rec: Recorder) -> int:
         try:
             # (inside the try: a Ctrl-C typed while the next prompt is made ready, the second of two
             # typed quickly, is a Ctrl-C at an empty line, not an interruption of the program)
-            where = _prompt_words(rec)
+            where = rec.prompt
             words = list(_completions(rec))
             prompting = True
             line = session.prompt(where, completer=WordCompleter(words, sentence=True, match_middle=False))
@@ -566,18 +572,6 @@ def _stopped(rec: Recorder, quit: bool = False) -> None:
          f"type them again when you continue")
     for line in unsaved:
         _out(f"  {line}")
-
-
-def _prompt_words(rec: Recorder) -> str:
-    """The prompt: what the table is asked for next (a confirmation, whose move, a hand's start)."""
-    g = rec.game
-    if rec._confirming:
-        return "confirm (y/n)> "
-    if g.in_hand and g.to_move:
-        return f"hand {g.hand_number}, {g.to_move} to play> "
-    if g.in_hand:
-        return f"hand {g.hand_number}> "
-    return f"hand {g.hand_number + 1} (deal lines, or the first move)> "
 
 
 def _completions(rec: Recorder) -> Iterable[str]:

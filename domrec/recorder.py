@@ -62,6 +62,8 @@ Ctrl-C clears the line being typed; a second Ctrl-C (or quit) stops"""
 
 _COMMANDS = ("undo", "show", "scores", "help", "quit", "y", "n", "yes", "no")
 _PARTS = ("deal", "row", "boneyard", "pile", "leaddraw", "redeal")
+#: Commands that only look (the table, the totals, the help): the line before them still stands.
+_LOOKS = ("show", "scores", "help")
 
 
 class RecorderError(DomrecError):
@@ -138,6 +140,8 @@ class Recorder:
     #: an ``end`` line now is that hand's claim, at the terminal too (see :meth:`_part_line`).
     _closed_by_left: bool = False
     _left_closed_last: bool = False
+    #: The move that is starting the announced hand (for the example a refusal asking its seat gives).
+    _first_data: dict = attrs.Factory(dict)
     #: A hand's end line found the hand not over and kept it so: a caller that read a line of it
     #: for now reads the text whole again (the hand's readings may close it).
     kept_open: bool = False
@@ -211,6 +215,18 @@ class Recorder:
         self._closed_by_left, self._left_closed_last = self._left_closed_last, False
         first = stripped.split(None, 1)[0].lower()
         self.at = 0
+        before = self.refused
+        self._take_line(stripped, first)
+        g = self.game
+        if (self._closed_by_left and not g.in_hand and not self.hand_announced
+                and (first in _LOOKS or (first in ("left", "end") and self.refused > before))):
+            # The hand the left line closed still takes its end line: a claim refused (put it right
+            # and type it again), a left line refused, or a look at the table in between does not
+            # make the next end line a score-sheet hand nobody played.
+            self._left_closed_last = True
+
+    def _take_line(self, stripped: str, first: str) -> None:
+        """:meth:`feed_line`, the line stripped and its first word (lower case) read."""
         if first in ("hand", "left", "end", *_PARTS):
             self._part(first, stripped)
             return
@@ -279,6 +295,30 @@ class Recorder:
         return self._left if self.game.in_hand else None
 
     @property
+    def prompt(self) -> str:
+        """The terminal's prompt: what the table is asked for next (a confirmation, whose move, the
+        end line a left line waits for, a hand's start), docs/recording.md, "Starting a game"."""
+        g = self.game
+        if self._confirming:
+            return "confirm (y/n)> "
+        if g.in_hand and self.left_typed is not None and not g.hand_over:
+            return f"hand {g.hand_number} (end, or undo)> "
+        if g.in_hand and g.to_move:
+            return f"hand {g.hand_number}, {g.to_move} to play> "
+        if g.in_hand:
+            return f"hand {g.hand_number}> "
+        if self.kept_last:
+            return f"hand {g.hand_number} kept as it stands (undo reopens it)> "
+        return f"hand {g.hand_number + 1} (deal lines, or the first move)> "
+
+    @property
+    def kept_last(self) -> bool:
+        """The last hand was closed before it was over (``end`` while it was being played): kept as
+        it stands, it is the game's last hand, and no next hand can start (an undo reopens it)."""
+        g = self.game
+        return not g.in_hand and g.hand_number > 0 and not g.over and g.outcome_of(g.hand_number) is None
+
+    @property
     def announced_leader(self) -> str | None:
         """The lead a ``hand N lead SEAT`` line named for the hand announced, not started yet
         (``None``: as the rules say, or no hand announced)."""
@@ -329,7 +369,7 @@ class Recorder:
         try:
             copy.start_hand(notation.deal_from_parts(self._parts), self._leader, self._comment)
         except Refused as e:  # what the hand still waits for (a row, piles, a lead), said on the page
-            self.waiting = f"hand {copy.hand_number + 1} cannot start yet: {e.problem.message} [{e.problem.rule}]"
+            self.waiting = _waiting_words(copy, e.problem, self._leader)
             return None
         except GameError:
             return None
@@ -367,6 +407,13 @@ class Recorder:
         if g.over:
             self._refuse(f"the game is over ({_totals(g.totals)}): no more moves")
             return
+        if g.in_hand and self._left is not None and self.interactive and not g.hand_over:
+            self._refuse(f"hand {g.hand_number} waits for its end line: its left line says who still holds what; "
+                         f"type end to keep the hand as it stands, or undo to take the left line back first")
+            return
+        if g.in_hand and g.hand_over and self._this_hands(data) and not self._closing_move(data, seat):
+            self._not_closing(data, seat)  # refused with the rule's words: the hand waits as it was
+            return
         if g.in_hand and (self._left is not None or (g.hand_over and not self._closing_move(data, seat))):
             self._close()
             if g.over:
@@ -376,22 +423,85 @@ class Recorder:
         if not g.in_hand:  # the hand's first move starts it; refused, it leaves the hand as announced
             announced = (copy.deepcopy(self._parts), self._leader, self._comment, self._sheet_pending,
                          self._started_parts, self._start_said)
-            if not self._start(hold=True):
+            self._first_data = data
+            if not self._start_led_by(seat):
                 return
         if g.game == "broadway" and "at" not in data and "play" in data:
             self._offer_placements(data, seat)
             if announced is not None and not g.moves and self._choices is None:
                 self._unstart(announced)
             return
+        assumed = self._lead_by(seat)
         if g.deal_known and not exposure:
             self._forced_passes(seat, data)
         who = seat if seat is not None else g.to_move
         if who is None:
-            self._refuse("whose move is this? write its seat first (N 6-6): who leads is not known yet")
+            self._refuse(f"whose move is this? write its seat first ({self._seat_example(data)}): who leads is "
+                         f"not known yet [seats]")
         elif self._push(structure_move(_complete({"seat": who, **data}))):
             return
+        if assumed is not None:  # (the hand as it was before the refused move said who leads)
+            g.restore(assumed, last=True)
         if announced is not None:
             self._unstart(announced)
+
+    def _start_led_by(self, seat: str | None) -> bool:
+        """Start the announced hand at its first move.  A hand whose whole deal is given and whose
+        leader nobody named, where only the record can say who leads (three-player Domino Roads'
+        first hand), is led by the seat this first move names, as the same text reads in a record
+        ("the seat of the first move says who leads, with or without the deal written")."""
+        if self._leader is not None:
+            return self._start(hold=True)
+        if self._start(quiet=True, hold=True):
+            return True
+        problem = self._not_started
+        if problem is None or not problem.pointer.endswith("/leader"):
+            return self._start(hold=True)  # (refused, in the rule's words)
+        if seat is None:
+            self._refuse(f"whose move is this? write its seat first ({self._seat_example(self._first_data)}): who "
+                         f"leads is not known yet [seats]")
+            return False
+        self._leader = seat
+        if self._start(hold=True):
+            return True
+        self._leader = None
+        return False
+
+    def _lead_by(self, seat: str | None) -> Any:
+        """A hand started with no leader named (its deal whole, say) where the engine took the
+        first seat to lead until told otherwise (Castle Rock's first hand, whose dealer nobody
+        wrote): a first move typed with another seat says who leads, as in a record, and the hand
+        is started again led by it.  Where the rules fix the lead (the rotation, the double, the
+        lead draw) the engine refuses that start and nothing changes: the move is then refused
+        as out of turn.  Returns the game as it stood before (to go back to if the move is
+        refused), or ``None`` when nothing was changed."""
+        g = self.game
+        if seat is None or not g.in_hand or g.moves or g.hand_over or g.to_move in (None, seat):
+            return None
+        current = g.record().hands[-1]
+        if current.leader is not None or seat not in g.seats:
+            return None
+        before, assumed = g.checkpoint(), g.to_move
+        try:
+            g.abandon_hand()
+            g.start_hand(current.deal, seat, current.comment)
+        except (Refused, GameError):
+            g.restore(before, last=True)
+            return None
+        if self._to_announce is not None:  # (a hand this very move starts: its start names its leader)
+            self._to_announce = self._to_announce.replace(f", {assumed} to play", f", {seat} to play", 1)
+        return before
+
+    def _seat_example(self, data: dict) -> str:
+        """A first move with its seat, for a refusal that asks for the seat: this game's first seat
+        and the move as typed (``P1 5-3``, ``N r4+3``), so that the example fits the table."""
+        from domrec.notation.writer import _move_text
+
+        try:
+            text = _move_text(data, self.game.game)
+        except (KeyError, TypeError, ValueError):
+            text = "6-6"
+        return f"{self.game.seats[0]} {text}"
 
     def _unstart(self, announced: tuple) -> None:
         """The hand a refused first move started, taken back with the forced passes made before
@@ -447,6 +557,28 @@ class Recorder:
         except (KeyError, TypeError, ValueError):
             return False
 
+    @staticmethod
+    def _this_hands(data: dict) -> bool:
+        """A move typed once the hand is over that can only be this hand's: a capture, a draw or a
+        pass, none of which opens a hand (a tile may be the next hand's first move, which accepts
+        the result).  Whether the rules still allow it is the engine's to say."""
+        return any(key in data for key in ("capture", "draw", "pass"))
+
+    def _not_closing(self, data: dict, seat: str | None) -> None:
+        """A capture, draw or pass typed once the hand is over that the rules do not allow: refused
+        in the engine's words (``P2 cannot capture 5-2: its neighbours 2-2 and 1-1 share no
+        number``), and the hand waits for its confirmation as before, rather than being closed
+        with the move tried as the next hand's first."""
+        g = self.game
+        legal = g.closing_moves()
+        who = seat or (legal[0].seat if legal else g.moves[-1].seat if g.moves else g.seats[0])
+        try:
+            move = structure_move(_complete({"seat": who, **data}))
+        except (KeyError, TypeError, ValueError):
+            self._refuse(f"hand {g.hand_number} is over: confirm its result (y), or n to take back its last move")
+            return
+        self._push(move)
+
     def _forced_passes(self, seat: str | None, data: dict) -> None:
         g = self.game
         for _ in range(4 * len(g.seats)):
@@ -467,8 +599,8 @@ class Recorder:
         if move.score is not None and move.score != points:
             said = wrong_score(move, points, g.state)  # the validator's words: what was counted
             g.pop()
-            self._refuse(f"{_describe(move)}: {said}; type it again (the claim is optional: the recorder works "
-                         f"the points out)")
+            self._refuse(f"{_describe(move)}: {said} [scoring]; type it again (the claim is optional: the recorder "
+                         f"works the points out)")
             return False
         if not self._save():
             g.pop()
@@ -504,9 +636,15 @@ class Recorder:
             return
         self._choices = choices
         self.say(f"{data['play']} can go:")
+        # Who plays is said when it is not the same for every placement, or not the player to move
+        # (the opponents' penalty play of an exposed tile: E's and W's placements, listed together).
+        whose = {move.seat for move, _ in choices} != {g.to_move} or any(move.penalty for move, _ in choices)
         for k, (move, points) in enumerate(choices, 1):
             (x1, y1), (x2, y2) = move.at
-            self.say(f"  {k}. {move.play} at ({x1},{y1})-({x2},{y2}), scores {points}")
+            if whose:
+                self.say(f"  {k}. {_describe(move)}, scores {points}")
+            else:
+                self.say(f"  {k}. {move.play} at ({x1},{y1})-({x2},{y2}), scores {points}")
         self.say("pick a number")
 
     def _pick(self, k: int) -> None:
@@ -563,6 +701,13 @@ class Recorder:
             if g.in_hand and g.moves:
                 self._refuse(f"{kind} comes before the hand's first move")
                 return
+            empty = next((seat for key in ("hands", "piles") for seat, tiles in (parsed.get(key) or {}).items()
+                          if not tiles), None)
+            if empty is not None:  # (a seat's line with no tile: the hand could never start)
+                number = g.hand_number if g.in_hand else g.hand_number + 1
+                self._refuse(f"hand {number}: {kind} {empty} lists no tile: a {kind} line lists the seat's tiles "
+                             f"({kind} {empty} 6-4 0-0 …) [the deal]")
+                return
             given = None if self._given is None else (self._given[0], set(self._given[1]))
             if not self._first_in_text(kind, parsed):
                 return
@@ -606,7 +751,7 @@ class Recorder:
                         self.at, self._back = spot[1], back
                     self._refuse(lead)
                     return
-                if self.interactive and self.waiting:
+                if self.interactive and self.waiting and not _still_typing(kind, self._not_started):
                     self.say(self.waiting)
             return
         if kind == "left":
@@ -618,7 +763,7 @@ class Recorder:
                 said = problem.message
                 self._refuse(f"{'' if said.startswith('hand ') else f'hand {g.hand_number}: '}{said} [{problem.rule}]")
                 return
-            over, problem = (True, None) if self.interactive or g.hand_over else _over_with(g, parsed["left"])
+            over, problem = (True, None) if g.hand_over else _over_with(g, parsed["left"], self.interactive)
             if problem is not None:
                 # The deal this line gives cannot be worked out (seats left out that still hold
                 # tiles): no end line after it could close the hand, so it is refused here, at
@@ -633,6 +778,10 @@ class Recorder:
                 # for its end line.
                 self._close()
                 self._left_closed_last = not g.in_hand
+            elif self.interactive:
+                self.say(f"hand {g.hand_number} is not over with the tiles this left line gives: type end to keep "
+                         f"the hand as it stands (not over: the game's last hand), or undo to take the left line "
+                         f"back and go on with the moves")
             return
         if kind == "end":
             claim = HandResult(scores=parsed.get("scores"), end=parsed.get("end"))
@@ -786,7 +935,7 @@ class Recorder:
                 self.at = self._hand_spot[1] if self._hand_spot is not None else self.at  # (at the seat)
                 self._refuse(f"hand {number}: {e.problem.message} [{e.problem.rule}]")
                 return
-            waiting = f"{e.problem.message} [{e.problem.rule}]"  # a part still to come: said, the hand announced
+            waiting = _waiting_words(g, e.problem, leader)  # a part still to come: said, the hand announced
         except GameError as e:
             if before is not None:
                 g.restore(before)
@@ -801,7 +950,7 @@ class Recorder:
         if len(parts.get("hands", {})) == len(g.seats) and waiting is None:
             self._start(quiet=True)
         elif waiting is not None:
-            self.say(f"hand {number} cannot start yet: {waiting}")
+            self.say(waiting)
 
     def _claim_closed(self, claim: HandResult) -> None:
         """An end line for the hand that was just closed: its claim is checked, and kept if right."""
@@ -811,7 +960,7 @@ class Recorder:
         if last.result is not None or outcome is None:
             self._refuse("end closes a hand being played (or, right after hand N, records its scores alone)")
             return
-        wrong = _wrong_claim(claim, None, outcome)
+        wrong = _wrong_claim(claim, None, outcome, g.hand_number)
         if wrong:
             self._refuse(f"end: {wrong}")
             return
@@ -835,7 +984,7 @@ class Recorder:
             self._not_started = e.problem
             if not quiet:
                 self._refuse(f"hand {g.hand_number + 1} cannot start: {e.problem.message} [{e.problem.rule}]")
-            self.waiting = f"hand {g.hand_number + 1} cannot start yet: {e.problem.message} [{e.problem.rule}]"
+            self.waiting = _waiting_words(g, e.problem, self._leader)
             return False
         except GameError as e:
             self._refuse(str(e))
@@ -924,7 +1073,7 @@ class Recorder:
         left, self._left = self._left, None
         self._confirming = False
         if claim is not None and g.state is not None and g.deal_known and g.hand_over:
-            wrong = _wrong_claim(claim, g.state)
+            wrong = _wrong_claim(claim, g.state, None, g.hand_number)
             if wrong:
                 self._refuse(f"end: {wrong}; the hand is kept open: confirm with y (or end with the right "
                              f"scores), or undo")
@@ -945,7 +1094,7 @@ class Recorder:
                 g.push(g.pop())  # reopen the hand, over as it was
             return
         if outcome is not None and claim is not None:
-            wrong = _wrong_claim(claim, None, outcome)
+            wrong = _wrong_claim(claim, None, outcome, g.hand_number)
             if wrong:  # e.g. a hand whose deal was worked out at its end: its claim is checked now
                 self._refuse(f"end: {wrong}" if self.all_or_nothing
                              else f"end: {wrong}; the hand is recorded with its computed result")
@@ -972,6 +1121,9 @@ class Recorder:
                 self._close()
             else:
                 self._refuse("there is no hand result to confirm")
+            return
+        if word in ("n", "no") and not (g.in_hand and g.hand_over) and not self._confirming:
+            self._refuse("there is no hand result to confirm")  # (as y says: undo takes back a move)
             return
         if word in ("n", "no", "undo"):
             if self._take_back_typed():
@@ -1434,21 +1586,48 @@ def _game_of(record: Record) -> Game:
     return g
 
 
-def _over_with(g: Game, left: Any) -> tuple[bool, Any]:
+#: The part of a deal each part line gives, as a deal's pointer names it.
+_PART_KEYS = {"deal": "/deal/hands", "pile": "/deal/piles", "leaddraw": "/deal/lead_draw"}
+
+
+def _still_typing(kind: str, problem: Any) -> bool:
+    """The hand waits only for more lines of the kind just typed (the other seats' piles after
+    ``pile P1``): nothing to say at the terminal, where each of those lines would otherwise be
+    answered "cannot start yet"."""
+    key = _PART_KEYS.get(kind)
+    return key is not None and problem is not None and key in problem.pointer
+
+
+def _waiting_words(g: Game, problem: Any, leader: str | None) -> str:
+    """What the announced hand (the next one) waits for before it can start, in one line.  A hand
+    whose deal is whole and whose leader only the record can give (three-player Domino Roads'
+    first hand) waits for its first move, typed with its seat: said so, rather than in the
+    record's words (a JSON field, "leader"), which no one at the table types."""
+    number = g.hand_number + 1
+    if leader is None and problem.pointer.endswith("/leader"):
+        return (f"hand {number} waits for its first move, typed with its seat ({g.seats[0]} …): that seat leads "
+                f"(or type hand {number} lead SEAT first) [{problem.rule}]")
+    return f"hand {number} cannot start yet: {problem.message} [{problem.rule}]"
+
+
+def _over_with(g: Game, left: Any, every_problem: bool = False) -> tuple[bool, Any]:
     """Whether the hand in play, its deal unknown, is over once ``left`` gives it (the deal
     worked out, its forced passes made): a blocked hand whose passes the table never typed (the
     engine without the deal cannot know nobody can play) is closed by its left line, as at the
     terminal.  Second, the problem when the deal cannot be worked out from ``left`` at all (a
     seat left out that still holds tiles, the hand not over: a pass left out, usually), which
     an end line after it would only meet later, away from the line at fault.  Tried on a copy
-    of the game: nothing of it changes here."""
-    if g.deal_known or not g.in_hand:
+    of the game: nothing of it changes here.  ``every_problem`` (the terminal, where the line is
+    answered at once): any problem the hand's end would meet, with the deal known too (a pass
+    the deal shows was not forced, say), is said at the left line, not at the end line after it."""
+    if not g.in_hand or (g.deal_known and not every_problem):
         return False, None
     twin = g.fork()
     try:
         return twin.end_hand(left, None) is not None, None
     except Refused as e:
-        return False, (e.problem if e.problem.rule == deals.RULE and e.problem.kind == "deal" else None)
+        return False, (e.problem if every_problem or (e.problem.rule == deals.RULE and e.problem.kind == "deal")
+                       else None)
     except DomrecError:
         return False, None
 
@@ -1571,18 +1750,20 @@ def _over(record: Record) -> bool:
     return validate(record).finished
 
 
-def _wrong_claim(claim: HandResult, state: Any, outcome: Any = None) -> str | None:
-    """What is wrong with a hand's claimed result, in words, or ``None``."""
+def _wrong_claim(claim: HandResult, state: Any, outcome: Any = None, number: int = 0) -> str | None:
+    """What is wrong with hand ``number``'s claimed result, in words naming the hand and the rule
+    (the validator's rule for the same claim: ``end of hand``, ``hand scoring``), or ``None``.
+    The hand is named: at the terminal the claim is refused under the next hand's prompt."""
     if outcome is None:
         try:
             outcome = state.outcome()
         except HiddenTiles:  # an open hand cannot tell its scores
             return None
     if claim.end is not None and not outcome.ends_as(claim.end):
-        return f"the hand ended {outcome.end}, not {claim.end}"
+        return f"hand {number} ended {outcome.end}, not {claim.end} [end of hand]"
     for side, n in (claim.claimed_scores(outcome.scores) or {}).items():  # (a side left out: 0)
         if outcome.scores.get(side) != n:
-            return f"{side} scores {outcome.scores.get(side, 0)} for the hand, not {n}"
+            return f"{side} scores {outcome.scores.get(side, 0)} for hand {number}, not {n} [hand scoring]"
     return None
 
 
@@ -1604,6 +1785,20 @@ def _describe(move: Move) -> str:
 
 def _totals(totals: dict[str, int]) -> str:
     return ", ".join(f"{side} {n}" for side, n in totals.items())
+
+
+def for_options(engine: Any, variant: str | None, options: dict | None, n: int) -> str:
+    """The rule option that makes ``n`` players too many or too few, as words after the game's
+    name (`` with partnerships=true``: Horse Race is played by 2 to 4, in partnerships by 4), or
+    ``""`` when the game itself is never played by ``n``."""
+    from domrec.games.base import effective_options
+
+    for name, value in (options or {}).items():
+        rest = {k: v for k, v in options.items() if k != name} or None
+        if n in engine.player_counts(effective_options(engine, variant, rest)):
+            shown = str(value).lower() if isinstance(value, bool) else value
+            return f" with {name}={shown}"
+    return ""
 
 
 def new_game(game: str, players: Sequence[tuple[str, str]], variant: str | None = None,

@@ -607,7 +607,9 @@ def test_hand_end_claims_are_checked():
     p = assert_at(read1(text), "invalid", *within(text, "end out NS 25", "25"), "NS is claimed 25", "scores 23")
     assert p.pointer == "/hands/0/result/scores/NS"
     text = COMP.replace("end out NS 23 EW 0", "end blocked")
-    assert_at(read1(text), "invalid", *where(text, "end blocked"), "claimed to end 'blocked'")
+    # At the way of ending claimed, the word "blocked", as the pointer names the hand's end.
+    p = assert_at(read1(text), "invalid", *within(text, "end blocked", "blocked"), "claimed to end 'blocked'")
+    assert p.pointer == "/hands/0/result/end"
 
 
 # --- comments ---------------------------------------------------------------------------------
@@ -846,8 +848,9 @@ BAD = {
                                    "1-1\n", "invalid", ["left W lists 1-1, but it was played in this hand"]),
     "left names a tile of no set": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2; W 5-0 4-4 7-7\n",
                                     "left", "invalid", ["7-7 is not a tile of the double-six set"]),
-    "left with the wrong count": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2 1-1; W 5-0 4-4 0-0\n",
-                                  "left", "invalid", ["left S lists 2 tiles", "S still holds 1"]),
+    # (a tile short: a tile played in the hand listed in a left line is said as such, above)
+    "left with the wrong count": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3; S 2-2; W 5-0 4-4\n",
+                                  "left", "invalid", ["left W lists 2 tiles", "W still holds 3"]),
     "left contradicts the deal": (COMP + "left W 0-0\n", "left", "invalid", None),
     "missing left": (COMP_HEAD + COMP_OPEN_MOVES + "left E 3-3\n", "left", "invalid",
                      ["the deal is not written, so give the tiles S and W still held: left S …; W …"]),
@@ -1361,13 +1364,14 @@ def test_a_comment_on_one_game_s_move_stays_off_the_same_move_in_the_next_game(s
 
 
 def test_a_first_hand_without_its_leader_says_so_in_its_own_words():
-    """Horse Race's first leader is drawn by lot: a hand 1 that names none is read with the first
-    seat whose lead is legal, and the note says the hand named no leader (never "the play of
-    hand 0", which no game has)."""
+    """Horse Race's first leader is drawn by lot: a hand 1 that names none, which either seat's
+    lead makes legal, is asked about at its hand line (who led is part of what happened), in the
+    hand's own words (never "the play of hand 0", which no game has)."""
     game = read1('[Game "horse-race"]\n[P1 "a"]\n[P2 "b"]\n\nhand 1\n6-6 6-5\n')
-    assert game.report.valid, [p.text() for p in game.report.problems]
-    assert "hand 1 names no leader: read with P1 leading" in game.report.note
-    assert "hand 0" not in game.report.note
+    assert [(p.line, p.column, p.rule) for p in game.report.problems] == [(5, 1, "DGN: what may be left out")]
+    message = game.report.problems[0].message
+    assert message.startswith("whose lead is it? the hand names no leader, and P1 and P2 could each have led it")
+    assert "hand 0" not in message
 
 
 # --- a deal's problem at the line and word that hold it ------------------------------------------

@@ -52,7 +52,6 @@ import pytest
 from hypothesis import given, settings, strategies as hst
 
 from domrec import notation, phrases, record_cli
-from domrec import simulate as sim
 from domrec import tiles as T
 from domrec.game import Game
 from domrec.record import Capture, Draw, Pass, Play, Span, Record, unstructure
@@ -63,6 +62,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 from tests.conftest import CONFIGS, IDS, comparable_moves as _comparable, first_of_each_game, without_claims  # noqa: E402
 from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
+from tests import simulated as made_once  # noqa: E402  (the same games as domrec.simulate's, made once a process)
+
 GAMES = ("broadway", "competitive", "horse-race", "castle-rock", "domino-roads")
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
 
@@ -105,7 +106,7 @@ def pipe(target: str, output: str | Path | None, text: str, players=(), option=(
 
 def simulated(config, seed: int = 0) -> Record:
     game, players, options, variant = config
-    return next(sim.simulate(game, 1, seed, players, options, variant))
+    return next(made_once.simulate(game, 1, seed, players, options, variant))
 
 
 def bare(record: Record) -> Record:
@@ -543,20 +544,20 @@ REFUSALS = [
     # A wrong move score is told as the validator tells it: what was counted (issue #26 point 4).
     ("wrong-move-score", "horse-race", 2, 0, pick_wrong_move_score,
      ["P2 plays 0-0 on 5-0: P2 is credited 2, but the open ends are 5 (5-0) + 0 (0-0 spinner) = 5: 1 point (one "
-      "point per five); type it again"]),
+      "point per five) [scoring]; type it again"]),
     ("wrong-broadway-score", "broadway", None, 0, pick_wrong_broadway_score,
-     [" is credited ", ", but ", " matches ", " segments, ", "(2 segments earn 1, 3 earn 5, 4 or more 10); type it"]),
+     [" is credited ", ", but ", " matches ", " segments, ", "(2 segments earn 1, 3 earn 5, 4 or more 10) [scoring]; type it"]),
     ("wrong-competitive-score", "competitive", None, 0, pick_wrong_competitive_score,
      [" is credited 5, but a competitive move scores nothing when it is made: the hand's points are counted at its "
       "end"]),
     ("wrong-capture-score", "castle-rock", 2, 0, pick_wrong_capture_score,
-     [" captures ", " is credited 9, but the capture takes 1 tile: 1 point (1 per tile taken); type it again"]),
+     [" captures ", " is credited 9, but the capture takes 1 tile: 1 point (1 per tile taken) [scoring]; type it again"]),
     ("wrong-roads-score", "domino-roads", 4, 0, pick_wrong_roads_score,
      [" is credited 3, but a domino-roads move scores nothing when it is made"]),
     ("wrong-hand-result", "competitive", None, 0, pick_wrong_hand_result,
-     ["end: ", " for the hand, not ", "the hand is kept open"]),
+     ["end: ", " for hand 1, not ", "[hand scoring]; the hand is kept open"]),
     ("left-out-side", "competitive", None, 0, pick_left_out_side,
-     ["end: ", " for the hand, not 0", "the hand is kept open"]),
+     ["end: ", ", not 0 [hand scoring]", "the hand is kept open"]),
     ("hand-3-before-2", "competitive", None, 0, pick_hand_too_far, ["the next hand is hand 2, not hand 3"]),
 ]
 REFUSAL_IDS = [c[0] for c in REFUSALS]
@@ -564,7 +565,7 @@ REFUSAL_IDS = [c[0] for c in REFUSALS]
 
 def _refusal_case(case):
     name, game, players, seed, pick, words = case
-    record = next(sim.simulate(game, 1, seed, players))
+    record = next(made_once.simulate(game, 1, seed, players))
     st, k, bad = _first_position(record, pick)
     # the hand the bad line falls in, played to its end: the record expected at the end
     hand = sum(1 for line in st[:k + 1] if line.startswith("hand "))
@@ -592,7 +593,8 @@ def test_a_wrong_move_score_is_told_in_the_validators_words(case):
         *moves[:-1], attrs.evolve(moves[-1], score=int(claim))))))
     problems = [p for p in validate(wrong).problems if p.kind == "score"]
     assert len(problems) == 1
-    assert f": {problems[0].message}; type it again (the claim is optional" in refused[0], (refused[0], problems)
+    assert f": {problems[0].message} [{problems[0].rule}]; type it again (the claim is optional" in refused[0], \
+        (refused[0], problems)
 
 
 @pytest.mark.parametrize("case", REFUSALS, ids=REFUSAL_IDS)
@@ -910,7 +912,7 @@ def _tiles_in(lines) -> list[str]:
 def test_the_table_is_wrapped_between_tiles_at_the_terminal_width(game, width):
     """The recorder's table at 40 and 80 columns: no line as wide as the terminal (which would
     wrap it, through a tile), every tile and every cell of the table still there, whole."""
-    record = next(sim.simulate(game, 1, 3))
+    record = next(made_once.simulate(game, 1, 3))
     r, said, refused = new_recorder(record)
     hand = steps(notation.dumps(record))
     end = next(k for k, line in enumerate(hand) if line.startswith("end"))

@@ -22,11 +22,11 @@ import attrs
 import pytest
 
 from domrec import notation
-from domrec import simulate as sim
 from domrec import tiles as T
 from domrec.recorder import read_record
 from domrec.validate import validate
 from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 pytestmark = pytest.mark.slow
 
@@ -183,7 +183,7 @@ def typed_hand(record, index: int, keep_deal: bool = True) -> tuple[list[str], l
 
 
 def competitive():
-    return next(sim.simulate("competitive", 1, 1))
+    return next(made_once.simulate("competitive", 1, 1))
 
 
 def test_a_competitive_game_at_the_terminal(term, tmp_path):
@@ -316,7 +316,7 @@ def test_a_hand_without_the_deal_ends_with_left(term, tmp_path):
 
 
 def test_a_broadway_tile_named_alone_then_a_number(term, tmp_path):
-    record = next(sim.simulate("broadway", 1, 0))
+    record = next(made_once.simulate("broadway", 1, 0))
     parts, words = typed_hand(record, 0)
     move = record.hands[0].moves[4]
     out = tmp_path / "b.dgn"
@@ -479,7 +479,7 @@ def test_a_long_refusal_wraps_between_words_at_80_columns(term, tmp_path):
 
 def test_a_wrong_move_score_at_the_terminal_says_what_was_counted(term, tmp_path):
     """Issue #26 point 4: the refusal tells what the rules counted, in the validator's words."""
-    record = next(sim.simulate("horse-race", 1, 0, 2))
+    record = next(made_once.simulate("horse-race", 1, 0, 2))
     lines = notation.dumps(attrs.evolve(record, result=None)).split("\n\n")[1].splitlines()
     parts = [x for x in lines if x.split(" ")[0] in PARTS and not x.startswith(("left", "end"))]
     words = lines[len(parts)].split(" ")
@@ -492,7 +492,7 @@ def test_a_wrong_move_score_at_the_terminal_says_what_was_counted(term, tmp_path
         term.line(line)
     term.line("P2 0-0@5-0=3")
     assert ("P2 plays 0-0 on 5-0: P2 is credited 3, but the open ends are 5 (5-0) + 0 (0-0 spinner) = 5: 1 point "
-            "(one point per five); type it again (the claim is optional: the recorder works the points out)"
+            "(one point per five) [scoring]; type it again (the claim is optional: the recorder works the points out)"
             in term.said())
     term.wait_prompt("hand 1, P2 to play>")
     term.line(second)
@@ -505,7 +505,7 @@ def test_a_wrong_move_score_at_the_terminal_says_what_was_counted(term, tmp_path
 def _lead_ruled_out_later():
     """A Broadway game, its first hand's deal lines, the seat that leads it, and another seat: a
     ``hand 1 lead`` of that one is ruled out by the deal typed after it."""
-    record = next(sim.simulate("broadway", 1, 0))
+    record = next(made_once.simulate("broadway", 1, 0))
     parts, _ = typed_hand(record, 0)
     right = record.hands[0].moves[0].seat
     return (record, [p for p in parts if p.startswith("deal ")], right,

@@ -1336,7 +1336,7 @@ class RoadsMatch:
         if self.four:
             raise DealError("the four-player game has no piles: all 40 tiles are dealt as stocks of 10",
                             R_FOUR, "/deal/piles")
-        base.check_seat_keys(deal.piles, self.seats, "/deal/piles", "the piles")
+        base.check_seat_keys(deal.piles, self.seats, "/deal/piles", "the list of piles")
 
     def _parse_piles(self, deal: Deal, seen: dict[Tile, int]) -> dict[str, list[Tile]]:
         """Three players: ``deal.piles`` (seat keys already checked), 4 tiles each, in pile order."""

@@ -214,6 +214,8 @@ class _PartReader:
             claim: dict[str, Any] = {}
             if words and words[0] in HAND_ENDS:
                 claim["end"] = words.pop(0)
+                # A refused way of ending (``end abandoned``) is pointed at its word.
+                pos[f"{hp}/result/end"] = next(a for a in args if a.kind == "word").pos
             elif words and len(words) % 2 == 1:
                 raise src.error(f"end KIND SIDE points…: {shown(words[0])!r} is not a way a hand ends "
                                 f"({', '.join(HAND_ENDS)})", args[0].pos)

@@ -113,8 +113,10 @@ class _Positions:
     def exact(self, pointer: str) -> tuple[int, int] | None:
         """The position of exactly this value (a tile of a deal, the row, a side's claimed
         score on an end line, the seat of a hand line's ``lead``…), if it was read."""
-        if ("/result/scores/" in pointer or pointer.endswith("/leader")) and pointer in self.at:
-            return self.src.where(self.at[pointer])  # (a hand line's lead: at its seat, not the line's start)
+        if ("/result/scores/" in pointer or pointer.endswith(("/leader", "/result/end"))) and pointer in self.at:
+            # (a hand line's lead: at its seat, not the line's start; an end line's way of ending
+            # at its word)
+            return self.src.where(self.at[pointer])
         head, _, last = pointer.rpartition("/")
         found = self.lists.get(head)
         if callable(found):

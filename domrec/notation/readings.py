@@ -284,7 +284,7 @@ class HandReading:
                         return
                     why = ("the hand is over" if g.hand_over else
                            "who leads is not known: write the leader's seat (N 6-6) or lead SEAT on the hand line")
-                    self._fail(j, Problem(f"{self.hp}/moves/{k}", f"whose move is this? {why}", "", "illegal",
+                    self._fail(j, Problem(f"{self.hp}/moves/{k}", f"whose move is this? {why}", RULE, "illegal",
                                           hand=hand.number, move=k + 1), mv, None)
                     return
             unfit = _NONE
@@ -578,9 +578,44 @@ class HandReading:
     def _fail(self, j: int, problem: Problem, mv: _MoveTok, seat: Any) -> None:
         if self.best is not None and self.best.depth >= j:
             return
+        problem = self._drawn_again(j, problem)
         number = problem.move or len(self.here) + 1
         self.best = Failure(j, problem, (self.hand, j, number),
                             lambda place=self.place, at=mv.pos, seat=self.seat_at(j): place(problem, at, seat))
+
+    def _drawn_again(self, j: int, problem: Problem) -> Problem:
+        """``problem``, the refusal of typed move ``j``, said of the tile where ``j`` draws a tile
+        the hand's typed moves before it already laid or drew: no reading of the seats or ends
+        can make that draw legal, whoever drew it, so the tile is the slip, not what the engine
+        checked first (with ``chain_draw=false``, "P3 drew 4-4, which fits": true only of the
+        reading that gave the draw to P3).  A refusal already about that tile is kept, and so is
+        one of a move after the hand is over (no move may follow: that is the slip)."""
+        drawn = self.hand.moves[j].get("draw")
+        if type(drawn) is not str or drawn in problem.message or self.g.hand_over:
+            return problem
+        from domrec import tiles as T
+
+        try:
+            t = T.tile(drawn)
+        except Exception:
+            return problem
+        if self.g.tile_set().count(t) != 1:
+            return problem  # (a set holding the tile twice: a second one may be drawn)
+        for k, d in enumerate(self.hand.moves[:j]):
+            for key in ("draw", *_LAID):
+                earlier = d.get(key)
+                if type(earlier) is not str:
+                    continue
+                try:
+                    same = T.tile(earlier) == t
+                except Exception:
+                    same = False
+                if same:
+                    was = self.where(self.move_tok(k, None).pos)
+                    how = "drawn" if key == "draw" else "laid"
+                    return attrs.evolve(problem, message=f"{drawn} cannot be drawn: it was {how} at {was[0]}:{was[1]} "
+                                                         f"in hand {self.hand.number}", rule="the set")
+        return problem
 
     def _fail_end(self, problem: Problem, left: tuple[str, int] | None = None) -> None:
         """The hand's close refused: ``problem``, placed at the tile of the ``left`` line it names

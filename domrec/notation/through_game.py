@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from domrec.notation.positions import _MOVE_POINTER, _field_at, _offsets
-from domrec.notation.readings import HandReading, provisional, tiles_checked
+from domrec.notation.readings import RULE, HandReading, Outcome, provisional, tiles_checked
 from domrec.notation.tokens import DGN_VERSION, _HandText, _MoveTok
 from domrec.record import GameResult, HandResult, Player, unstructure
 from domrec.validate import Problem, rest_of_hand_note
@@ -195,7 +195,7 @@ def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], 
                 problems.append(place(e.problem, hand.end_pos or hand.pos))
                 blocked = f"hand {n} cannot be counted"
             except GameError as e:
-                problems.append(place(Problem(hp, str(e), "", "illegal", hand=n), hand.pos))
+                problems.append(place(Problem(hp, str(e), "end of game", "illegal", hand=n), hand.pos))
                 blocked = f"the game cannot go on past hand {n}"
             else:
                 judged.add(n)
@@ -230,13 +230,24 @@ def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], 
                 claim = HandResult(scores=hand.end.get("scores"), end=hand.end.get("end"))
             search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place, parted)
             tiles_only = False
-            if outcome.problem is not None and bridged == n - 1 and search.leader_unknown:
-                # Who leads this hand follows from how the hand before was played, which its
-                # claimed scores do not say: each seat is tried as its leader, on the engine.
+            if outcome.problem is not None and search.leader_unknown and (not search.for_now or bridged == n - 1):
+                # Nobody knows who leads this hand (hand 1 without its lead draw, a hand after a
+                # score-sheet hand whose leader is not known, or one whose leader follows from how
+                # a hand counted by its claimed scores was played): each seat is tried as its
+                # leader, on the engine.  Only after such a broken hand is a choice among several
+                # legal leads made (the verdict is already given there); elsewhere the text is
+                # asked which it was, at the hand line.
+                # (A hand read for now, at the table, keeps the first legal lead: the recorder asks;
+                # so does a hand read only up to a notation error: the error is the question.)
+                after_broken = n > 1 and bridged == n - 1
+                ask = closing and not after_broken and not search.for_now
                 search, outcome, said, tiles_only = _each_leader(g, r, hand, reading, hp, claim, closing, known,
-                                                                 place)
-                after.append(said)
+                                                                 place, ask=ask)
+                if said is not None:
+                    after.append(said)
             if tiles_only:  # (no one leader: the hand is checked for its tiles only)
+                if outcome.problem is not None:
+                    problems.append(outcome.problem)
                 stop, broken, hand_cut = None, True, 0
             else:
                 here[:], seats_here[:] = search.here, search.seats_here
@@ -401,19 +412,24 @@ def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str,
 
 
 def _each_leader(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str, claim: HandResult | None,
-                 closing: bool, known: bool, place: Any) -> tuple[Any, Any, str, bool]:
-    """A hand after one counted by its claimed scores, whose leader follows from that hand's
-    play and is not written: each seat is tried as its leader, on the engine (the rules leave
-    the lead free after a score-sheet hand; they judge each try).
+                 closing: bool, known: bool, place: Any, ask: bool = False) -> tuple[Any, Any, str | None, bool]:
+    """A hand whose leader nobody knows and the text does not name (no ``lead SEAT``, no seat on
+    its first move): each seat is tried as its leader, on the engine (the rules leave the lead
+    free where it is not known; they judge each try).
 
-    * one leader, or several giving the same scores, make the hand legal: the hand as read
-      with the first such, the Game left after it;
+    * one leader makes the hand legal: the hand as read with it, the Game left after it;
+    * several do: with ``ask`` (the hand does not follow a broken hand), the seat is part of
+      what happened, and the choice changes who played each tile, the deal and the later hands'
+      turns: the outcome is a problem at the hand line asking which seat led, the Game as before
+      the hand, and the last value is True (the hand is checked for its tiles only).  After a
+      hand counted by its claimed scores (``ask`` false: the verdict is given already), several
+      giving the same scores are read with the first;
     * none does: the problem of the reading that got furthest, as for any choice the text
       leaves (docs/notation.md), the Game in that hand;
     * several do, with different scores (or no seat may lead): nothing is judged, the Game as
       before the hand, and the last value is True (the hand is checked for its tiles only).
 
-    Returns the search, its outcome, the note's words and that flag."""
+    Returns the search, its outcome, the note's words (``None``: no note) and that flag."""
     from domrec.game import GameError, Refused
 
     n = hand.number
@@ -435,8 +451,15 @@ def _each_leader(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: st
         elif search.best is not None:
             failed.append((search.best.depth, seat))
     g.restore(cp)
+    if ask and len(legal) > 1:
+        seats = [seat for seat, _ in legal]
+        problem = Problem(f"{hp}/leader", f"whose lead is it? the hand names no leader, and {_and(seats)} could each "
+                                          f"have led it by its moves (who played each tile, and who leads the "
+                                          f"hands after it, depend on it): write it on the hand line, hand {n} lead "
+                                          f"{seats[0]} (or {_and(seats[1:], 'or')})", RULE, "illegal", hand=n)
+        return search, Outcome(problem=place(problem, hand.pos)), None, True
     # (The first hand follows no play: its leader is drawn, or held in the deal, and so unsaid.)
-    why = f"hand {n} names no leader" + ("" if n == 1 else f", and the play of hand {n - 1} does not settle it")
+    why = f"hand {n} names no leader" + ("" if n == 1 or ask else f", and the play of hand {n - 1} does not settle it")
     if legal and len({scores for _, scores in legal}) == 1:
         chosen = legal[0][0]
         said = f"{why}: read with {chosen} leading, the {'only seat' if len(legal) == 1 else 'first seat'} " \
@@ -450,6 +473,11 @@ def _each_leader(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: st
     g.start_hand(deal_from_parts(hand.deal), chosen, hand.comment)
     search, outcome = _read_hand(g, r, hand, reading, hp, claim, closing, known, place)
     return search, outcome, said, False
+
+
+def _and(words: list[str], last: str = "and") -> str:
+    """``E and W``, ``N, E and W`` (or ``E, S or W``)."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
 def _plain_hands(hands: list[dict]) -> list[dict]:
