@@ -98,6 +98,7 @@ PHRASES: tuple[str, ...] = (
     N_("hand %(n)s kept as it is (not over)"),
     N_("%(tile)s can go:"),
     N_("  %(n)s. %(tile)s at %(cell)s-%(cell2)s, scores %(n2)s"),
+    N_("  %(n)s. %(move)s, scores %(n2)s"),
     N_("pick a number"),
     N_("hand %(n)s is over: give the tiles still held, e.g. left %(list)s"),
     N_("out"),
@@ -109,8 +110,8 @@ PHRASES: tuple[str, ...] = (
     N_("score-sheet"),
     # --- The recorder's sentences around the engines' reasons.
     N_("%(move)s: %(problem)s [%(rule)s]"),
-    N_("%(move)s: %(seat)s is credited %(n)s, but %(why)s; type it again (the claim is optional: the recorder "
-       "works the points out)"),
+    N_("%(move)s: %(seat)s is credited %(n)s, but %(why)s [%(rule)s]; type it again (the claim is optional: the "
+       "recorder works the points out)"),
     # --- What a move scores, for a wrong claim: the engines' score_why (validate.wrong_score).
     N_("it scores %(n)s"),
     N_("a competitive move scores nothing when it is made: the hand's points are counted at its end (the pips "
@@ -150,16 +151,25 @@ PHRASES: tuple[str, ...] = (
     N_("%(problem)s [%(rule)s]"),
     N_("%(problem)s [%(rule)s]; type the hand's end line again"),
     N_("end: %(problem)s"),
+    N_("end: %(problem)s [%(rule)s]"),
     N_("end: %(problem)s; the hand is kept open: confirm with y (or end with the right scores), or undo"),
     N_("end: %(problem)s; the hand is recorded with its computed result"),
-    N_("the hand ended %(end)s, not %(end2)s"),
-    N_("%(side)s scores %(n)s for the hand, not %(n2)s"),
+    N_("hand %(n)s ended %(end)s, not %(end2)s"),
+    N_("%(side)s scores %(n)s for hand %(n2)s, not %(n3)s"),
     N_("the game is over (%(scores)s): no more moves"),
     # --- The recorder's and the Game's own refusals.
     N_("; separates the seats of a deal or left line, not moves"),
     N_("seat %(seat)s is not followed by a move (%(seat2)s is a seat too)"),
     N_("seat %(seat)s is not followed by a move"),
-    N_("whose move is this? write its seat first (N 6-6): who leads is not known yet"),
+    N_("whose move is this? write its seat first (%(seat)s %(word)s): who leads is not known yet [%(rule)s]"),
+    N_("hand %(n)s waits for its first move, typed with its seat (%(seat)s …): that seat leads (or type hand %(n2)s "
+       "lead SEAT first) [%(rule)s]"),
+    N_("hand %(n)s is not over with the tiles this left line gives: type end to keep the hand as it stands (not "
+       "over: the game's last hand), or undo to take the left line back and go on with the moves"),
+    N_("hand %(n)s waits for its end line: its left line says who still holds what; type end to keep the hand as it "
+       "stands, or undo to take the left line back first"),
+    N_("hand %(n)s is over: confirm its result (y), or n to take back its last move"),
+    N_("%(word)s %(seat)s lists no tile: a %(word2)s line lists the seat's tiles (%(word3)s %(seat2)s 6-4 0-0 …)"),
     N_("%(tile)s has no legal placement now"),
     N_("pick a number from 1 to %(n)s"),
     N_("hand %(n)s is not over yet"),
@@ -239,6 +249,9 @@ PHRASES: tuple[str, ...] = (
     N_("sides"),
     N_("seats"),
     N_("the deal"),
+    N_("scoring"),
+    N_("hand scoring"),
+    N_("end of hand"),
     N_("the set"),
     N_("broadway: end of hand"),
     N_("broadway: exposed tile"),
@@ -323,7 +336,7 @@ PHRASES: tuple[str, ...] = (
     N_("%(seat)s does not hold %(tile)s: it is already in the row"),
     N_("%(seat)s does not hold %(tile)s: %(seat2)s has captured it"),
     N_("the deal has nothing for seat %(seat)s"),
-    N_("the piles has nothing for seat %(seat)s"),
+    N_("the list of piles has nothing for seat %(seat)s"),
     N_("the lead draw has nothing for seat %(seat)s"),
     N_("%(what)s names seat %(seat)s, who is not among the players (%(seats)s)"),
     N_("%(seat)s was dealt %(n)s tiles; each player gets %(n2)s"),
@@ -372,6 +385,13 @@ PHRASES: tuple[str, ...] = (
     N_("the last hand was a tied block, so %(seat)s leads again"),
     N_("%(seat)s leads this hand and cannot pass"),
     N_("the hand is already over: %(why)s"),
+    N_("every tile has been played"),
+    N_("%(seat)s played the last tile of their stock, so no move may follow"),
+    N_("%(seat)s dominoed"),
+    N_("nobody can set a tile and the boneyard is empty (blocked)"),
+    N_("the hand is already over: every player holding tiles has passed in succession"),
+    N_("the game is already over: a partnership leads by two in sudden death"),
+    N_("the game ended when %(side)s reached %(n)s (option win_check: immediate)"),
     N_("%(seat)s passes out of turn: the hand is blocked, and its closing passes, which may be left out, "
        "go in turn (%(seat2)s next)"),
     N_("%(seat)s went out"),
@@ -633,6 +653,11 @@ PHRASES: tuple[str, ...] = (
     N_("%(n)s tiles set, each pegging at most %(n2)s, and %(n3)s for the hand's end"),
     N_("%(n)s tiles set, each pegging at most %(n2)s"),
     N_("every tile of the set captured"),
+    # How a game ends (ScoreRange.end_refusal): totals no finished game, nor one stopped by the clock, ends with.
+    N_("%(scores)s: a game to %(n)s never ends with two sides at %(n2)s or more (%(why)s)"),
+    N_("only one side scores in a hand, and the game stops after the hand in which a side reaches the target"),
+    N_("a peg scores one side, and the game stops at the peg that takes a side to the target"),
+    N_("a tie at the top goes to the youngest hand, never a draw"),
     N_("going out, full roads of the side's own tiles and every stock credit of the set"),
     # Why a final total is never below zero (ScoreRange.why: a typed score below it is refused).
     N_("a hand only adds points to a side"),

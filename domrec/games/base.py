@@ -95,6 +95,16 @@ class ScoreRange:
     #: ``fall + step`` (``None``: that sum), and why, in the rules' words.
     gain: int | None = None
     gain_why: str = ""
+    #: Why no game ends with two sides at or past the target, in the rules' words ("" where one
+    #: may): between two checks only one side's total rises, and the first check that finds a side
+    #: at the target ends the game (no tie sends play on), so every other side ends below it, a
+    #: game stopped by the clock with every side below it (Competitive: one side scores a hand;
+    #: Celko checked after every peg: a peg scores one side).  See :meth:`end_refusal`.
+    alone: str = ""
+    #: How the rules name a winner among sides level at the top at or past the target, where no
+    #: game ends there as a draw (Castle Rock: the youngest hand), in the rules' words; "" where a
+    #: tie there plays on or is a draw.  A typed score level there says nothing of who won.
+    tie_settled: str = ""
 
     def refusal(self, score: int) -> str | None:
         """Why ``score`` is no final total of this game by its sign, or ``None`` if it may be one
@@ -137,6 +147,29 @@ class ScoreRange:
         if most is None or score <= most[0]:
             return None
         return f"{side} {score}: a game to {self.target} cannot end above {most[0]} ({most[1]})"
+
+    def end_refusal(self, scores: dict[str, int]) -> str | None:
+        """Why no game ends with these totals (every side's) by how a game ends, in one line
+        naming the sides and the rule: ``NS 200, EW 200: a game to 200 never ends with two sides
+        at 200 or more (only one side scores in a hand, and the game stops after the hand in which
+        a side reaches the target)``; ``None`` if one may.  A game stopped by the clock ends with
+        every side below the target here (a check finding a side there would have ended it), so
+        a draw below the target stays possible."""
+        if self.target is None or not self.alone:
+            return None
+        there = [(side, n) for side, n in scores.items() if n >= self.target]
+        if len(there) < 2:
+            return None
+        listed = ", ".join(f"{side} {n}" for side, n in there)
+        return (f"{listed}: a game to {self.target} never ends with two sides at {self.target} or more "
+                f"({self.alone})")
+
+    def settles_tie(self, top: int) -> str | None:
+        """How the rules name the winner among sides level at the top on ``top`` (``tie_settled``)
+        where a game never ends there as a draw, else ``None``."""
+        if self.target is None or not self.tie_settled or top < self.target:
+            return None
+        return self.tie_settled
 
     def hand_refusal(self, side: str, score: int) -> str | None:
         """Why ``side`` cannot score ``score`` in one hand: ``NS 1680: one hand cannot score

@@ -62,6 +62,8 @@ from domrec.tiles import Tile
 TARGET = 50
 #: Why a hand gives a player at most the set's size, in words (:meth:`CastleRock.final_scores`).
 HAND_WHY = "every tile of the set captured"
+#: How a tie at the top of a finished game is settled (:meth:`CastleRock.final_scores`).
+TIE_SETTLED = "a tie at the top goes to the youngest hand, never a draw"
 HAND_TILES = 2
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 SET_NAMES = ("double-six", "double-nine", "double-twelve")
@@ -1100,10 +1102,14 @@ class CastleRock:
         ``start_tiles`` and the number of players change nothing of it).  The game ends after the
         hand in which somebody reaches 50, a tie at the top settled by the youngest hand (no tie
         sends play on), so a player starts the last hand on 49 at most and ends on 49 + *S* at
-        most (:class:`~domrec.games.base.ScoreRange`): 77, 104 or 140."""
+        most (:class:`~domrec.games.base.ScoreRange`): 77, 104 or 140.
+
+        How a game ends (``tie_settled``): players level at the top at 50 or more are never a
+        draw, the youngest hand wins; a game stopped by the clock has nobody at 50 (the hand
+        that took somebody there would have ended it), so only there may players end level."""
         size = len(T.SETS[options.get("set", "double-six")])
         return base.ScoreRange(None, None, hand=size, hand_why=HAND_WHY,
-                               target=TARGET, step=size)
+                               target=TARGET, step=size, tie_settled=TIE_SETTLED)
 
     def start(self, record: Record) -> CastleRockMatch:
         n = len(record.players)

@@ -104,6 +104,8 @@ DOMINO_MIN = 3     # the other three players each still hold a tile: 0-0, 1-0, 2
 #: whose line holds under 39 pips, 129 scored, which tests/games/test_competitive_open.py plays;
 #: 137 is what is proven in words, so no true claim is refused.)
 DOMINO_MAX = SET_PIPS - 31
+#: Why no game ends with both sides at 200 or more (:meth:`Competitive.final_scores`).
+ALONE = "only one side scores in a hand, and the game stops after the hand in which a side reaches the target"
 BLOCK_MIN = 5      # all four players still hold a tile: 0-0, 1-0, 1-1, 2-0 at the least
 #: A block leaves both ends on one number n with all seven n tiles down (7n + 21 pips), and every
 #: other number x on the line too: n-x's x half is not an end (both show n), so it joins another
@@ -991,10 +993,15 @@ class Competitive:
         ends after the hand in which a side reaches 200, level totals a draw (no tie sends play
         on), so a side starts its last hand on 199 at most and ends on 199 + 137 = 336 at most
         (:class:`~domrec.games.base.ScoreRange`).  The option ``first_lead`` changes who leads,
-        not what a hand scores."""
+        not what a hand scores.
+
+        How a game ends (``alone``): only one side scores a hand (a domino, or the lighter side of
+        a block), so the hand that takes a side to 200 leaves the other on 199 at most, and no game
+        ends with both sides at 200 or more (nor level there); a game stopped by the clock ends
+        with both below 200."""
         return base.ScoreRange(0, None, "a hand only adds points to a side", hand=DOMINO_MAX,
                                hand_why="a domino scores at most the pips of the other three hands",
-                               target=TARGET, step=DOMINO_MAX)
+                               target=TARGET, step=DOMINO_MAX, alone=ALONE)
 
     def start(self, record: Record) -> CompetitiveMatch:
         if len(record.players) != 4:

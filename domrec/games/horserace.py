@@ -148,6 +148,11 @@ MOST_END = (SET_PIPS + 2) // 5
 GAIN_WHY = "the most a side gains on another in one hand (its pegs and the other's pips left, {peg} at most a tile)"
 
 
+#: Why a Celko game checked after every peg never ends with two sides at the target
+#: (:func:`score_range`): totals rise only by pegs, and the first peg to the target ends the game.
+ALONE_CELKO = "a peg scores one side, and the game stops at the peg that takes a side to the target"
+
+
 def score_range(celko: bool, immediate: bool, target: int) -> base.ScoreRange:
     """What a side can score (:meth:`HorseRace.final_scores`, whose docstring proves the bounds):
     the variant Celko or not, the target checked after every peg (``immediate``) or hand."""
@@ -158,7 +163,8 @@ def score_range(celko: bool, immediate: bool, target: int) -> base.ScoreRange:
                                f"{peg}", target=target, step=peg if immediate else hand,
                                step_why="the most one peg can score" if immediate else "the most one hand can score",
                                ties_go_on=not immediate, fall=round_to_five(SET_PIPS),
-                               gain=None if immediate else hand, gain_why=GAIN_WHY.format(peg=peg))
+                               gain=None if immediate else hand, gain_why=GAIN_WHY.format(peg=peg),
+                               alone=ALONE_CELKO if immediate else "")
     peg = MOST_COUNT // 5
     hand = len(SET_TILES) * peg + MOST_END
     return base.ScoreRange(0, None, "pegs and end-of-hand points are never negative", hand=hand,

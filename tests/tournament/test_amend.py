@@ -97,13 +97,13 @@ def test_amend_with_a_manual_score_names_the_login_by_default(tmp_path: Path, mo
     store = open_event(path)
     entry = amend_manual(store, 2, 1, {"NS": 5, "EW": 250})
     assert entry.status == AMENDED and not entry.verified and entry.winner == "EW"
-    entry = amend_manual(store, 2, 1, {"NS": 250, "EW": 250}, winner="NS", by="Bo", reason="NS domino'd last")
+    entry = amend_manual(store, 2, 1, {"NS": 150, "EW": 150}, winner="NS", by="Bo", reason="NS domino'd last")
     assert entry.winner == "NS"
     first, second = audit.history(store)
     assert first.by == "desk-laptop" and second.by == "Bo" and second.reason == "NS domino'd last"
     assert first.reason == "amended by hand"
     assert first.new == second.old  # the trail is a chain: each change starts where the last ended
-    assert second.new is not None and second.new.scores == {"NS": 250, "EW": 250} and second.new.kind == "manual"
+    assert second.new is not None and second.new.scores == {"NS": 150, "EW": 150} and second.new.kind == "manual"
     store.close()
 
 
@@ -113,7 +113,7 @@ def test_result_replace_is_in_the_trail_too(tmp_path: Path, monkeypatch) -> None
     store = open_event(path)
     enter_manual(store, 1, {"NS": 1, "EW": 2}, round_no=3, replace=True)
     [change] = audit.history(store)
-    assert change.by == "desk" and change.round == 3 and change.reason == "replaced by table 1"
+    assert change.by == "desk" and change.round == 3 and change.reason == "replaced by a typed score"
     store.close()
 
 
@@ -427,7 +427,8 @@ def oracle(store, through: int | None = None) -> dict[int, tuple[int, dict[str, 
 
 amendments = hst.lists(
     hst.tuples(hst.integers(1, 3), hst.integers(1, 2), hst.sampled_from(["manual", "record"]),
-               hst.integers(0, 300), hst.integers(0, 300), hst.integers(0, 10 ** 6)),
+               hst.integers(0, 300), hst.integers(0, 300), hst.integers(0, 10 ** 6))
+    .filter(lambda step: step[3] < 200 or step[4] < 200),  # (a game to 200 never ends with both sides there)
     min_size=1, max_size=6)
 
 

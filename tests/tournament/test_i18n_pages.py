@@ -114,8 +114,8 @@ def test_a_refusal_comes_in_the_clients_language_with_its_line_and_column(served
     assert r.status_code == 422 and r.headers["vary"] == "Accept-Language, Cookie"
     body = r.json()
     assert (body["line"], body["column"]) == (2, 4)
-    assert body["error"] == ("2:4: ¿de quién es esta jugada? escriba antes el asiento (N 6-6): aún no se sabe "
-                             "quién sale"), body
+    assert body["error"] == ("2:4: ¿de quién es esta jugada? escriba antes el asiento (N 9-9): aún no se sabe "
+                             "quién sale [asientos]"), body
     english = client.post("/api/v1/tables/1/1/dgn", headers=auth, json={"rev": state["rev"], "text": "hand 1\n   9-9"})
     assert english.json()["error"].startswith("2:4: ") and " no " not in english.json()["error"]
     stale = client.post("/api/v1/tables/1/1/dgn", headers={**auth, "Accept-Language": "es"},

@@ -268,11 +268,11 @@ def test_the_directors_page_says_a_typed_score_stored_and_amended_in_spanish(tmp
 
         assert post(scores={"NS": 210, "EW": 150}).json()["said"] == [
             "ronda 1, mesa 1: NS 210, EW 150; gana NS (entrada manual, sin comprobar) — guardado"]
-        r = post(scores={"NS": 210, "EW": 210})
+        r = post(scores={"NS": 150, "EW": 150})
         assert r.status_code == 422 and r.json()["error"] == (
             "indique el motivo para cambiar un resultado (queda en el registro de auditoría)")
-        assert post(scores={"NS": 210, "EW": 210}, reason="slip").json()["said"] == [
-            "ronda 1, mesa 1: NS 210, EW 210; empate (entrada manual, sin comprobar) — corregido (se guarda el "
+        assert post(scores={"NS": 150, "EW": 150}, reason="slip").json()["said"] == [
+            "ronda 1, mesa 1: NS 150, EW 150; empate (entrada manual, sin comprobar) — corregido (se guarda el "
             "resultado anterior: `tournament history`)"]
     finally:
         server.close()

@@ -141,7 +141,8 @@ def add(
                 raise UnusableInput("a team event enters whole teams: --csv FILE with name and team columns (and "
                                     "pair), or `tournament team EVENT add`")
             near_teams: list[str] = []
-            for squad in tm.add_teams(store, *tm.read_teams_csv(from_csv), near=near_teams):
+            read = tm.read_teams_csv(from_csv, store.settings.pairs_a_team)
+            for squad in tm.add_teams(store, *read, near=near_teams):
                 typer.echo(f"added team #{squad.id} {squad.name}: {len(squad.pairs)} pairs, "
                            f"{len(squad.reserves)} reserve{'s' if len(squad.reserves) != 1 else ''} "
                            f"(from round {squad.entered})")

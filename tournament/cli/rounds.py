@@ -284,8 +284,9 @@ def result(
                                          "(kept in the trail, `tournament history`)."),
     board: Optional[int] = typer.Option(None, "--board", "-b", min=1, max=MAX_COUNT,
                                         help="A duplicate event: the board (with --round and --table)."),
-    not_played: bool = typer.Option(False, "--not-played", help="Duplicate pairs: the table did not play the "
-                                    "board (with --board and --reason); it is scored over the other tables."),
+    not_played: bool = typer.Option(False, "--not-played", help="A duplicate event: the table did not play the "
+                                    "board (with --board and --reason); pairs: it is scored over the other "
+                                    "tables; teams: it is not scored in the match."),
 ) -> None:
     """Enter results: game records (checked by domrec), a manual score (marked unverified) or a forfeit;
     in a duplicate event, a board's result at a table (a typed score or the record of its hand), or
@@ -434,11 +435,12 @@ def clear(
     reason: Optional[str] = typer.Option(None, "--reason", help="Why (required; kept in the audit trail)."),
     by: Optional[str] = typer.Option(None, "--by", help="Who clears it (default: your login name)."),
     board: Optional[int] = typer.Option(None, "--board", "-b", min=1, max=MAX_COUNT,
-                                        help="Duplicate pairs: take back this board's result (or 'not played')."),
+                                        help="A duplicate event: take back this board's result (or 'not "
+                                             "played')."),
 ) -> None:
     """Take back a result entered by mistake: the table is to play again (the old result is kept in the
-    audit trail, `tournament history`), and a round left without results can be un-paired; in duplicate
-    pairs, one board's result at the table (--board)."""
+    audit trail, `tournament history`), and a round left without results can be un-paired; in a duplicate
+    event (pairs or teams), one board's result at the table (--board), or its mark "not played"."""
     with open_for_command(event) as store:
         if board is not None:
             from tournament.event import duplicate as dup

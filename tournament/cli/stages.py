@@ -170,7 +170,16 @@ def _unit_standings(store: EventStore, by: str, round_no: Optional[int], as_csv:
         return
     title = f"{s.name} — standings of the {by}s after round {through}" + (" (provisional)" if provisional else "")
     sets = tm.match_lines(store, through, lang) if by == "team" and s.team_set and through else []  # each set's state
-    emit(rows, as_csv, False, title, footer=[f"ranked by {keys}"] + sets, wide=wide)
+    # The lines under a team event's grid are the hall's sentences, in the event's language (or --lang):
+    # the ranking line as the match lines (docs/tournament.md, "Languages"); the grid stays English.
+    ranked = f"ranked by {keys}"
+    if by == "team" and lang != "en":
+        from tournament.pages.public import TEAM_KEY_COLUMNS
+        from tournament.pages.words import Words
+
+        said = Words(lang).ranked_text({"tiebreaks": [TEAM_KEY_COLUMNS.get(k, k) for k in table.tiebreaks]})
+        ranked = said[:1].lower() + said[1:]
+    emit(rows, as_csv, False, title, footer=[ranked] + sets, wide=wide)
 
 
 def _prize_lists(store: EventStore, table: Any, by: str, best: Optional[int], as_csv: bool, as_json: bool,
@@ -323,10 +332,14 @@ def knockout(
     from tournament.event import stages as stg
 
     with open_for_command(event) as store:
+        # Sides level on every key at a line the draw goes by: said, not decided in silence.
+        notes = stg.group_level_notes(store, per_group) if seeding == "groups" else []
         stage = stg.create_stage(store, format, seeding, _seed_names(seeds, seeds_file), top, per_group,
                                  third_place=third_place, reset=reset, wins_needed=first_to, advance=advance,
                                  name=name, final_set=final_set)
         _print_stage(store, stage)
+        for note in notes:
+            typer.echo(note, err=True)
 
 
 @guarded

@@ -20,9 +20,11 @@ def team(
     action: str = typer.Argument(..., help="add, rename, withdraw, lineup, sub, change or list."),
     args: list[str] = typer.Argument(None, help="add: the team's name; rename: the team and its new name; "
                                                 "withdraw: the team; lineup: the team, then its pairs in the "
-                                                "order they sit; sub, change: the team."),
+                                                "order they sit (a name, or the team's number 1, 2); sub, "
+                                                "change: the team."),
     pair: list[str] = typer.Option([], "--pair", help="add: a pair as 'Player,Partner' or "
-                                                      "'Player,Partner,Pair name' (one --pair a pair)."),
+                                                      "'Player,Partner,Pair name' (one --pair a pair; a number "
+                                                      "N names it 'TEAM N')."),
     reserve: list[str] = typer.Option([], "--reserve", help="add: a reserve player (at most two)."),
     round_no: Optional[int] = typer.Option(None, "--round", "-r", min=1, max=MAX_COUNT,
                                            help="lineup, sub: the round (default: the next one to be paired)."),
@@ -32,12 +34,18 @@ def team(
                                                       "tables) in the match's next games."),
     swap_in: Optional[Tuple[str, str]] = typer.Option(None, "--sub", help="change: PLAYER-OUT PLAYER-IN, a reserve "
                                                                             "into the match's next game."),
+    reason: Optional[str] = typer.Option(None, "--reason", help="withdraw: why (kept in the trail, "
+                                                                "`tournament history`)."),
+    by: Optional[str] = typer.Option(None, "--by", help="withdraw: who withdraws the team (default: your login "
+                                                        "name)."),
 ) -> None:
     """A team event's teams: enter one, rename it, withdraw it, set its line-up for a round, bring in
     a reserve (sub), list them."""
     args = list(args or [])
     if action not in ACTIONS:
         raise UnusableInput(f"unknown action {action!r}; actions: {', '.join(ACTIONS)}")
+    if (reason is not None or by is not None) and action != "withdraw":
+        raise UnusableInput(f"--reason and --by are for withdraw (the desk's trail), not for {action}")
     with open_for_command(event) as store:
         if action == "list":
             emit(team_rows(store), False, False, f"{store.settings.name}: teams")
@@ -67,7 +75,7 @@ def team(
         elif action == "withdraw":
             if len(args) != 1:
                 raise UnusableInput("give the team to withdraw")
-            squad = tm.withdraw_team(store, args[0])
+            squad = tm.withdraw_team(store, args[0], reason, by)
             typer.echo(f"withdrew team {squad.name} from round {squad.withdrawn} on")
         elif action == "change":
             if len(args) != 1:

@@ -228,6 +228,7 @@ class DeskChange:
         said = {
             "player_withdrawn": lambda: f"withdrew {player} from round {self.round} on",
             "pair_withdrawn": lambda: f"withdrew the pair {d.get('name', '')} from round {self.round} on",
+            "team_withdrawn": lambda: f"withdrew the team {d.get('name', '')} from round {self.round} on",
             "player_returned": lambda: f"{player} back from round {self.round} (withdrawn from round "
                                        f"{d.get('withdrawn_from')})",
             "pair_returned": lambda: f"the pair #{d.get('pair')} back from round {self.round}",

@@ -141,12 +141,19 @@ def _refuse_stage_round(store: EventStore, round_no: int, what: str) -> None:
                       f"seats its tables: it cannot be {what}")
 
 
-def _refuse_played(store: EventStore, tables: list[Table], what: str) -> None:
+def _refuse_played(store: EventStore, tables: list[Table], what: str, but: Any = ()) -> None:
+    """Refuse a change to ``tables`` (one round's) where one has a result (``but``: table ids whose
+    result goes with the change, the pairing's own forfeits: :func:`pairing_forfeits`), a board's
+    result, or a game in progress on its phone; the refusal names the way out."""
     results = store.results()
-    played = [t.number for t in tables if t.id in results]
+    played = [t for t in tables if t.id in results and t.id not in but]
     if played:
-        raise Refused(f"round {tables[0].round} table {played[0]} has a result: {what} (correct a result with "
-                      f"`tournament amend`)")
+        t = played[0]
+        way = ("a match in sets seats its next games from each result: correct it with `tournament amend`"
+               if store.settings.team_set else
+               f"a result entered by mistake is taken back first with `tournament clear EVENT --round {t.round} "
+               f"--table {t.number} --reason TEXT`; a result of a game played is corrected with `tournament amend`")
+        raise Refused(f"round {t.round} table {t.number} has a result: {what} ({way})")
     if store.settings.team_duplicate:  # a duplicate-teams table's results are its boards'
         from tournament.store import boards
 
@@ -161,10 +168,63 @@ def _refuse_played(store: EventStore, tables: list[Table], what: str) -> None:
         raise Refused(f"round {tables[0].round} table {busy[0]} has a game in progress on its table phone: {what}")
 
 
+def pairing_forfeits(store: EventStore, tables: list[Table]) -> dict[int, Any]:
+    """Of ``tables`` (one round's of a team event), those whose result is the forfeit the pairing
+    stores for a team a pair short (:func:`short_forfeit`): a forfeit by exactly the sides where a
+    withdrawn pair sits, as the pairing would store it now.  Table id -> that result.  It is part
+    of the pairing, not a game: it goes with the round (``unpair``) and follows the seats (``swap``,
+    ``move``), where any other result holds the table."""
+    if not store.settings.teams:
+        return {}
+    from tournament.pairing.teams import short_sides
+    from tournament.store.squads import substitutions
+
+    results = store.results()
+    teams, subs = store.teams(), substitutions(store)
+    out = {}
+    for t in tables:
+        res = results.get(t.id)
+        if res is not None and res.kind == "forfeit" and not res.absent_players and res.absent \
+                and tuple(res.absent) == short_sides(t, teams, subs):
+            out[t.id] = res
+    return out
+
+
+def short_forfeit(store: EventStore, table: Table, existing: Any = None, why: str | None = None) -> bool:
+    """Within a write: ``table`` (of a team event) lost by forfeit by each side where a withdrawn
+    pair sits (its team a pair short: :func:`tournament.pairing.teams.short_sides`), the opponents'
+    pair winning by the event's forfeit score, as the pairing stores it; ``existing``, the
+    pairing's forfeit there before a change of seats, is replaced (kept in the trail, ``why``), or
+    left as it is where the same sides are short, or taken back where none is now.  Whether the
+    table has the pairing's forfeit now."""
+    from tournament.event.results import forfeit_in_write
+    from tournament.pairing.teams import short_sides
+    from tournament.store.squads import substitutions
+
+    absent = short_sides(table, store.teams(), substitutions(store))
+    if absent:
+        forfeit_in_write(store, table, absent, existing, replace=existing is not None, reason=why)
+        return True
+    if existing is not None:
+        _take_back(store, table, existing, why or "")
+    return False
+
+
+def _take_back(store: EventStore, table: Table, existing: Any, why: str, who: Who = NOBODY) -> None:
+    """Within a write: the pairing's forfeit at ``table`` taken back, kept in the audit trail (and,
+    when its round is un-paired, in the desk's), as ``tournament clear`` takes a result back."""
+    store.move_result_to_audit(existing, why, who.cleaned().by)
+    changes.record(store, changes.RESULT_DELETED, table.round, table.number, {
+        "old": changes.result_doc(existing.kind, existing.verified, existing.scores, existing.winner,
+                                  existing.note)})
+
+
 def unpair(store: EventStore, who: Who = NOBODY) -> int:
     """Take back the last round while no table of it has a result (nor a game in progress on a
     table phone): its tables, seats and byes go, and ``tournament pair`` pairs it again (with the
-    standings, entries and requests as they are then).  Returns the round's number."""
+    standings, entries and requests as they are then).  Returns the round's number.  The forfeits
+    the pairing stored for a team a pair short are part of the round: they go with it, kept in the
+    trail (:func:`pairing_forfeits`)."""
     with store.write():
         last = store.last_round()
         if not last:
@@ -172,13 +232,18 @@ def unpair(store: EventStore, who: Who = NOBODY) -> int:
         _refuse_stage_round(store, last, "unpaired")
         tables = store.tables(last)
         if tables:
-            _refuse_played(store, tables, f"round {last} cannot be unpaired")
+            forfeits = pairing_forfeits(store, tables)
+            _refuse_played(store, tables, f"round {last} cannot be unpaired", forfeits)
             used = sql.venue_rows(store, [t.id for t in tables], every=True)
             opened = [t.number for t in tables if used.get(t.id)]
             if opened:
                 raise Refused(f"round {last} table {opened[0]}'s phone has used its link (a mode chosen, the "
                               f"director called), which the venue's log keeps: round {last} cannot be unpaired; "
                               f"swap or move players instead")
+            for t in tables:  # checked first: nothing is taken back from a round that stays
+                if t.id in forfeits:
+                    _take_back(store, t, forfeits[t.id], "the forfeit the pairing stored for a team a pair short "
+                               "goes with its round", who)
         byes = store.byes(last).get(last, [])
         sql.delete_round(store, last)
         trail_it(store, "round_unpaired", last, {"tables": len(tables), "byes": byes}, who)
@@ -273,6 +338,8 @@ def _swap(store: EventStore, number: int, moves: list[tuple[int, int]], label_a:
     byes = set(store.byes(number).get(number, []))
     changed: dict[int, Table] = {}
     byes_changed = False
+    # The pairing's forfeits (a team a pair short) follow the seats: stored again after the change.
+    forfeits = pairing_forfeits(store, store.tables(number))
     for x, y in moves:
         tx, sx = _where(store, number, x)
         ty, sy = _where(store, number, y)
@@ -282,7 +349,7 @@ def _swap(store: EventStore, number: int, moves: list[tuple[int, int]], label_a:
             raise Refused(f"{label_b} is not in round {number} (neither seated nor on a bye)")
         if tx is None and ty is None:
             raise Refused(f"{label_a} and {label_b} both have a bye in round {number}: nothing to swap")
-        _refuse_played(store, [t for t in (tx, ty) if t is not None], "its players cannot change")
+        _refuse_played(store, [t for t in (tx, ty) if t is not None], "its players cannot change", forfeits)
         for (t, s), other, me in (((tx, sx), y, x), ((ty, sy), x, y)):
             if t is not None and s is not None:
                 sql.set_seat(store, t.id, s.seat, other)
@@ -298,6 +365,9 @@ def _swap(store: EventStore, number: int, moves: list[tuple[int, int]], label_a:
         tables.append(now)
         changes.record(store, changes.SEAT_CHANGED, number, t.number,
                        {"seats": changes.seats_doc(now.seats, names)})
+        if store.settings.teams:  # the forfeit of a team a pair short follows the pair that is short
+            short_forfeit(store, now, forfeits.get(now.id), "the seats changed: the forfeit of the team a pair "
+                                                             "short follows its withdrawn pair")
     if byes_changed:  # a bye changed hands: the round's byes as they are now
         changes.record(store, changes.SEAT_CHANGED, number, None, {"byes": store.byes(number).get(number, [])})
     trail_it(store, action, number, {"players": [list(m) for m in moves],

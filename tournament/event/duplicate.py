@@ -408,6 +408,27 @@ def _seated(store: EventStore, round_no: int, table_no: int, board_no: int) -> T
     return _table(store, round_no, table_no, board_no)[0]
 
 
+def team_table(store: EventStore, round_no: int, table_no: int, board_no: int) -> Table:
+    """Duplicate teams' :data:`TableFinder`: a table of the round, which plays the round's boards
+    (:func:`round_boards`), or a one-line refusal (exit 2)."""
+    table = store.table(round_no, table_no)
+    if table is None:
+        last = store.last_round()
+        raise UnusableInput(f"round {round_no} has no table {table_no}" if 1 <= round_no <= last else
+                            f"round {round_no} does not exist (the last round is {last})")
+    playing = round_boards(store, round_no)
+    if board_no not in playing:
+        raise UnusableInput(f"the tables of round {round_no} play boards {', '.join(map(str, playing))}, "
+                            f"not board {board_no}")
+    return table
+
+
+def _board_table(store: EventStore, round_no: int, table_no: int, board_no: int) -> Table:
+    """The table a board's mark or its taking back is for: duplicate pairs' seated by the movement,
+    duplicate teams' by the round (:func:`team_table`)."""
+    return (team_table if store.settings.team_duplicate else _seated)(store, round_no, table_no, board_no)
+
+
 def refuse_unseated_round(store: EventStore, round_no: int, source: str | None = None, given: bool = True) -> None:
     """Within a write: refuse a board's result for a round not seated in the words of every event's
     result (:func:`tournament.event.results._round_table`, :func:`tournament.event.results._no_such_round`):
@@ -683,20 +704,37 @@ def _marked(store: EventStore, table_id: int, board_no: int) -> dict[str, Any] |
 
 
 def not_played_boards(store: EventStore) -> dict[int, list[int]]:
-    """A table's id -> the boards marked not played there (``tournament tables``, the hall)."""
+    """A table's id -> the boards not played there (``tournament tables``, the hall, the table's
+    phone, which skips them): marked so, and in duplicate teams each board marked so at the match's
+    other table that has no result here (it is not scored in the match: nothing is to come here;
+    :func:`tournament.store.boards.not_scored`)."""
+    have = {(r["table_id"], r["board"]) for r in sql.results(store)}
     out: dict[int, list[int]] = {}
-    for r in sql.not_played(store):
-        out.setdefault(r["table_id"], []).append(r["board"])
+    for table_id, board_no in sorted(sql.not_scored(store) - have):
+        out.setdefault(table_id, []).append(board_no)
     return out
 
 
 def not_played_rows(store: EventStore) -> list[dict[str, Any]]:
     """Every board marked not played at a table, as the export lists them (``boards_not_played``):
-    the round, the table, the board, the table's NS and EW pairs (the movement's numbers), the
-    reason, when and by whom; in round, table and board order."""
-    where = {t.table_id: t for t in table_boards(store)}
-    rows = [{"round": where[r["table_id"]].round, "table": where[r["table_id"]].table, "board": r["board"],
-             "ns": where[r["table_id"]].ns, "ew": where[r["table_id"]].ew, "reason": r["reason"],
+    the round, the table, the board, the table's NS and EW pairs (the movement's numbers; in
+    duplicate teams the teams sitting NS and EW, by name), the reason, when and by whom; in round,
+    table and board order."""
+    if store.settings.team_duplicate:
+        from tournament.pairing.teams import squad_of_players, table_sides
+        from tournament.store import squads as squads_sql
+
+        found = squads_sql.squads(store)
+        names = {s.id: s.name for s in found}
+        squad_of = squad_of_players(found, store.teams())
+        where = {}
+        for t in store.tables():
+            sides = table_sides(t, squad_of)
+            where[t.id] = (t.round, t.number, names.get(sides.get("NS", -1)), names.get(sides.get("EW", -1)))
+    else:
+        where = {t.table_id: (t.round, t.table, t.ns, t.ew) for t in table_boards(store)}
+    rows = [{"round": where[r["table_id"]][0], "table": where[r["table_id"]][1], "board": r["board"],
+             "ns": where[r["table_id"]][2], "ew": where[r["table_id"]][3], "reason": r["reason"],
              "marked_at": r["marked_at"], "marked_by": r["marked_by"]}
             for r in sql.not_played(store) if r["table_id"] in where]
     return sorted(rows, key=lambda x: (x["round"], x["table"], x["board"]))
@@ -711,13 +749,12 @@ def _need_reason(reason: str | None, what: str) -> str:
     return said
 
 
-def _pairs_only(store: EventStore, what: str) -> None:
-    """Not played and taken back are duplicate pairs' (a duplicate teams match is scored on both its
-    tables' boards: correct a board there with --replace)."""
-    if store.settings.team_duplicate:
-        raise NotDuplicate(f"{what} is for duplicate pairs; in duplicate teams a board is scored at both tables "
-                           f"of its match: enter its result (--replace to correct one)")
-    check_duplicate(store, what)
+def _duplicate_only(store: EventStore, what: str) -> None:
+    """Not played and taken back are a duplicate event's, pairs or teams (a board's result at a
+    table), and no other's (an ordinary table's result is its game's: ``tournament clear`` without
+    ``--board``)."""
+    if not store.settings.team_duplicate:
+        check_duplicate(store, what)
 
 
 @attrs.frozen
@@ -729,12 +766,21 @@ class BoardMark:
     board: int
     what: str  # "not played", "already" (marked not played before: ``was`` is that mark), "cleared"
     was: dict[str, Any] | None = None
+    #: Duplicate teams: the match's two tables (first, second), whose match the board is not scored in.
+    match: tuple[int, int] | None = None
+    #: Duplicate teams, a result taken back: the match's other table, where the board is marked not
+    #: played (so nothing is to be entered again here: the board is not scored in the match).
+    marked_at_other: int | None = None
 
     def summary(self) -> str:
         if self.what == "already":
             was = self.was or {}
             return (f"round {self.round} table {self.table} board {self.board} was already marked not played, "
                     f"{was.get('marked_at')} by {was.get('marked_by')} — {was.get('reason')}; nothing was changed")
+        if self.what == "not played" and self.match is not None:
+            return (f"round {self.round} table {self.table} board {self.board}: not played — the board is not "
+                    f"scored in the match of tables {self.match[0]}-{self.match[1]} (a result at the other table "
+                    f"does not count)")
         if self.what == "not played":
             return (f"round {self.round} table {self.table} board {self.board}: not played — no score there; "
                     f"the board is scored over the tables that played it")
@@ -742,6 +788,10 @@ class BoardMark:
         if was.get("not_played"):
             return (f"round {self.round} table {self.table} board {self.board}: no longer marked not played; "
                     f"its result is to be entered")
+        if self.marked_at_other is not None:
+            return (f"round {self.round} table {self.table} board {self.board}: result NS {was.get('ns_points')}, "
+                    f"EW {was.get('ew_points')} taken back (kept in the history); the board is not scored in the "
+                    f"match (not played at table {self.marked_at_other})")
         return (f"round {self.round} table {self.table} board {self.board}: result NS {was.get('ns_points')}, "
                 f"EW {was.get('ew_points')} taken back (kept in the history); the board is to be entered again")
 
@@ -774,14 +824,20 @@ def mark_not_played(store: EventStore, round_no: int, table_no: int, board_no: i
     :func:`clear_board`) and while the table's phone is playing the board; kept in the trail with
     ``reason`` (required).  A board marked already is left as it is (the first mark, its reason and
     time, stand; the answer says so: ``what`` is ``already``): take the mark back first to give
-    another reason."""
+    another reason.
+
+    In duplicate teams the board is not scored in the table's match at all (a match scores a board
+    on both its tables together: :func:`tournament.event.duplicate_teams.matches`), and nothing is
+    awaited at the match's other table either (:func:`tournament.store.boards.not_scored`), so the
+    mark is refused too while that table's phone is playing the board: it would take the board from
+    under the hand."""
     from tournament.store import desk as desk_sql
 
-    _pairs_only(store, "a board not played")
+    _duplicate_only(store, "a board not played")
     reason = _need_reason(reason, "the board was not played")
     with store.write():
         refuse_unseated_round(store, round_no)
-        table = _seated(store, round_no, table_no, board_no)
+        table = _board_table(store, round_no, table_no, board_no)
         old = sql.result(store, table.id, board_no)
         if old is not None:
             raise BoardHasResult(f"round {round_no} table {table_no} board {board_no} has a result (NS "
@@ -791,15 +847,32 @@ def mark_not_played(store: EventStore, round_no: int, table_no: int, board_no: i
         if res.board_on_phone(store, table, boards_of(store, table)) == board_no:
             raise BoardOnPhone(f"table {table_no}'s phone is playing board {board_no}: finish the hand there, or "
                                f"enter its score with --replace", round_no, table_no, board_no)
+        other = _other_table(store, table)
+        if other is not None and sql.result(store, other.id, board_no) is None and \
+                res.board_on_phone(store, other, boards_of(store, other)) == board_no:
+            # Duplicate teams: the mark takes the board from the match's other table too (nothing is awaited
+            # there), so not from under a hand its phone is playing.
+            raise BoardOnPhone(f"table {other.number}'s phone is playing board {board_no} (the match's other "
+                               f"table: a board not played is scored at neither): finish the hand there, or enter "
+                               f"its score with --replace", round_no, other.number, board_no)
         first = _marked(store, table.id, board_no)
+        match = None if other is None else (min(table.number, other.number), max(table.number, other.number))
         if first is not None:  # marked already: said with the first mark's reason, nothing changed
-            return BoardMark(round_no, table_no, board_no, "already", first)
+            return BoardMark(round_no, table_no, board_no, "already", first, match)
         who = by or store.author or default_author()
         sql.mark_not_played(store, table.id, board_no, reason, now(), who)
         desk_sql.log(store, "board_not_played", round_no, {"table": table_no, "board": board_no}, who, reason)
         changes.record(store, changes.BOARD_RESULT, round_no, table_no, {"board": board_no, "not_played": True})
         progress.note_if_finished(store)
-        return BoardMark(round_no, table_no, board_no, "not played")
+        return BoardMark(round_no, table_no, board_no, "not played", None, match)
+
+
+def _other_table(store: EventStore, table: Table) -> Table | None:
+    """Duplicate teams: the other table of ``table``'s match (None in duplicate pairs)."""
+    if not store.settings.team_duplicate:
+        return None
+    other = sql.match_tables(store).get(table.id)
+    return next((t for t in store.tables(table.round) if t.id == other), None)
 
 
 def clear_board(store: EventStore, round_no: int, table_no: int, board_no: int, reason: str | None,
@@ -807,14 +880,15 @@ def clear_board(store: EventStore, round_no: int, table_no: int, board_no: int, 
     """Take back a board's result entered by mistake (the wrong table or board), or a board marked not
     played: the table has nothing on the board again, so it is entered afresh.  The result, record and
     all, is kept whole (``board_result_audit``) and the trail says who and why (``board_cleared``,
-    ``reason`` required), as every clear's.  Refused where there is nothing to take back."""
+    ``reason`` required), as every clear's.  Refused where there is nothing to take back.  Duplicate
+    pairs and duplicate teams alike (a team table is found by its round: :func:`team_table`)."""
     from tournament.store import desk as desk_sql
 
-    _pairs_only(store, "taking back a board's result")
+    _duplicate_only(store, "taking back a board's result")
     reason = _need_reason(reason, "the board's result is taken back")
     with store.write():
         refuse_unseated_round(store, round_no)
-        table = _seated(store, round_no, table_no, board_no)
+        table = _board_table(store, round_no, table_no, board_no)
         who = by or store.author or default_author()
         old = sql.result(store, table.id, board_no)
         if old is None:
@@ -831,7 +905,10 @@ def clear_board(store: EventStore, round_no: int, table_no: int, board_no: int, 
                       "was": {"NS": old["ns_points"], "EW": old["ew_points"], "how": _HOW[bool(old["verified"])]}},
                      who, reason)
         changes.record(store, changes.BOARD_RESULT, round_no, table_no, {"board": board_no, "cleared": True})
-        return BoardMark(round_no, table_no, board_no, "cleared", old)
+        other = _other_table(store, table)
+        return BoardMark(round_no, table_no, board_no, "cleared", old,
+                         marked_at_other=other.number if other is not None and _marked(store, other.id, board_no)
+                         else None)
 
 
 # --- scoring -------------------------------------------------------------------------------------

@@ -63,8 +63,9 @@ def check_boards_for(store: EventStore, round_no: int) -> None:
 
 
 def missing(store: EventStore, round_no: int) -> list[tuple[int, int]]:
-    """The (table, board) pairs of a round with no result yet."""
-    done = {(r["table_id"], r["board"]) for r in sql.results(store)}
+    """The (table, board) pairs of a round with no result yet (a board marked not played at either
+    table of its match has none to come at either: :func:`tournament.store.boards.not_scored`)."""
+    done = sql.settled(store)
     return [(t.number, b) for t in store.tables(round_no) for b in round_boards(store, round_no)
             if (t.id, b) not in done]
 
@@ -74,19 +75,10 @@ def check_finished(store: EventStore, round_no: int) -> None:
     dup.refuse_unfinished(round_no, missing(store, round_no))
 
 
-def find_table(store: EventStore, round_no: int, table_no: int, board_no: int) -> Table:
-    """The table a board result is for, at a table of the round that plays the board, or a
-    one-line refusal (:data:`tournament.event.duplicate.TableFinder`)."""
-    table = store.table(round_no, table_no)
-    if table is None:
-        last = store.last_round()
-        raise UnusableInput(f"round {round_no} has no table {table_no}" if 1 <= round_no <= last else
-                            f"round {round_no} does not exist (the last round is {last})")
-    playing = round_boards(store, round_no)
-    if board_no not in playing:
-        raise UnusableInput(f"the tables of round {round_no} play boards {', '.join(map(str, playing))}, "
-                            f"not board {board_no}")
-    return table
+#: The table a board result is for, at a table of the round that plays the board, or a one-line
+#: refusal (:data:`tournament.event.duplicate.TableFinder`; kept there, where a board's mark "not
+#: played" and its taking back find their table too).
+find_table = dup.team_table
 
 
 # --- results -------------------------------------------------------------------------------------
@@ -128,6 +120,9 @@ class Match:
     score: mp.TeamMatch
     #: The round's boards still lacking a result at one of the tables.
     waiting: tuple[int, ...]
+    #: The round's boards not scored in the match: marked not played at one of its tables (or both).
+    #: The match is scored as if they did not exist (a result at the other table is kept, not counted).
+    not_scored: tuple[int, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -139,6 +134,7 @@ def matches(store: EventStore, round_no: int | None = None) -> list[Match]:
     s = store.settings
     squad_of = pairing.squad_of_players(squads_sql.squads(store), store.teams())
     results = {(r["table_id"], r["board"]): (r["ns_points"], r["ew_points"]) for r in sql.results(store)}
+    marked = {(r["table_id"], r["board"]) for r in sql.not_played(store)}
     step = mp.IMP_STEP[s.game]
     found: dict[tuple[int, int, int], list[Table]] = {}
     for t in sorted(store.tables(round_no), key=lambda t: (t.round, t.number)):
@@ -154,15 +150,17 @@ def matches(store: EventStore, round_no: int | None = None) -> list[Match]:
         if second is None:
             raise Refused(f"round {r}: the match of tables {tables[0].number} has no table where the home team "
                           f"sits E-W; a duplicate-teams match is two tables")
-        played, waiting = [], []
+        played, waiting, not_scored = [], [], []
         for b in round_boards(store, r):
             a, c = results.get((first.id, b)), results.get((second.id, b))
-            if a is None or c is None:
+            if (first.id, b) in marked or (second.id, b) in marked:  # not played at a table: not scored
+                not_scored.append(b)
+            elif a is None or c is None:
                 waiting.append(b)
             else:
                 played.append(mp.TeamBoard(b, a, c))
         score = mp.team_match(played, step, s.victory_points and bool(played))
-        out.append(Match(r, home, away, first.number, second.number, score, tuple(waiting)))
+        out.append(Match(r, home, away, first.number, second.number, score, tuple(waiting), tuple(not_scored)))
     return out
 
 
@@ -259,29 +257,50 @@ def match_docs(store: EventStore, round_no: int | None = None) -> list[dict[str,
     """Every match (of one round, or all) as ``tournament export`` gives it: its round, tables (the
     home team N-S at the first), teams (``home_id``, ``away_id`` their numbers), each board's
     points at both tables (``first``, ``second``: [NS, EW]), the home team's net and IMPs, the
-    IMPs and victory points, the boards waiting."""
+    IMPs and victory points, the boards waiting, and the boards not scored (``not_scored``: each
+    board marked not played at one of the match's tables, ``{"board", "first", "second",
+    "not_played"}``, a table's points where it has a result there, kept but not counted, and the
+    tables marked)."""
     names = {s.id: s.name for s in squads_sql.squads(store)}
-    return [{"round": m.round, "tables": [m.first, m.second], "home": names[m.home], "away": names[m.away],
-             "home_id": m.home, "away_id": m.away,
-             "boards": [{"board": b.board, "first": list(b.first), "second": list(b.second), "net": b.net, "imps": i}
-                        for b, i in m.score.boards],
-             "home_imps": m.score.home_imps, "away_imps": m.score.away_imps, "home_vp": m.score.home_vp,
-             "away_vp": m.score.away_vp, "waiting": list(m.waiting), "finished": m.finished}
-            for m in matches(store, round_no)]
+    results = {(r["table_id"], r["board"]): [r["ns_points"], r["ew_points"]] for r in sql.results(store)}
+    marked = {(r["table_id"], r["board"]) for r in sql.not_played(store)}
+    ids = {(t.round, t.number): t.id for t in store.tables(round_no)}
+    out = []
+    for m in matches(store, round_no):
+        first, second = ids[(m.round, m.first)], ids[(m.round, m.second)]
+        out.append({
+            "round": m.round, "tables": [m.first, m.second], "home": names[m.home], "away": names[m.away],
+            "home_id": m.home, "away_id": m.away,
+            "boards": [{"board": b.board, "first": list(b.first), "second": list(b.second), "net": b.net, "imps": i}
+                       for b, i in m.score.boards],
+            "home_imps": m.score.home_imps, "away_imps": m.score.away_imps, "home_vp": m.score.home_vp,
+            "away_vp": m.score.away_vp, "waiting": list(m.waiting), "finished": m.finished,
+            # Marked not played at a table: not scored in the match; a result at the other table is kept, shown.
+            "not_scored": [{"board": b, "first": results.get((first, b)), "second": results.get((second, b)),
+                            "not_played": [n for n, i in ((m.first, first), (m.second, second)) if (i, b) in marked]}
+                           for b in m.not_scored]})
+    return out
 
 
 def director_matches(store: EventStore, round_no: int, lang: str = "en") -> list[dict[str, Any]]:
     """The round's matches as the director's page shows a team event's (:func:`tournament.event.
     teams.match_docs`' shape), scored on the boards: ``home_text`` and ``away_text`` the IMPs
-    each team has, ``done`` and ``count`` the boards in at both tables and the round's boards
-    (``boards_in``: true), the victory points, and once every board is in at both tables how the
-    match ended, in ``lang`` (``outcome``: :func:`match_outcome`; ``None`` until then)."""
+    each team has, ``done`` and ``count`` the boards settled at both tables (in, or not scored:
+    marked not played at one) and the round's boards (``boards_in``: true), the victory points, and
+    once every board is settled at both tables how the match ended, in ``lang`` (``outcome``:
+    :func:`match_outcome`; ``None`` until then; a match whose every board was marked not played
+    scored none, and is no match played: the standings leave it out)."""
+    from tournament.i18n import translations
+
+    _ = translations(lang).gettext
     return [{"tables": m["tables"], "home": m["home"], "away": m["away"], "home_games": m["home_imps"],
              "away_games": m["away_imps"], "home_text": str(m["home_imps"]), "away_text": str(m["away_imps"]),
-             "home_vp": m["home_vp"], "away_vp": m["away_vp"], "done": len(m["boards"]),
-             "count": len(m["boards"]) + len(m["waiting"]), "finished": m["finished"], "target": None,
+             "home_vp": m["home_vp"], "away_vp": m["away_vp"], "done": len(m["boards"]) + len(m["not_scored"]),
+             "count": len(m["boards"]) + len(m["not_scored"]) + len(m["waiting"]), "finished": m["finished"],
+             "target": None,
              "winner": None, "won_at": None, "boards_in": True,
-             "outcome": match_outcome(m["home"], m["away"], m["home_imps"], m["away_imps"], lang)
+             "outcome": (match_outcome(m["home"], m["away"], m["home_imps"], m["away_imps"], lang) if m["boards"]
+                         else _("no board scored: not a match played"))
              if m["finished"] else None}
             for m in match_docs(store, round_no)]
 
@@ -305,9 +324,10 @@ def table_boards(store: EventStore, round_no: int | None = None) -> list[tuple[T
 
 
 def complete_boards(store: EventStore) -> set[int]:
-    """The boards every table of their round has played: their deals may be shown in the hall
-    (every table of round R plays round R's boards, and no table of another round plays them)."""
-    done = {(r["table_id"], r["board"]) for r in sql.results(store)}
+    """The boards every table of their round has played, or is not to play (marked not played, there
+    or at its match's other table): their deals may be shown in the hall (every table of round R plays
+    round R's boards, and no table of another round plays them)."""
+    done = sql.settled(store)  # a result, or not played there (nor at its match's other table)
     out: set[int] = set()
     for r in range(1, store.last_round() + 1):
         tables = store.tables(r)
@@ -331,23 +351,28 @@ def travellers(store: EventStore, matches_done: list[dict[str, Any]] | None = No
 
 def table_texts(store: EventStore, round_no: int) -> dict[int, str]:
     """Each table of the round (by number) as ``tables`` shows its result: each of the round's boards
-    with its points there, or ``to play`` (``B1 NS 30 EW 0 · B2 to play``); ``to play`` while none
-    is in.  A duplicate table has no game of its own: its results are its boards'."""
+    with its points there, ``not played`` (marked so there, or at its match's other table: not scored)
+    or ``to play`` (``B1 NS 30 EW 0 · B2 not played``); ``to play`` while none is in.  A duplicate
+    table has no game of its own: its results are its boards'."""
     boards = round_boards(store, round_no)
     done = {(r["table_id"], r["board"]): r for r in sql.results(store)}
+    skipped = dup.not_played_boards(store)
     out = {}
     for t in store.tables(round_no):
         got = [done.get((t.id, b)) for b in boards]
-        out[t.number] = "to play" if not any(got) else " · ".join(
-            f"B{b} NS {r['ns_points']} EW {r['ew_points']}" if r else f"B{b} to play" for b, r in zip(boards, got))
+        off = set(skipped.get(t.id, ()))
+        out[t.number] = "to play" if not any(got) and not off else " · ".join(
+            f"B{b} NS {r['ns_points']} EW {r['ew_points']}" if r else f"B{b} not played" if b in off
+            else f"B{b} to play" for b, r in zip(boards, got))
     return out
 
 
 def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]:
     """A line a match of the round, for ``tables`` and ``standings``, in ``lang``: its tables, its
     boards, the IMPs each team has so far (and the victory points), and how many boards are in:
-    ``Tables 1-2, boards 1-2: Los Primos 5 – 2 La Dupla IMPs, VP 12.5–7.5 (Los Primos wins the match)``,
-    or ``(match drawn)`` on level IMPs (:func:`match_outcome`), once every board is in at both tables."""
+    ``Tables 1-2, boards 1-2: Los Primos 5 – 2 La Dupla IMPs, VP 12.50–7.50 (Los Primos wins the match)``,
+    or ``(match drawn)`` on level IMPs (:func:`match_outcome`), once every board is in at both tables (or
+    not scored: marked not played at one; with none scored, ``(no board scored: not a match played)``)."""
     from tournament.i18n import translations
 
     _ = translations(lang).gettext
@@ -361,8 +386,9 @@ def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]
         score = _("%(home)s %(home_imps)s – %(away_imps)s %(away)s IMPs") % {
             "home": names[m.home], "home_imps": sc.home_imps, "away_imps": sc.away_imps, "away": names[m.away]}
         if sc.home_vp is not None:
-            score += ", " + _("VP %(home)s–%(away)s") % {"home": sc.home_vp, "away": sc.away_vp}
-        state = match_outcome(names[m.home], names[m.away], sc.home_imps, sc.away_imps, lang) if m.finished \
+            score += ", " + _("VP %(home)s–%(away)s") % {"home": f"{sc.home_vp:.2f}", "away": f"{sc.away_vp:.2f}"}
+        state = (match_outcome(names[m.home], names[m.away], sc.home_imps, sc.away_imps, lang) if sc.boards
+                 else _("no board scored: not a match played")) if m.finished \
             else _("%(done)s of %(count)s boards in") % {"done": len(boards) - len(m.waiting), "count": len(boards)}
         out.append(f"{where}, {which}: {score} ({state})")
     return out

@@ -317,18 +317,23 @@ def table_played(doc: dict[str, Any]) -> bool:
 def _add_team_boards(store: EventStore, number: int, tables: list[dict[str, Any]],
                      complete: set[int] | None) -> None:
     """A duplicate-teams round's tables: the round's boards, which every table plays (``"boards":
-    [3, 4]``), and each board's result there (``"board_results"``, as a duplicate pairs table's)."""
+    [3, 4]``), each board's result there (``"board_results"``, as a duplicate pairs table's) and the
+    boards not played there (``"not_played"``: marked so there or at the match's other table, so not
+    scored in the match, and nothing to come at either table)."""
     from tournament.event import duplicate_teams
 
     done: dict[tuple[int, int], dict[str, Any]] = {(r["table_id"], r["board"]): r for r in
                                                    duplicate_teams.sql.results(store)}
     ids = {t.number: t.id for t in store.tables(number)}
     boards = list(duplicate_teams.round_boards(store, number))
+    skipped = duplicate_teams.dup.not_played_boards(store)
     for doc in tables:
         table_id = ids.get(doc["table"])
         doc["boards"] = boards
         doc["board_results"] = [_board_result(b, r, complete)
                                 for b in boards if (r := done.get((table_id, b))) is not None]
+        # Not played there (marked so, there or at the match's other table): not scored, none to come.
+        doc["not_played"] = [b for b in boards if b in skipped.get(table_id, ())]
         if table_played(doc):  # its last board in: over, as a table with its game's result is
             doc["status"] = changes.CONFIRMED
 

@@ -289,24 +289,10 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
     pair of dicts a row in a pairs event, where ``partner_X`` is the partner's ``X`` and a column
     without a ``partner_`` twin is both players'."""
     path = Path(path)
-    text = read_list_file(path, "a players CSV")
-    # A spreadsheet saved as CSV where the comma is the decimal mark separates cells by semicolons:
-    # a header that holds a semicolon and no comma is read so.
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    delimiter = ";" if ";" in first and "," not in first else ","
-    lines, rows = csv_rows(path, text, delimiter)
-    if not rows:
-        raise PlayerInputError(f"{path} is empty")
-    given = [h.strip().lower() for h in rows[0]]
-    header = [ID_COLUMNS.get(h, h) for h in given]
-    repeated = sorted({h for h in header if h and header.count(h) > 1})
-    if repeated:
-        also = sorted({g for g, h in zip(given, header) if h == repeated[0]})
-        raise PlayerInputError(f"{path}: the header names the column {repeated[0]!r} twice"
-                               + (f" ({' and '.join(also)} are the same column)" if len(also) > 1 else ""))
+    header, found, body = read_csv_table(path)
     if "name" not in header:
         raise PlayerInputError(f"{path}: the first row must be a header naming a 'name' column "
-                               f"(found {', '.join(rows[0]) or 'nothing'})")
+                               f"(found {', '.join(found) or 'nothing'})")
     need = ["name", "partner"] if pairs else ["name"]
     for col in need:
         if col not in header:
@@ -320,11 +306,7 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
     out: list = []
     fids: list = []
     extra: list = []
-    for n, row in zip(lines[1:], rows[1:], strict=True):
-        if any(c.strip() for c in row[len(header):]):  # a cell no column heads would be lost
-            raise PlayerInputError(f"{path}, line {n}: {len(row)} cells where the header names {len(header)} "
-                                   f"columns; nothing was added")
-
+    for n, row in body:
         def cell(col: str) -> str:
             # Spaces around a cell are a spreadsheet's accident, never part of a name: a record
             # typed "Ana" must match the entry "Ana ".
@@ -348,11 +330,39 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
     if not out:
         raise PlayerInputError(f"{path} has a header but no players")
     if pairs:
-        check_listed(path, [(n, kind, x) for n, (a, b, pair) in zip(lines[1:], out, strict=True)
+        check_listed(path, [(n, kind, x) for (n, _), (a, b, pair) in zip(body, out, strict=True)
                             for kind, x in (("player", a), ("player", b), ("pair", pair)) if x])
     else:
-        check_listed(path, [(n, "player", x) for n, x in zip(lines[1:], out, strict=True)])
+        check_listed(path, [(n, "player", x) for (n, _), x in zip(body, out, strict=True)])
     return out, fids if "id" in idx or "partner_id" in idx else None, extra
+
+
+def read_csv_table(path: Path) -> tuple[list[str], list[str], list[tuple[int, list[str]]]]:
+    """A players CSV read as every one is, a team event's too: its header (the columns' names in
+    lower case, an id column by its one name), that row as written, and each row after it with
+    the line it starts on.  Refused, at its line: a row with a cell no column heads (it would be
+    lost, or a comma in a name would shift the cells after it)."""
+    text = read_list_file(path, "a players CSV")
+    # A spreadsheet saved as CSV where the comma is the decimal mark separates cells by semicolons:
+    # a header that holds a semicolon and no comma is read so.
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    delimiter = ";" if ";" in first and "," not in first else ","
+    lines, rows = csv_rows(path, text, delimiter)
+    if not rows:
+        raise PlayerInputError(f"{path} is empty")
+    given = [h.strip().lower() for h in rows[0]]
+    header = [ID_COLUMNS.get(h, h) for h in given]
+    repeated = sorted({h for h in header if h and header.count(h) > 1})
+    if repeated:
+        also = sorted({g for g, h in zip(given, header) if h == repeated[0]})
+        raise PlayerInputError(f"{path}: the header names the column {repeated[0]!r} twice"
+                               + (f" ({' and '.join(also)} are the same column)" if len(also) > 1 else ""))
+    body = list(zip(lines[1:], rows[1:], strict=True))
+    for n, row in body:
+        if any(c.strip() for c in row[len(header):]):  # a cell no column heads would be lost
+            raise PlayerInputError(f"{path}, line {n}: {len(row)} cells where the header names {len(header)} "
+                                   f"columns; nothing was added")
+    return header, rows[0], body
 
 
 def csv_rows(path: Path, text: str, delimiter: str = ",") -> tuple[list[int], list[list[str]]]:

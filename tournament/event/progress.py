@@ -77,7 +77,8 @@ def _movement_rounds(store: EventStore) -> int:
 
 def _played(store: EventStore) -> set[int]:
     """The ids of the tables whose round is over: with their game's result or, at a duplicate table
-    (which has none of its own), with a result on every board it plays."""
+    (which has none of its own), with a result on every board it plays (or marked not played:
+    :func:`tournament.store.boards.settled`)."""
     done = set(store.results())
     if store.settings.duplicate:
         done |= boards_sql.played_tables(store)
@@ -85,8 +86,8 @@ def _played(store: EventStore) -> set[int]:
         # (duplicate_teams.round_boards' rule, restated: that module imports this one through duplicate)
         k = store.settings.boards_per_round
         have: dict[int, set[int]] = {}
-        for r in boards_sql.results(store):
-            have.setdefault(r["table_id"], set()).add(r["board"])
+        for table_id, board in boards_sql.settled(store):  # (marked not played there or at the match's other table)
+            have.setdefault(table_id, set()).add(board)
         done |= {t.id for t in store.tables()
                  if set(range((t.round - 1) * k + 1, t.round * k + 1)) <= have.get(t.id, set())}
     return done

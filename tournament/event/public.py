@@ -160,13 +160,21 @@ def _event_data(store: EventStore, log: bool, hall: bool = False) -> dict[str, A
 def team_docs(store: EventStore) -> list[dict[str, Any]]:
     """A team event's teams as plain values: each team's pairs (their players) and reserves, in
     the order registered, and the rounds it entered and withdrew from."""
-    from tournament.event.teams import squads
+    from tournament.event.teams import squads, substitutions
 
     pairs = {t.id: t for t in store.teams()}
     names = {p.id: p.name for p in store.players()}
+    # A reserve brought into a pair (``team sub``): the pair's ``substitutes``, in the order made, so a
+    # team's page says who plays in it from which round (a pair with none has no such key).
+    subs: dict[int, list[dict[str, Any]]] = {}
+    for x in sorted(substitutions(store), key=lambda x: (x.from_round, x.id)):
+        subs.setdefault(x.pair, []).append({"from_round": x.from_round,
+                                            "out": {"id": x.player_out, "name": names.get(x.player_out, str(x.player_out))},
+                                            "in": {"id": x.player_in, "name": names.get(x.player_in, str(x.player_in))}})
     return [{"id": s.id, "name": s.name, "from_round": s.entered, "withdrawn_from": s.withdrawn,
              "pairs": [{"id": pid, "name": pairs[pid].name,
-                        "players": [{"id": x, "name": names.get(x, str(x))} for x in pairs[pid].players]}
+                        "players": [{"id": x, "name": names.get(x, str(x))} for x in pairs[pid].players],
+                        **({"substitutes": subs[pid]} if pid in subs else {})}
                        for pid in s.pairs if pid in pairs],
              "reserves": [{"id": x, "name": names.get(x, str(x))} for x in s.reserves]}
             for s in squads(store)]
@@ -664,9 +672,11 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
 def duplicate_team_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any]]:
     """A round's matches in duplicate teams, in the shape of :func:`round_matches`' (so a team's
     page and the crosstable read them alike), scored on the boards: ``home_text`` and
-    ``away_text`` the IMPs each team has, ``done`` and ``count`` the boards in at both tables and
-    the round's boards, ``home_vp`` and ``away_vp``, and ``boards``, each board's points at both
-    tables, the home team's net and IMPs (``duplicate``: true)."""
+    ``away_text`` the IMPs each team has, ``done`` and ``count`` the boards settled at both tables
+    (in, or not scored: marked not played at one) and the round's boards, ``home_vp`` and
+    ``away_vp``, ``boards``, each board's points at both tables, the home team's net and IMPs,
+    ``not_scored`` (each board marked not played at a table of the match: its points where a table
+    has a result, and the tables marked) and ``board_rows``, both in board order (``duplicate``: true)."""
     names = {t["id"]: t["name"] for t in data.get("teams", ())}
     out = []
     for m in data["duplicate_team_matches"]:
@@ -675,6 +685,7 @@ def duplicate_team_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict
         home, away = m["home_id"], m["away_id"]
         hi, ai = m["home_imps"], m["away_imps"]
         first, second = m["tables"]
+        skipped = m.get("not_scored") or []  # (an export written before boards could be not played has none)
         out.append({"tables": [first, second], "first": first, "last": second, "duplicate": True,
                     "home": {"id": home, "name": names.get(home, m["home"])},
                     "away": {"id": away, "name": names.get(away, m["away"])},
@@ -682,7 +693,12 @@ def duplicate_team_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict
                     "home_points": sum(b["first"][0] + b["second"][1] for b in m["boards"]),
                     "away_points": sum(b["first"][1] + b["second"][0] for b in m["boards"]),
                     "home_vp": m["home_vp"], "away_vp": m["away_vp"], "boards": m["boards"],
-                    "done": len(m["boards"]), "count": len(m["boards"]) + len(m["waiting"]),
+                    # A board marked not played at a table of the match: settled, not scored (shown as such).
+                    "not_scored": skipped,
+                    "board_rows": sorted([*m["boards"], *({**b, "not_scored": True} for b in skipped)],
+                                         key=lambda b: b["board"]),
+                    "done": len(m["boards"]) + len(skipped),
+                    "count": len(m["boards"]) + len(skipped) + len(m["waiting"]),
                     "finished": m["finished"],
                     "winner": None if not m["finished"] or hi == ai else home if hi > ai else away,
                     "through": None, "round": m["round"],
@@ -704,11 +720,14 @@ def exported_duplicate_match(m: dict[str, Any]) -> dict[str, Any]:
     ``first``, ``last``, ``duplicate`` (true), ``home`` and ``away`` (``{"id", "name"}``),
     ``home_imps`` and ``away_imps``, ``home_points`` and ``away_points`` (each team's points at both
     tables), ``home_vp`` and ``away_vp`` (None where the event ranks by match points), ``boards``
-    (each board in at both tables: its points there, the home team's net and IMPs),
-    ``boards_in`` of ``board_count`` (the round's boards), ``finished``, ``winner`` (the team with
+    (each board in at both tables: its points there, the home team's net and IMPs), ``not_scored``
+    (each board marked not played at a table of the match: ``{"board", "first", "second",
+    "not_played"}``, a table's points or null, and the tables marked), ``boards_in`` (the boards
+    settled: scored, or not scored) of ``board_count`` (the round's boards), ``finished``, ``winner`` (the team with
     more IMPs, once finished) and ``through``; a match of games has ``home_games``, ``away_games``,
     ``home_text``, ``away_text``, ``done`` and ``count`` instead."""
-    return {DUPLICATE_MATCH_KEYS.get(k, k): v for k, v in m.items() if k not in ("home_text", "away_text")}
+    return {DUPLICATE_MATCH_KEYS.get(k, k): v for k, v in m.items()
+            if k not in ("home_text", "away_text", "board_rows")}
 
 
 def team_byes(data: dict[str, Any], r: dict[str, Any]) -> list[int]:
@@ -728,7 +747,8 @@ def team_view(data: dict[str, Any], team_id: int) -> dict[str, Any]:
     rounds = []
     for r in data["rounds"]:
         if team_id in team_byes(data, r):
-            rounds.append({"round": r["round"], "heading": round_heading(r), "bye": True})
+            rounds.append({"round": r["round"], "stage": r["stage"], "label": r["label"], "heading": round_heading(r),
+                           "bye": True})
             continue
         for m in round_matches(data, r):
             if team_id not in (m["home"]["id"], m["away"]["id"]):
@@ -746,7 +766,8 @@ def team_view(data: dict[str, Any], team_id: int) -> dict[str, Any]:
                             "against": sum(v for k, v in res["scores"].items() if k != side) if res else None,
                             "outcome": (None if res is None else "won" if res["winner"] == side else
                                         "draw" if res["winner"] is None else "lost")})
-            rounds.append({"round": r["round"], "heading": round_heading(r), "bye": False, "match": m,
+            rounds.append({"round": r["round"], "stage": r["stage"], "label": r["label"], "heading": round_heading(r),
+                           "bye": False, "match": m,
                            "opponent": m["away"] if home else m["home"],
                            "games_for": m["home_text"] if home else m["away_text"],
                            "games_against": m["away_text"] if home else m["home_text"],
@@ -758,7 +779,8 @@ def team_view(data: dict[str, Any], team_id: int) -> dict[str, Any]:
 
 def team_crosstable(data: dict[str, Any]) -> dict[str, Any]:
     """The team event in one table: a row a team, in the team standings' order; a column a round;
-    each cell the team's match that round: won, drawn or lost (W, D, L; none while it is played),
+    each cell the team's match that round: won, drawn or lost (W, D, L; none while it is played, and
+    none for a duplicate-teams match that scored no board),
     the games for and against, and the opponents' number."""
     cells: dict[int, dict[int, dict[str, Any]]] = {}
     for r in data["rounds"]:
@@ -767,8 +789,9 @@ def team_crosstable(data: dict[str, Any]) -> dict[str, Any]:
         for m in round_matches(data, r):
             for us, them, g_for, g_against in ((m["home"], m["away"], m["home_text"], m["away_text"]),
                                                (m["away"], m["home"], m["away_text"], m["home_text"])):
-                outcome = (None if not m["finished"] else "D" if m["winner"] is None else
-                           "W" if m["winner"] == us["id"] else "L")
+                # (a duplicate-teams match with no board scored, each marked not played: no match played)
+                outcome = (None if not m["finished"] or (m.get("duplicate") and not m["boards"]) else
+                           "D" if m["winner"] is None else "W" if m["winner"] == us["id"] else "L")
                 cells.setdefault(us["id"], {})[r["round"]] = {
                     "bye": False, "outcome": outcome, "for": g_for or "0", "against": g_against or "0",
                     "opponent": them["id"], "tables": m["tables"]}

@@ -761,7 +761,7 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
                             table.number, old)
         from tournament.event.audit import default_author
 
-        audit_id = store.move_result_to_audit(existing, reason or f"replaced by {source}",
+        audit_id = store.move_result_to_audit(existing, reason or _replaced_by(kind, source),
                                               by or store.author or default_author())
         new_id = store.insert_result(table.id, kind, verified, scores, winner, text, digest, note)
         entries_sql.set_entered_by(store, table.id, by or store.author or default_author())
@@ -783,6 +783,18 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
     done = attrs.evolve(entry, reseated=_advance(store, table))
     progress.note_if_finished(store)
     return done
+
+
+def _replaced_by(kind: str, source: str) -> str:
+    """The trail's reason for a result replaced without one (``result --replace``): what replaced
+    it, ``replaced by r1.json`` (a record: its file), ``replaced by a typed score`` (a manual
+    score), ``replaced by a forfeit``; never the table's own number, which reads as if the table
+    had done it."""
+    if kind == "manual":
+        return "replaced by a typed score"
+    if kind == "forfeit":
+        return "replaced by a forfeit"
+    return f"replaced by {source}"
 
 
 def _stored_how(store: EventStore, existing: Result) -> str:
@@ -839,6 +851,10 @@ def amend_target(store: EventStore, round_no: int, table_no: int, verb: str = "a
         raise NothingToAmend(f"round {round_no} has no table {table_no} (it has {count} table"
                              f"{'s' if count != 1 else ''}); nothing was changed")
     existing = store.result_for(table.id)
+    if existing is None and store.settings.team_duplicate:  # its results are its boards', never a whole game's
+        raise ResultRefused(f"round {round_no} table {table_no} is a duplicate table, whose results are its boards': "
+                            f"correct a board by entering it again, tournament result EVENT --round {round_no} "
+                            f"--table {table_no} --board B --score NS=..,EW=.. --replace; nothing was changed")
     if existing is None:
         raise NothingToAmend(f"round {round_no} table {table_no} has no result to {verb} (enter it with "
                              f"`tournament result`); nothing was changed")
@@ -940,13 +956,11 @@ def clear_result(store: EventStore, round_no: int, table_no: int, reason: str | 
     from tournament.store import venue as venue_sql
 
     by, reason = clean_text(by, "the name of who made it"), clean_text(reason, "the reason")
-    if store.settings.duplicate:  # said before the reason: a duplicate table is cleared a board at a time
+    if store.settings.duplicate or store.settings.team_duplicate:
+        # said before the reason: a duplicate table (pairs or teams) is cleared a board at a time
         raise ResultRefused("a duplicate table's results are its boards': take one back with tournament clear "
                             "EVENT --round R --table T --board B --reason TEXT (or correct it: tournament result "
                             "EVENT --round R --table T --board B --score NS=..,EW=.. --replace)")
-    if store.settings.team_duplicate:
-        raise ResultRefused("a duplicate table's results are its boards': correct a board by entering it again, "
-                            "tournament result EVENT --round R --table T --board B --score NS=..,EW=.. --replace")
     if store.settings.team_set:
         raise ResultRefused("a team match in sets seats its next games from each result: correct it with "
                             "tournament amend")
@@ -986,7 +1000,11 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
     more than a game can end with (its target less one, plus the most one hand, or one peg, can
     score; more where a tie at the top sends play on past the target), or, ``hand`` (a duplicate
     board, one hand), than one hand can score.  A slip (2000 typed for 200) is refused in one
-    line that names the side and the bound."""
+    line that names the side and the bound.  Then how a game ends (the engine's
+    :meth:`~domrec.games.base.ScoreRange.end_refusal`): no game of Competitive ends with both
+    sides at 200 or more (refused, exit 1); and sides level at the top past the target of a game
+    that never ends there as a draw (Castle Rock's youngest hand) need ``winner``, as at a table
+    of more than two."""
     sides = table.sides()
     if set(scores) != set(sides):
         raise ScoreSides(f"table {table.number} has sides {', '.join(sides)}; a score is needed for each "
@@ -997,6 +1015,7 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
             shown = str(n) if len(str(n)) <= 20 else f"{str(n)[:12]}… ({len(str(abs(n)))} digits)"
             raise UnusableInput(f"the score of {side}, {shown}, is past the limit of {MAX_MANUAL_SCORE:,} "
                                 f"points a side; nothing was stored")
+    span = None
     if settings is not None:
         engine = games.engine(settings.game)
         span = engine.final_scores(settings.variant or "standard", settings.resolved_options(), len(table.seats))
@@ -1009,10 +1028,16 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
             above = span.hand_refusal(side, n) if hand else span.total_refusal(side, n, ordered)
             if above is not None:
                 raise UnusableInput(f"{above}; nothing was stored")
+        # How a game ends, asked of the engine: a typed score is a game finished or stopped by
+        # the clock, and no such game of Competitive ends with both sides at 200 or more.
+        ended = None if hand else span.end_refusal(ordered)
+        if ended is not None:
+            raise ResultRefused(f"{ended}; nothing was stored")
     if winner is None:
         best = max(ordered.values())
         top = [s for s, n in ordered.items() if n == best]
-        if len(top) > 1 and len(sides) > 2:
+        settled = None if (span is None or hand) else span.settles_tie(best)
+        if len(top) > 1 and (len(sides) > 2 or settled):
             # Two sides level is a draw; level at the top of a multi-player table, the game's own
             # rules name a winner (who went out, the youngest…), which a typed score cannot show.
             raise LevelAtTop(f"{_and(top)} are level on {best} at the top of table {table.number}: "

@@ -108,19 +108,7 @@ def forfeit_short_tables(store: EventStore, round_no: int) -> list[int]:
     withdrawn pair (:func:`tournament.pairing.teams.short_sides`) gets its result at once, a
     forfeit by that side: the opponents' pair wins by the event's forfeit score.  The numbers of
     those tables."""
-    from tournament.event.results import forfeit_in_write
-    from tournament.pairing.teams import short_sides
-    from tournament.store.squads import substitutions
-
-    subs = substitutions(store)
-    teams = store.teams()
-    out = []
-    for t in store.tables(round_no):
-        absent = short_sides(t, teams, subs)
-        if absent:
-            forfeit_in_write(store, t, absent)
-            out.append(t.number)
-    return out
+    return [t.number for t in store.tables(round_no) if desk.short_forfeit(store, t)]
 
 
 def table_rows(store: EventStore, round_no: int) -> list[dict[str, Any]]:

@@ -278,6 +278,53 @@ def _group_seeds(store: EventStore, per_group: int, top: int | None) -> list[int
     return units[:top] if top else units
 
 
+def group_level_notes(store: EventStore, per_group: int) -> list[str]:
+    """Before ``--seeding groups`` draws from the last (round-robin) stage: where sides level on
+    every ranking key straddle a line the draw goes by, which the standings' order (the lower
+    number: the rows' last key) decided, one line each, for the director to hear: at the cut (one
+    goes through, the other does not) and between two places that go through (which is seeded as
+    the group's winner).  Empty where nothing was so decided, or no groups were played.  A
+    director who would decide otherwise draws with ``--seeding list``."""
+    last = current(store)
+    if last is None or last.format != ROUND_ROBIN:
+        return []
+    word = "team" if store.settings.teams else "pair" if store.settings.format == PAIRS else "player"
+    notes = []
+    for gi in range(len(last.schedule().groups)):
+        if store.settings.teams:
+            table: Any = team_stage_standings(store, last, gi)
+            rows = [(r.rank, r.team, r.name) for r in table.rows]
+        else:
+            table = group_standings(store, last, gi)
+            rows = [(r.rank, r.unit, r.name) for r in table.rows]
+        keys = ", ".join(table.tiebreaks)
+        for p in range(min(per_group, len(rows) - 1)):
+            if rows[p][0] != rows[p + 1][0] or (p > 0 and rows[p - 1][0] == rows[p][0]):
+                continue  # (a level run is told once, from its first row)
+            level = [r for r in rows if r[0] == rows[p][0]]
+            named = _and_names([r[2] for r in level])
+            place = _ordinal(rows[p][0])
+            inside = [r[2] for i, r in enumerate(rows) if r[0] == rows[p][0] and i < per_group]
+            if len(inside) < len(level):
+                outside = [r[2] for i, r in enumerate(rows) if r[0] == rows[p][0] and i >= per_group]
+                how = (f"{_and_names(inside)} {'goes' if len(inside) == 1 else 'go'} through, "
+                       f"{_and_names(outside)} {'does' if len(outside) == 1 else 'do'} not")
+            else:
+                how = f"they are seeded {', '.join(r[2] + ' ' + _ordinal(i + 1) for i, r in enumerate(rows) if r in level)}"
+            notes.append(f"note: group {roundrobin.group_name(gi)}: {named} are level on every ranking key ({keys}) at "
+                         f"{place}; the standings' order (by {word} number) decided: {how} (to decide otherwise, "
+                         f"draw with --seeding list)")
+    return notes
+
+
+def _and_names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def _avoid_same_group(above: list[tuple[int, int]], tier: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Arrange a tier of seeds so that no first-round match of the draw pairs two of one group
     (tried: the tier as it is, rotated, reversed and rotated)."""

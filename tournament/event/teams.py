@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 from tournament.errors import PlayerInputError, Refused, UnusableInput
 from tournament.event import changes
 from tournament.event import players as pl
-from tournament.names import name_key, normalise_name, number_key
+from tournament.names import LookAlikes, name_key, normalise_name, number_key
 from tournament.pairing import teams as pairing
 from tournament.pairing.standings import cell
 from tournament.settings import MAX_RESERVES, ROTATING, SET_CHANGE_AFTER, TIEBREAK_ALIASES
@@ -79,7 +79,7 @@ def add_teams(store: EventStore, entries: Sequence[tuple[str, Sequence[PairEntry
         ps = []
         for a, b, pair in pairs:
             a, b = pl._check_name(a), pl._check_name(b)
-            ps.append((a, b, pl._check_name(pair, "pair") if pair else f"{a} & {b}"))
+            ps.append((a, b, pl._check_name(pair_name(team, pair), "pair") if pair else f"{a} & {b}"))
         checked.append((team, ps, [pl._check_name(r) for r in reserves]))
     every = [n for _, ps, rs in checked for a, b, _ in ps for n in (a, b)] + [r for _, _, rs in checked for r in rs]
     for listed, what in ((every, ""), ([p for _, ps, _ in checked for _, _, p in ps], "the pair name "),
@@ -125,26 +125,34 @@ def add_teams(store: EventStore, entries: Sequence[tuple[str, Sequence[PairEntry
     return [by_id[i] for i in made]
 
 
-def read_teams_csv(path: str | Path) -> tuple[list[tuple[str, list[PairEntry], list[str]]],
-                                              dict[str, tuple[str | None, dict[str, str]]]]:
-    """Teams from a players CSV with a ``name`` and a ``team`` column, a row a player: a team's
-    rows in order make its pairs two by two (or, with a ``pair`` column, the rows naming one pair
-    are that pair), and the rows left over (or whose ``pair`` cell says ``reserve``, or is empty
-    where other rows name pairs) are its reserves.  And each player's own: an ``id`` (a federation
-    number) and the other columns (club, …), by name, for :func:`add_teams`."""
+def pair_name(team: str, given: str) -> str:
+    """A pair's name as given for a team (``--pair A,B,NAME``, a team CSV's ``pair`` cell): a name
+    is the pair's own, unique in the event; a number ``N`` numbers the pair within its team, and
+    names it ``TEAM N`` (``Los Primos 1``), so that every team may number its pairs 1, 2."""
+    number = number_key(given) if given.strip()[:1] != "#" else None
+    return given if number is None else f"{team} {number}"
+
+
+def read_teams_csv(path: str | Path, pairs_a_team: int) -> tuple[list[tuple[str, list[PairEntry], list[str]]],
+                                                                 dict[str, tuple[str | None, dict[str, str]]]]:
+    """Teams from a players CSV with a ``name`` and a ``team`` column, a row a player, read as any
+    players CSV is (:func:`tournament.event.players.read_csv_table`: a semicolon-separated one, a
+    row with a cell no column heads refused at its line): a team's rows in order make its
+    ``pairs_a_team`` pairs two by two (or, with a ``pair`` column, the rows naming one pair are that
+    pair), and the rows left over (or whose ``pair`` cell says ``reserve``, or is empty where
+    other rows name pairs) are its reserves, at most two.  A ``pair`` cell names the pair within
+    its team: a number ``N`` is the pair ``TEAM N`` (``Los Primos 1``), so that each team may number
+    its pairs 1, 2; any other name is the pair's own and unique in the event.  And each player's
+    own: an ``id`` (a federation number) and the other columns (club, …), by name, for
+    :func:`add_teams`.  A row refused (its cells, its pair, its team's rows) is said at its line."""
     path = Path(path)
-    text = pl.read_list_file(path, "a players CSV")
-    lines, rows = pl.csv_rows(path, text)
-    if not rows:
-        raise PlayerInputError(f"{path} is empty")
-    header = [pl.ID_COLUMNS.get(h.strip().lower(), h.strip().lower()) for h in rows[0]]
+    header, found, body = pl.read_csv_table(path)
     for col in ("name", "team"):
         if col not in header:
             raise PlayerInputError(f"{path}: a team event's players CSV needs a '{col}' column "
-                                   f"(found {', '.join(rows[0]) or 'nothing'})")
-    repeated = sorted({h for h in header if h and header.count(h) > 1})
-    if repeated:
-        raise PlayerInputError(f"{path}: the header names the column {repeated[0]!r} twice")
+                                   f"(found {', '.join(found) or 'nothing'})")
+    if not body:
+        raise PlayerInputError(f"{path} has a header but no players")
     idx = {h: i for i, h in enumerate(header)}
     with_pairs = "pair" in idx
     others = [h for h in header if h and h not in pl.KNOWN_COLUMNS]
@@ -152,9 +160,9 @@ def read_teams_csv(path: str | Path) -> tuple[list[tuple[str, list[PairEntry], l
         if len(h) > 40 or any(unicodedata.category(c)[0] == "C" for c in h):
             raise PlayerInputError(f"{path}: a column name is one line of at most 40 characters: {h[:40]!r}")
     own: dict[str, tuple[str | None, dict[str, str]]] = {}
-    teams: dict[str, list[tuple[str, str]]] = {}
+    teams: dict[str, list[tuple[int, str, str]]] = {}  # team -> (line, player, pair cell), in order
     listed: list[tuple[int, str, str]] = []
-    for n, row in zip(lines[1:], rows[1:], strict=True):
+    for n, row in body:
         def cell(col: str) -> str:
             i = idx.get(col)
             return row[i].strip() if i is not None and i < len(row) else ""
@@ -167,36 +175,77 @@ def read_teams_csv(path: str | Path) -> tuple[list[tuple[str, list[PairEntry], l
                 pl._check_name(cell("team"), "team")
             except PlayerInputError as e:
                 raise PlayerInputError(f"{path}, line {n}: {e.message}") from None
-        teams.setdefault(cell("team"), []).append((cell("name"), cell("pair") if with_pairs else ""))
+        teams.setdefault(cell("team"), []).append((n, cell("name"), cell("pair") if with_pairs else ""))
         listed.append((n, "player", cell("name")))
         own[normalise_name(cell("name"))] = (cell("id") or None, {h: pl._field(cell(h), path, n) for h in others})
     pl.check_listed(path, listed)
+    size = f"a team of {pairs_a_team * 2} plays {pairs_a_team} pairs"
     out = []
+    pair_names: list[tuple[int, str, str]] = []  # (line, the pair's name, its team): unique in the event
     for team, members in teams.items():
         pairs: list[PairEntry] = []
-        reserves: list[str] = []
+        reserves: list[tuple[int, str]] = []
         if with_pairs:
-            named: dict[str, list[str]] = {}
-            for who, pair in members:
+            named: dict[str, list[tuple[int, str]]] = {}
+            for n, who, pair in members:
                 if not pair or pair.lower() in ("reserve", "reserva"):
-                    reserves.append(who)
+                    reserves.append((n, who))
                 else:
-                    named.setdefault(pair, []).append(who)
+                    named.setdefault(pair_name(team, pair), []).append((n, who))
             if not named:  # every row of it a reserve: the column left empty, not meant so
-                raise PlayerInputError(f"{path}: no row of team {team!r} names its pair in the 'pair' column, and "
-                                       f"a row whose pair cell is empty is a reserve: write each pair's name or "
-                                       f"number there (or leave the column out: the rows then make pairs two by two)")
-            for pair, who in named.items():
-                if len(who) != 2:
-                    raise PlayerInputError(f"{path}: the pair {pair!r} of team {team!r} has {len(who)} players, not 2")
-                pairs.append((who[0], who[1], pair))
+                raise PlayerInputError(f"{path}, line {members[0][0]}: no row of team {team!r} names its pair in the "
+                                       f"'pair' column, and a row whose pair cell is empty is a reserve: write each "
+                                       f"pair's name or number there (or leave the column out: the rows then make "
+                                       f"pairs two by two)")
+            for pair, rows in named.items():
+                if len(rows) != 2:
+                    n = rows[2][0] if len(rows) > 2 else rows[0][0]
+                    said = next(c for line, _, c in members if line == rows[0][0])
+                    raise PlayerInputError(f"{path}, line {n}: the pair {said!r} of team {team!r} has {len(rows)} "
+                                           f"player{'s' if len(rows) != 1 else ''}, not 2")
+                pairs.append((rows[0][1], rows[1][1], pair))
+                pair_names.append((rows[0][0], pair, team))
+            if len(named) != pairs_a_team:
+                n = list(named.values())[min(len(named), pairs_a_team + 1) - 1][0][0]
+                raise PlayerInputError(f"{path}, line {n}: team {team!r} names {len(named)} "
+                                       f"pair{'s' if len(named) != 1 else ''} in the 'pair' column; {size}")
         else:
-            names = [who for who, _ in members]
-            k = min(len(names) // 2, 3)
-            pairs = [(names[2 * i], names[2 * i + 1], None) for i in range(k)]
-            reserves = names[2 * k:]
-        out.append((team, pairs, reserves))
+            k = min(len(members) // 2, pairs_a_team)
+            if k < pairs_a_team:
+                raise PlayerInputError(f"{path}, line {members[-1][0]}: team {team!r} has {len(members)} "
+                                       f"player{'s' if len(members) != 1 else ''}; {size} "
+                                       f"({pairs_a_team * 2} players), and up to {MAX_RESERVES} reserves")
+            pairs = [(members[2 * i][1], members[2 * i + 1][1], None) for i in range(k)]
+            reserves = [(n, who) for n, who, _ in members[2 * k:]]
+        if len(reserves) > MAX_RESERVES:
+            raise PlayerInputError(f"{path}, line {reserves[MAX_RESERVES][0]}: team {team!r} has "
+                                   f"{len(reserves)} reserves; a team registers at most {MAX_RESERVES}")
+        out.append((team, pairs, [who for _, who in reserves]))
+    _check_pair_names(path, pair_names)
     return out, own
+
+
+def _check_pair_names(path: Path, listed: Sequence[tuple[int, str, str]]) -> None:
+    """The pairs' names of a team CSV, ``(line, name, team)``: each a name as any is, and unique in
+    the event (nor like another: :class:`tournament.names.LookAlikes`), refused at its line naming
+    the two teams, with how to number a team's pairs instead."""
+    seen = LookAlikes()
+    first: dict[str, tuple[int, str]] = {}
+    for n, given, team in listed:
+        try:
+            name = pl._check_name(given, "pair")
+        except PlayerInputError as e:
+            raise PlayerInputError(f"{path}, line {n}: {e.message}") from None
+        earlier = seen.find(name)
+        if earlier is not None:
+            line, other = first[earlier]
+            said = "is named as" if earlier == name else f"looks the same as the pair {earlier!r},"
+            raise PlayerInputError(f"{path}, line {n}: the pair {name!r} of team {team!r} {said} a pair of team "
+                                   f"{other!r} (line {line}); pair names are unique in the event (number each "
+                                   f"team's pairs 1, 2 in the 'pair' column: they are then named {team + ' 1'!r}, "
+                                   f"{team + ' 2'!r})")
+        seen.add(name)
+        first[name] = (n, team)
 
 
 def rename_team(store: EventStore, key: str, new: str, near: list[str] | None = None) -> Squad:
@@ -213,9 +262,16 @@ def rename_team(store: EventStore, key: str, new: str, near: list[str] | None = 
     return find_squad(store, f"#{squad.id}")
 
 
-def withdraw_team(store: EventStore, key: str) -> Squad:
-    """The team, its pairs and players are not paired from the next round on (their games stand)."""
+def withdraw_team(store: EventStore, key: str, reason: str | None = None, by: str | None = None) -> Squad:
+    """The team, its pairs and players are not paired from the next round on (their games stand).
+    As a pair's withdrawal (:func:`tournament.event.players.withdraw`), it is a line of the desk's
+    trail (``tournament history``), with ``reason`` and ``by`` (default: the login name)."""
+    from tournament.event import audit
+    from tournament.store import desk as desk_sql
+
     refuse_unless_teams(store)
+    by = audit.clean_text(by, "the name of who made it") or audit.default_author()
+    reason = audit.clean_text(reason, "the reason")
     squad = find_squad(store, key)
     if squad.withdrawn is not None:
         raise Refused(f"team {squad.name} has already withdrawn (from round {squad.withdrawn})")
@@ -223,6 +279,7 @@ def withdraw_team(store: EventStore, key: str) -> Squad:
         after = store.last_round() + 1
         sql.withdraw_squad(store, squad.id, after)
         changes.record(store, changes.TEAM_WITHDRAWN, data={"id": squad.id, "name": squad.name, "from_round": after})
+        desk_sql.log(store, changes.TEAM_WITHDRAWN, after, {"team": squad.id, "name": squad.name}, by, reason)
     return find_squad(store, f"#{squad.id}")
 
 
@@ -239,7 +296,11 @@ def set_lineup(store: EventStore, key: str, pair_keys: Sequence[str], round_no: 
     order = []
     for k in pair_keys:
         number = number_key(k)
-        found = [t.id for t in names.values() if name_key(t.name) == name_key(k) or t.id == number]
+        # A pair's name; a number the team's own numbering names (``1``: the pair "Los Primos 1",
+        # :func:`pair_name`) before the pair's number in the event (``#3``, or ``3`` naming none).
+        found = ([t.id for t in names.values() if name_key(t.name) == name_key(k)]
+                 or [t.id for t in names.values() if name_key(t.name) == name_key(pair_name(squad.name, k))]
+                 or [t.id for t in names.values() if t.id == number])
         if not found:
             raise UnusableInput(f"team {squad.name} has no pair {k!r} (its pairs: "
                                 f"{', '.join(t.name for t in names.values())})")

@@ -343,8 +343,6 @@ REFUSALS = (
     N_("round %(n)s is a stage's round (a knockout, a round robin, a final), whose draw moves on with each result: "
        "correct table %(n2)s with tournament amend"),
     N_("a team match in sets seats its next games from each result: correct it with tournament amend"),
-    N_("a duplicate table's results are its boards': correct a board by entering it again, tournament result "
-       "EVENT --round R --table T --board B --score NS=..,EW=.. --replace"),
     N_("a duplicate table's results are its boards': take one back with tournament clear EVENT --round R --table T "
        "--board B --reason TEXT (or correct it: tournament result EVENT --round R --table T --board B "
        "--score NS=..,EW=.. --replace)"),
@@ -372,12 +370,13 @@ REFUSALS = (
        "%(format)s"),
     N_("taking back a board's result is for a duplicate event (tournament new --format duplicate); this event is "
        "%(format)s"),
-    N_("a board not played is for duplicate pairs; in duplicate teams a board is scored at both tables of its "
-       "match: enter its result (--replace to correct one)"),
-    N_("taking back a board's result is for duplicate pairs; in duplicate teams a board is scored at both tables "
-       "of its match: enter its result (--replace to correct one)"),
+    N_("round %(n)s table %(n2)s board %(n3)s: not played — the board is not scored in the match of tables "
+       "%(n4)s-%(n5)s (a result at the other table does not count)"),
+    N_("round %(n)s table %(n2)s board %(n3)s: result NS %(n4)s, EW %(n5)s taken back (kept in the history); the "
+       "board is not scored in the match (not played at table %(n6)s)"),
     N_("table %(n)s of round %(n2)s plays board %(n3)s, not board %(n4)s"),
     N_("table %(n)s of round %(n2)s plays boards %(list)s, not board %(n3)s"),
+    N_("the tables of round %(n)s play boards %(list)s, not board %(n2)s"),  # (duplicate teams)
     N_("board %(n)s: %(problem)s"),
     N_("the reason is %(n)s characters long; at most %(n2)s are kept in the audit trail"),
     N_("the reason contains a line break or control character (U+%(code)s); the audit trail keeps one line of "
@@ -972,6 +971,9 @@ class Venue:
         {"table", "seat"} or {"bye": true}}}``; ``paired`` false (and no seats) until the next round
         is paired.  The table's page asks again every few seconds, so it shows them once paired."""
         following = table.round + 1
+        later = self._set_next_game(table)
+        if later:  # a set's next game, seated at once in this same round: go there, not to the next round
+            return {"round": table.round, "paired": True, "same_round": True, "seats": later}
         if self.store.last_round() < following:
             return {"round": following, "paired": False, "seats": {}}
         # Made once per change of the event (a round paired, seats swapped), not at every refresh
@@ -1004,6 +1006,22 @@ class Venue:
                 if "table" in seat:
                     seat["boards"] = boards.get(seat["table"], [])
         return {"round": following, "paired": True, "seats": seats}
+
+    def _set_next_game(self, table: Table) -> dict[str, Any]:
+        """In an event of sets (a team event's ``--team-set``, a stage's set): where each player of
+        this table plays the line's next game, a table of the same round seated after this one (the
+        first of them still without its result); empty where no such game waits."""
+        if not self.store.settings.teams:
+            return {}
+        results = self.store.results()
+        later = sorted((t for t in self.store.tables(table.round) if t.number > table.number and t.id not in results),
+                       key=lambda t: t.number)
+        seats: dict[str, Any] = {}
+        for s in table.seats:
+            there = next(((t.number, o.seat) for t in later for o in t.seats if o.player == s.player), None)
+            if there is not None:
+                seats[s.seat] = {"table": there[0], "seat": there[1]}
+        return seats
 
     def options(self, round_no: int, table_no: int, tile: Any) -> dict[str, Any]:
         """Where ``tile`` may go now (see :meth:`domrec.session.Session.options`), and the table's
@@ -1555,6 +1573,11 @@ class Venue:
             tries = venue_sql.every_pin_tries(self.store, [t.id for t in round_tables])
             queued = venue_sql.queued_writes(self.store, [t.id for t in round_tables])
             at = self.clock()
+            # Who each side is, where a side is a pair (a pairs or team event): the pair's name, and in a
+            # team event its team's (``units``: side -> {"pair", "team"}), as the hall's tables say.
+            pair_names = {x.id: x.name for x in self.store.teams()} if self.store.settings.partnership else {}
+            team_of_pair = ({pid: sq.name for sq in teams.squads(self.store) for pid in sq.pairs}
+                            if self.store.settings.teams else {})
             for t in round_tables:
                 live = self._current(t)
                 state = self._state(t, live, [])
@@ -1575,6 +1598,9 @@ class Venue:
                                "last_at": live.last_at, "rev": live.rev, "called": state["called"],
                                "idle": idle, "idle_minutes": int(quiet) if idle and quiet is not None else None,
                                "players": {s.seat: players[s.player].name for s in t.seats},
+                               "units": {s.side: {"pair": pair_names[players[s.player].team],
+                                                  "team": team_of_pair.get(players[s.player].team)}
+                                         for s in t.seats if players[s.player].team in pair_names},
                                "totals": game["totals"], "result": state["result"],
                                # wrong PINs so far, and the seconds its confirmations still wait
                                "wrong_pins": tries.get(t.id, (0, None))[0],
@@ -1599,7 +1625,16 @@ class Venue:
             sits_out = None if out is None else {
                 "pair": out.pair, "name": out.name, "table": out.table,
                 "players": [players[p].name for p in members if p in players]}
+            # A team event's teams with a bye this round, by name (the director's page says so under the
+            # matches, as the hall and ``tournament tables`` do).
+            team_byes: list[str] = []
+            if rnd and self.store.settings.teams:
+                resting = set(self.store.byes(rnd).get(rnd, []))
+                pair_players = {x.id: set(x.players) for x in self.store.teams()}
+                team_byes = [sq.name for sq in teams.squads(self.store)
+                             if any(pair_players.get(pid, set()) & resting for pid in sq.pairs)]
             return {"event": self.store.settings.name, "round": rnd, "tables": tables, "sits_out": sits_out,
+                    "team_byes": team_byes,
                     "can_pair": (complete or not rnd) and not over,
                     # Round 1 not paired yet: the players' columns it may be seeded by (as
                     # ``pair --seed rating|column:NAME``); None once it is paired.
@@ -1696,7 +1731,7 @@ class Venue:
     def director_clear(self, round_no: int, table_no: int, reason: Any, cid: Any = None, board: Any = None) -> dict:
         """A result taken back from the director's page: :func:`tournament.event.results.clear_result`
         (as ``tournament clear``), the reason required, the old result into the audit trail.  At a
-        duplicate pairs table, ``board``: that board's result (or its mark "not played") taken back,
+        duplicate table (pairs or teams), ``board``: that board's result (or its mark "not played") taken back,
         :func:`tournament.event.duplicate.clear_board` (as ``tournament clear --board``).
         ``cid``: the write's id, taken once by it (:meth:`once`): sent again, it clears no result
         entered since."""
@@ -1731,8 +1766,8 @@ class Venue:
 
     def _director_board(self, round_no: int, table_no: int, board: Any, reason: Any,
                         operation: Callable[..., Any]) -> dict:
-        """A duplicate pairs board marked not played, or its result taken back, from the director's
-        page: the command line's own operation (``operation``: :func:`duplicate.mark_not_played`,
+        """A duplicate board (pairs or teams) marked not played, or its result taken back, from the
+        director's page: the command line's own operation (``operation``: :func:`duplicate.mark_not_played`,
         :func:`duplicate.clear_board`), refused as there, in one line.  Then as after the director's
         correction of a board (:meth:`_correct_board`): what people browse is brought up to date,
         and the answer is the table as it now is (the server tells the hall, as after every write

@@ -275,7 +275,7 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
     words = Words(lang)
     env = i18n.environment(jinja2.FileSystemLoader(str(TEMPLATES)), lang, trim_blocks=True, lstrip_blocks=True,
                            finalize=_shown)
-    env.globals.update(round_heading=words.round_heading, number=_number, sides_in_seating_order=sides_in_seating_order,
+    env.globals.update(round_heading=words.round_heading, number=_number, vp=_vp, sides_in_seating_order=sides_in_seating_order,
                        standings_view=standings_view, round_view=round_view, column_rules=column_rules,
                        prize_views=prize_views,
                        compact_rows=COMPACT_ROWS, ranked_text=words.ranked_text,
@@ -410,6 +410,12 @@ def _grid_cell(i: int, v: Any, link: Any, classes: Sequence[Any], compact: bool,
     return f"<td{cls}>{text}</td>"
 
 
+def _vp(value: Any) -> str:
+    """Victory points as the command line prints them, always two decimals: 29.30, 22.00 (nothing
+    for no value)."""
+    return "" if value is None else f"{float(value):.2f}"
+
+
 def _number(value: Any) -> Any:
     """A figure as people read it: 3 not 3.0, 2.5 as 2.5; nothing for no value."""
     if value is None:
@@ -539,9 +545,14 @@ def round_view(r: dict[str, Any], site: Site, links: dict[int, str], data: dict[
             if side not in sides:
                 sides.append(side)
     # A team event: each match's running result heads its first table.
-    heads = {m["first"]: m for m in pub.round_matches(data, r)} if data and data.get("teams") else {}
+    matches = pub.round_matches(data, r) if data and data.get("teams") else []
+    heads = {m["first"]: m for m in matches}
+    # ... and a set's later games (seated after the round's last table) come under their match's
+    # line, not after the other matches' tables.
+    under = {n: m["first"] for m in matches for n in m["tables"]}
+    tables = sorted(r["tables"], key=lambda t: (under.get(t["table"], t["table"]), t["table"]))
     rows = []
-    for t in r["tables"]:
+    for t in tables:
         res = t["result"]
         named = side_names(t["seats"], pair_of)
         # A forfeit by player: who did not come, by name; no side won it (the partner who came won
@@ -591,7 +602,9 @@ def _team_cells(row: dict[str, Any]) -> dict[str, Any]:
     return {"rank": row["rank"], "name": row["team"], "games won": _number(row["won"]),
             "games lost": _number(row["lost"]), "for": row["points_for"], "against": row["points_against"],
             "efectividad": row["efectividad"], "match points": row["match_points"], "played": row["played"],
-            "matches W-D-L": f"{row['matches_won']}-{row['matches_drawn']}-{row['matches_lost']}",
+            # A bye is a match won (2 match points): W counts it, as the match points do; the byes
+            # column (where a team had one) says how many of them were byes.
+            "matches W-D-L": f"{row['matches_won'] + row['byes']}-{row['matches_drawn']}-{row['matches_lost']}",
             "byes": row["byes"], "status": row["status"]}
 
 
@@ -634,10 +647,10 @@ DUPLICATE_TEAM_COLUMNS = ("IMPs", "IMPs for", "IMPs against", "played", "matches
 
 
 def _duplicate_team_cells(r: dict[str, Any]) -> dict[str, Any]:
-    return {"rank": r["rank"], "name": r["team"], "VP": _number(r["victory_points"]),
+    return {"rank": r["rank"], "name": r["team"], "VP": _vp(r["victory_points"]),
             "match points": r["match_points"], "IMPs": r["imps"], "IMPs for": r["imps_for"],
             "IMPs against": r["imps_against"], "played": r["played"],
-            "matches W-D-L": f"{r['won']}-{r['drawn']}-{r['lost']}", "byes": r["byes"], "status": r["status"]}
+            "matches W-D-L": f"{r['won'] + r['byes']}-{r['drawn']}-{r['lost']}", "byes": r["byes"], "status": r["status"]}
 
 
 def team_links(data: dict[str, Any], site: Site) -> dict[int, str]:
@@ -836,6 +849,10 @@ def duplicate_view(data: dict[str, Any], page: str, *args: Any) -> dict[str, Any
         # The tables marked not playing it: out of the board (no result, none to come), said by name.
         skipped = [{"round": r["round"], "table": t["table"]} for r in data["rounds"] for t in r["tables"]
                    if number in (t.get("not_played") or ())]
+        if "duplicate_team_matches" in data:  # not scored in a match (marked not played at one of its tables)
+            skipped = [{"round": m["round"], "first": m["tables"][0], "last": m["tables"][1]}
+                       for m in data["duplicate_team_matches"]
+                       if any(b["board"] == number for b in m.get("not_scored") or ())]
         return {"board": number, "deal": shown.get(number), "results": played.get(number, []),
                 "withheld": withheld, "played": count.get(number, 0), "not_played": skipped}
     card = data["pair_cards"].get(number)
@@ -972,6 +989,8 @@ def _find_screens(rows: list[dict[str, Any]], heading: str, words: Words, scale:
         paged, dense, boards_em, table_em = [(0, len(rows), wide)] if rows else [], False, 0.0, 3.2
     else:
         boards_em = max((text_em(", ".join(map(str, r["boards"]))) for r in rows if r.get("boards")), default=0.0)
+        if boards_em:  # ... and its heading, whole ("tableros"), in the heading's smaller type
+            boards_em = max(boards_em, text_em(words._("boards")) * 0.89)
         # The table's column: its number, or the word a bye says there ("descanso"), whole.
         table_em = max(3.2, text_em(words._("bye")) - 1.6 - 0.3)
         fixed = table_em + 1.6 + 0.6 + (boards_em + 0.3 if boards_em else 0)

@@ -80,7 +80,7 @@ def add_desk_data(store: EventStore, data: dict[str, Any], by: Sequence[str] = (
             p.setdefault(f, own.get(p["id"], {}).get(f))
     data["player_columns"] = (["player_id"] if fids else []) + [f for f in names if f not in PLAYER_COLUMNS]
     data["audit"] = audit.trail_rows(store)
-    if store.settings.duplicate:  # the boards a table did not play, each with its reason (not the hall's)
+    if store.settings.duplicate or store.settings.team_duplicate:  # the boards a table did not play, and why
         from tournament.event import duplicate
 
         data["boards_not_played"] = duplicate.not_played_rows(store)
@@ -373,16 +373,21 @@ def csv_tables(data: dict[str, Any]) -> dict[str, tuple[list[str], list[dict[str
                       "winner", "verified", "result"], seat_rows)
     if "boards" in data:  # a duplicate event: a row a board's result at a table
         out["boards"] = board_results_csv(data)
-    if "boards_not_played" in data:  # duplicate pairs: a row a board a table did not play, and why
+    if "boards_not_played" in data:  # a duplicate event: a row a board a table did not play, and why
         out["boards_not_played"] = (list(NOT_PLAYED_COLUMNS), data["boards_not_played"])
     if "duplicate_team_matches" in data:  # each match board by board: both tables, the net, the IMPs
+        # (a board not scored, marked not played at a table of the match: no net, no IMPs, the tables
+        # marked in ``not_played``, a table's points where it has a result)
         out["team_boards"] = (["round", "tables", "home", "away", "board", "first_ns", "first_ew", "second_ns",
-                               "second_ew", "net", "imps"],
+                               "second_ew", "net", "imps", "not_played"],
                               [{"round": m["round"], "tables": "-".join(map(str, m["tables"])), "home": m["home"],
-                                "away": m["away"], "board": b["board"], "first_ns": b["first"][0],
-                                "first_ew": b["first"][1], "second_ns": b["second"][0], "second_ew": b["second"][1],
-                                "net": b["net"], "imps": b["imps"]}
-                               for m in data["duplicate_team_matches"] for b in m["boards"]])
+                                "away": m["away"], "board": b["board"],
+                                **{f"{at}_{side}": (b[at] or ("", ""))[i] for at in ("first", "second")
+                                   for i, side in enumerate(("ns", "ew"))},
+                                "net": b.get("net", ""), "imps": b.get("imps", ""),
+                                "not_played": " ".join(map(str, b.get("not_played", ())))}
+                               for m in data["duplicate_team_matches"]
+                               for b in sorted([*m["boards"], *m.get("not_scored", ())], key=lambda x: x["board"])])
     match_rows = []
     place_rows = []
     for stage in data["stages"]:
@@ -468,7 +473,8 @@ def duplicate_standings_csv(data: dict[str, Any]) -> tuple[list[str], list[dict[
 #: ``boards.csv``: a row a board's result at a table (duplicate pairs; duplicate teams).
 BOARD_COLUMNS = ["round", "table", "board", "ns_pair", "ns", "ew_pair", "ew", "ns_points", "ew_points", "ended",
                  "verified", "ns_matchpoints", "ew_matchpoints", "top", "ns_imps", "ew_imps"]
-#: ``boards_not_played.csv``: a row a board a table did not play (duplicate pairs), with its reason.
+#: ``boards_not_played.csv``: a row a board a table did not play (duplicate pairs: ``ns`` and ``ew`` the
+#: movement's pair numbers; duplicate teams: the teams' names), with its reason.
 NOT_PLAYED_COLUMNS = ("round", "table", "board", "ns", "ew", "reason", "marked_at", "marked_by")
 TEAM_BOARD_COLUMNS = ["round", "table", "board", "ns_team", "ns", "ew_team", "ew", "ns_points", "ew_points",
                       "ended", "verified"]

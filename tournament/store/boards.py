@@ -158,9 +158,38 @@ def not_played(store: "EventStore") -> list[dict[str, Any]]:
 
 
 def settled(store: "EventStore") -> set[tuple[int, int]]:
-    """The (table id, board) pairs with nothing more to come: a result, or marked not played."""
-    return {(r["table_id"], r["board"]) for r in results(store)} | \
-        {(r["table_id"], r["board"]) for r in not_played(store)}
+    """The (table id, board) pairs with nothing more to come: a result, or marked not played (in
+    duplicate teams, at either table of the match: :func:`not_scored`)."""
+    return {(r["table_id"], r["board"]) for r in results(store)} | not_scored(store)
+
+
+def not_scored(store: "EventStore") -> set[tuple[int, int]]:
+    """The (table id, board) pairs a mark "not played" takes out of the scoring: the marked table's,
+    and in duplicate teams its match's other table's too.  A team match scores a board on both its
+    tables together (the home team's net is the two tables' sum), so a board one table did not play
+    is not scored in the match at all, as a board cancelled in a bridge team match: nothing is awaited
+    at the other table either (a result it has there stays stored, and counts for nothing)."""
+    marked = {(r["table_id"], r["board"]) for r in not_played(store)}
+    if not marked or not store.settings.team_duplicate:
+        return marked
+    other = match_tables(store)
+    return marked | {(other[t], b) for t, b in marked if t in other}
+
+
+def match_tables(store: "EventStore") -> dict[int, int]:
+    """Duplicate teams: a table's id -> the id of its match's other table (the same round, the same
+    two teams, in opposite directions); a table of no two-table match is left out."""
+    from tournament.pairing.teams import squad_of_players, table_sides
+    from tournament.store.squads import squads
+
+    squad_of = squad_of_players(squads(store), store.teams())
+    found: dict[tuple[int, ...], list[int]] = {}
+    for t in store.tables():
+        if all(s.player in squad_of for s in t.seats):
+            sides = table_sides(t, squad_of)
+            if len(sides) == 2:
+                found.setdefault((t.round, *sorted(sides.values())), []).append(t.id)
+    return {a: b for ids in found.values() if len(ids) == 2 for a, b in (ids, ids[::-1])}
 
 
 def mark_not_played(store: "EventStore", table_id: int, number: int, reason: str, at: str, by: str | None) -> None:

@@ -232,7 +232,9 @@ OPENAPI: dict[str, Any] = {
                                                                 "marked not played there)."},
                                "not_played": {"type": "array", "items": {"type": "integer"},
                                               "description": "A duplicate table only: its boards marked not "
-                                                             "played (not among the boards it plays)."},
+                                                             "played (not among the boards it plays); in "
+                                                             "duplicate teams also those marked so at its "
+                                                             "match's other table (not scored in the match)."},
                                "entered": {"type": ["object", "null"],
                                            "description": "A duplicate table only: while the table's last "
                                                           "change is a board's result entered by the director "

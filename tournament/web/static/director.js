@@ -6,7 +6,7 @@
 (function () {
   const token = document.body.dataset.token;
   const headers = { "Authorization": "Bearer " + token, "Content-Type": "application/json" };
-  let view = null, open = null, openState = null, pairsBoards = false;
+  let view = null, open = null, openState = null, playsBoards = false;
   const { $, el, say, name, plain, t, slot, withNodes, layoutLines } = window.venue;
   // What a tap in the open table's panel leads to is said beside its buttons (on a phone the line
   // at the top of the page is far off the screen by then); the rest at the top.
@@ -220,21 +220,26 @@
   }
   function render() {
     if (!view) return;
-    window.venue.names = view.tables.flatMap((x) => Object.values(x.players || {}))
-      .concat(view.sits_out ? [view.sits_out.name, ...view.sits_out.players] : []);
+    window.venue.names = view.tables.flatMap((x) => Object.values(x.players || {})
+      .concat(Object.values(x.units || {}).flatMap((u) => [u.pair, u.team].filter(Boolean))))
+      .concat(view.sits_out ? [view.sits_out.name, ...view.sits_out.players] : [], view.team_byes || []);
     const done = view.tables.filter((x) => x.status === "confirmed").length + "/" + view.tables.length;
     $("summary").replaceChildren(el("span", {}, ...withNodes(t("round %(n)s", { n: slot("n") }), { n: el("b", {}, view.round || "–") })),
       el("span", {}, ...withNodes(t("confirmed %(n)s", { n: slot("n") }), { n: el("b", {}, done) })));
     $("pair").disabled = !view.can_pair;
     showSeeding(view.seed_columns);
     renderMatches(view.matches || []);
+    renderTeamByes(view.team_byes || []);
     renderSitOut(view.sits_out);
     const body = $("tables").tBodies[0];
     body.replaceChildren(...view.tables.map((t) => el("tr", { "data-table": t.table, "data-status": t.status,
                                                               "data-called": t.called ? "yes" : "no",
                                                               "data-idle": t.idle ? "yes" : "no" },
       el("td", {}, t.table),
-      el("td", {}, ...Object.entries(t.players).map(([s, n]) => el("div", {}, s + " ", name(n)))),
+      el("td", {}, ...Object.entries(t.players).map(([s, n]) => el("div", {}, s + " ", name(n))),
+         // each side's pair, and its team in a team event (who plays whom, as the hall says it)
+         ...Object.entries(t.units || {}).map(([side, u]) => el("div", { class: "note unit", "data-side": side },
+           side + " ", name(u.pair), ...(u.team ? [" · ", name(u.team)] : [])))),
       el("td", { class: t.called ? "state-called" : t.status === "confirmed" ? "state-confirmed" : "" },
          (t.called ? label("called") + " · " : "") + label(t.status) + (t.progress ? " · " + progress(t) : ""),
          ...(t.idle ? [el("div", { class: "state-idle" }, window.venue.t("no move for %(n)s minutes", { n: t.idle_minutes }))] : []),
@@ -257,6 +262,15 @@
     line.replaceChildren(...withNodes(t("Pair %(n)s %(name)s sits out this round (table %(table)s is not played).",
                                         { n: out.pair, name: slot("name"), table: out.table }), { name: who }));
   }
+  // A team event: the teams with a bye this round, by name (a bye is a match won).
+  function renderTeamByes(names) {
+    const line = $("team-byes");
+    line.hidden = !names.length;
+    if (!names.length) return line.replaceChildren();
+    const who = el("span", {}, ...names.flatMap((n, i) => (i ? [", ", name(n)] : [name(n)])));
+    line.replaceChildren(...withNodes(names.length === 1 ? t("Bye: %(names)s", { names: slot("names") })
+                                                         : t("Byes: %(names)s", { names: slot("names") }), { names: who }));
+  }
   // A team event's matches, each summed by the server from its tables' confirmed results (the
   // games each team has won so far), filling in as the tables confirm.
   function renderMatches(matches) {
@@ -267,7 +281,7 @@
       name(m.home), " ", el("b", { class: "match-score" }, m.home_text + " – " + m.away_text), " ", name(m.away),
       ...(m.target ? [" (" + (m.winner !== null ? t("%(team)s wins the set %(score)s", { team: m.winner, score: m.won_at })
         : t("set to %(target)s, in progress", { target: m.target })) + ")"]
-        : m.boards_in ? [" " + t("IMPs"), ...(m.home_vp !== null ? [" · " + t("VP %(home)s–%(away)s", { home: m.home_vp, away: m.away_vp })] : []),
+        : m.boards_in ? [" " + t("IMPs"), ...(m.home_vp !== null ? [" · " + t("VP %(home)s–%(away)s", { home: Number(m.home_vp).toFixed(2), away: Number(m.away_vp).toFixed(2) })] : []),
                          ...(m.finished ? (m.outcome ? [" ", el("span", { class: "match-outcome" }, "(" + m.outcome + ")")] : [])
                            : [" (" + t("%(done)s of %(count)s boards in", { done: m.done, count: m.count }) + ")"])]
         : m.finished ? (m.outcome ? [" ", el("span", { class: "match-outcome" }, "(" + m.outcome + ")")] : [])
@@ -435,11 +449,12 @@
     // A duplicate table's results are its boards': the board to correct is picked, its score shown.
     const rows = (data.result && data.result.boards) || [];
     $("result-board-row").hidden = !data.boards;
-    // A duplicate pairs table: the board picked is marked not played, or its result taken back
-    // (the button below says which board); duplicate teams score a board at both tables of a match.
-    pairsBoards = Boolean(data.boards) && !(view && view.matches && view.matches.length);
-    $("board-not-played").hidden = !pairsBoards;
-    $("clear-result").textContent = pairsBoards ? t("Take the board's result back") : t("Take the result back");
+    // A duplicate table, pairs or teams: the board picked is marked not played, or its result taken
+    // back (the button below says which board; in duplicate teams a board not played at one table of
+    // a match is not scored in the match).
+    playsBoards = Boolean(data.boards);
+    $("board-not-played").hidden = !playsBoards;
+    $("clear-result").textContent = playsBoards ? t("Take the board's result back") : t("Take the result back");
     if (data.boards) {
       // (a board marked not played there says so in the list: the director sees which one to take back)
       const skipped = data.not_played || [];
@@ -505,7 +520,7 @@
   });
   // A result taken back (at a duplicate table, the board picked: its result, or its mark "not
   // played"), and a duplicate board marked not played: the reason above, required, into the trail.
-  const boardPicked = () => (pairsBoards && openState && openState.boards ? Number($("result-board").value) : null);
+  const boardPicked = () => (playsBoards && openState && openState.boards ? Number($("result-board").value) : null);
   // Sent with the reason typed (said, and nothing sent, without one); once done, the reason box
   // emptied, the room and the table read again, and what was done said.
   async function withReason(path, body, missing) {

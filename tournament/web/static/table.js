@@ -715,9 +715,12 @@
   }
 
   function players(game) {
+    // A table whose result is in (confirmed, or entered by the director over a game still in play
+    // here) has nobody to play: no seat is marked.
+    const toMove = view.status === "confirmed" ? null : game.to_move;
     $("players").replaceChildren(...game.seats.map((seat) =>
-      el("div", { class: seat === game.to_move ? "to-move" : "" }, seat + " ", name(game.players[seat] || ""),
-         seat === game.to_move ? " ◀" : "")));
+      el("div", { class: seat === toMove ? "to-move" : "" }, seat + " ", name(game.players[seat] || ""),
+         seat === toMove ? " ◀" : "")));
   }
 
   // The hand's moves, each one unit the line wraps around, never through (a tile's "6-4" kept whole).
@@ -725,7 +728,7 @@
   // the panel offers the next hand), none before its first.
   function movesOf(game) {
     const hand = game.hands[game.hands.length - 1];
-    if (!hand || !game.in_hand) return [];
+    if (!hand || !game.in_hand || view.status === "confirmed") return [];
     return hand.moves.map((m) => el("span", { class: "mv" }, m.seat + " " + m.text + (m.points ? " (+" + m.points + ")" : "")));
   }
 
@@ -1028,7 +1031,9 @@
   // After the last confirmation: where each player sits in the next round, once it is paired (this
   // page asks again every few seconds, so it shows them by itself).
   function nextSeats(game, next) {
-    const box = el("section", { id: "next" }, el("h2", {}, t("Where to go next: round %(n)s", { n: next.round })));
+    // A set's next game, seated at once in this same round: its table, not the next round.
+    const box = el("section", { id: "next" }, el("h2", {}, next.same_round ? t("Where to go next: the set's next game")
+      : t("Where to go next: round %(n)s", { n: next.round })));
     // A duplicate round: a pair's seats, and the boards that come there.
     if (!next.paired) {
       box.append(el("p", { class: "note" }, t("Round %(n)s is not paired yet: where each of you sits will show here.", { n: next.round })));
@@ -1165,7 +1170,8 @@
     if (!$("earlier").hidden) $("earlier-table").replaceChildren(handsTable(game, closed));
     $("layout").replaceChildren(...layoutLines(game.table));
     // (a hand announced and not begun shows its table too: a Castle Rock row just laid, to check)
-    $("layout").hidden = !(game.table || []).length || !(game.in_hand || game.announced);
+    // (none once the table's result is in: the director's entered over a hand in play ends the game here)
+    $("layout").hidden = !(game.table || []).length || !(game.in_hand || game.announced) || view.status === "confirmed";
     $("this-hand").hidden = !$("moves").children.length && $("layout").hidden;
     const locked = view.status === "confirmed";
     $("typed-text").placeholder = typedExample(game);
