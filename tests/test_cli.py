@@ -13,6 +13,7 @@ from domrec.cli import app
 
 from tests.conftest import SAMPLES, SCHEMA_PATH
 from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 #: explain --svg still asks the engine for svg(), which left the engine for domrec/pictures (issue 15);
 #: the rewrite of explain --svg onto domrec.pictures.positions.picture makes these pass: then drop the mark.
@@ -204,7 +205,7 @@ def test_progress_bar_on_a_terminal_only(tmp_path):
     from domrec import simulate
 
     archive = tmp_path / "big.jsonl"
-    archive.write_text("".join(simulate.dumps(r) + "\n" for r in simulate.simulate("competitive", 40, 1)))
+    archive.write_text("".join(simulate.dumps(r) + "\n" for r in made_once.simulate("competitive", 40, 1)))
     piped = _run_with_stderr(archive, tty=False)
     assert "checking" not in piped and "40 records: 40 valid" in piped
     terminal = _run_with_stderr(archive, tty=True)
@@ -347,7 +348,7 @@ def test_stdin_given_twice_is_a_usage_error():
 def test_stdin_archive_starting_with_a_blank_line(tmp_path):
     from domrec import simulate
 
-    lines = "".join(simulate.dumps(r) + "\n" for r in simulate.simulate("competitive", 2, 1))
+    lines = "".join(simulate.dumps(r) + "\n" for r in made_once.simulate("competitive", 2, 1))
     r = run("validate", "-", input="\n" + lines)
     assert r.exit_code == 0 and "<stdin>:2: valid" in r.output and "<stdin>:3: valid" in r.output
     r = run("validate", "-", input="\n   \n" + (VALID / "domino.json").read_text())

@@ -9,15 +9,15 @@ import attrs
 import pytest
 
 from domrec import notation
-from domrec import simulate as sim
 from domrec.record import Pass
 from domrec.validate import validate
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 
 def _blocked_with_closing_passes(game: str, players: int | None):
     """A simulated record, a blocked hand of it and the index of its second closing pass."""
     for seed in range(400):
-        record = next(sim.simulate(game, 1, seed, players))
+        record = next(made_once.simulate(game, 1, seed, players))
         for i, hand in enumerate(record.hands):
             if hand.result is None or hand.result.end != "blocked":
                 continue

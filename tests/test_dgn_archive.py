@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import examples
-from domrec import notation, reader, simulate
+from domrec import notation, reader
 from domrec.dgn_archive import iter_games, split_games
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 #: Pieces a DGN text is made of, and some that are not: blank lines, tags, hand lines, moves,
 #: stray brackets, carriage returns, a byte-order mark in the middle.
@@ -53,7 +54,7 @@ def test_runaway_games_stop_the_reading_and_say_so():
 
 
 def test_each_game_of_a_dgn_file_is_a_source_with_the_whole_texts_verdict(tmp_path):
-    records = [r for game in ("competitive", "horse-race", "domino-roads") for r in simulate.simulate(game, 2, 1)]
+    records = [r for game in ("competitive", "horse-race", "domino-roads") for r in made_once.simulate(game, 2, 1)]
     text = "\n".join(notation.dumps(r) for r in records).encode()
     text = text.replace(b"hand 2", b"hand 2 lead Q", 1)  # one game the reader refuses, at its line
     path = tmp_path / "club.dgn"
@@ -71,7 +72,7 @@ def test_each_game_of_a_dgn_file_is_a_source_with_the_whole_texts_verdict(tmp_pa
 
 
 def test_a_game_too_long_is_reported_at_its_line_and_the_archive_goes_on(tmp_path, monkeypatch):
-    games = sorted((notation.dumps(r).encode() for r in simulate.simulate("competitive", 6, 3)), key=len)
+    games = sorted((notation.dumps(r).encode() for r in made_once.simulate("competitive", 6, 3)), key=len)
     small, big = games[0], games[-1]
     limit = (len(small) + len(big)) // 2
     monkeypatch.setattr(reader, "MAX_DGN_GAME_BYTES", limit)

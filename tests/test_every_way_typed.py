@@ -28,7 +28,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domrec import notation, record_cli
-from domrec import simulate as sim
 from domrec.game import Game
 from domrec.record import Record
 from domrec.recorder import Recorder
@@ -37,6 +36,7 @@ from domrec.validate import validate
 
 from tests.conftest import CONFIGS, IDS
 from tests.in_memory import tmp_path  # noqa: E402,F401  (files and databases written move by move: in memory)
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow,
                                                                         HealthCheck.function_scoped_fixture])
@@ -44,7 +44,7 @@ SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCh
 
 def simulated(config, seed: int) -> Record:
     game, players, options, variant = config
-    return next(sim.simulate(game, 1, seed, players, options, variant))
+    return next(made_once.simulate(game, 1, seed, players, options, variant))
 
 
 def forms(record: Record, ends: bool = True) -> dict[str, str]:

@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domrec import games, notation
-from domrec import simulate as sim
 from domrec import tiles as T
 from domrec.game import Game, GameError, Refused
 from domrec.record import Deal, Draw, Exposed, HandResult, Pass, Play, unstructure
@@ -20,6 +19,7 @@ from domrec.validate import validate
 
 from tests.conftest import state_before
 from tests.test_notation import COMP
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 #: One simulated game per game and option set worth telling apart.
 CONFIGS = [
@@ -43,7 +43,7 @@ SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCh
 
 def simulated(config, seed=1):
     game, players, options, variant = config
-    return next(sim.simulate(game, 1, seed, players, options, variant))
+    return next(made_once.simulate(game, 1, seed, players, options, variant))
 
 
 def plain(record) -> dict:
@@ -144,7 +144,7 @@ def test_every_game_built_move_by_move_is_the_same_record_and_report(config):
 def _castle_rock_closing_capture():
     """A simulated Castle Rock game and the position of a closing capture (after every hand is empty)."""
     for seed in range(40):
-        record = next(sim.simulate("castle-rock", 1, seed, 2))
+        record = next(made_once.simulate("castle-rock", 1, seed, 2))
         g = new_game(record)
         for h in record.hands:
             g.start_hand(h.deal, h.leader)
@@ -418,7 +418,7 @@ def test_pop_takes_back_a_score_sheet_hand_whole():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_forced_pass_exactly_when_the_only_legal_move_is_a_pass(name):
-    record = next(sim.simulate(name, 1, 5))
+    record = next(made_once.simulate(name, 1, 5))
     g = new_game(record)
     seen = {True: 0, False: 0}
     for h in record.hands:
@@ -509,7 +509,7 @@ def test_open_hand_checks_what_the_shown_tiles_allow_at_once():
 @settings(max_examples=3, **SETTINGS)
 @given(pick=st.randoms(use_true_random=False))
 def test_open_hand_refuses_a_tile_already_played(name, pick):
-    record = next(sim.simulate(name, 1, 2))
+    record = next(made_once.simulate(name, 1, 2))
     h = record.hands[0]
     plays = [j for j, m in enumerate(h.moves) if type(m) is Play and not m.penalty]
     j = pick.choice(plays[1:])
@@ -685,7 +685,7 @@ def test_from_record_refuses_a_record_that_breaks_a_rule():
 
 @pytest.mark.parametrize("name", ["competitive", "castle-rock", "domino-roads"])
 def test_games_that_score_at_the_hands_end_keep_their_totals_during_the_hand(name):
-    record = next(sim.simulate(name, 1, 4))
+    record = next(made_once.simulate(name, 1, 4))
     assert not games.engine(name).scores_moves
     g = new_game(record)
     for h in record.hands:
@@ -702,7 +702,7 @@ def test_games_that_score_at_the_hands_end_keep_their_totals_during_the_hand(nam
 
 @pytest.mark.parametrize("name", ["horse-race", "broadway"])
 def test_move_points_are_what_the_record_claims(name):
-    record = next(sim.simulate(name, 1, 4))
+    record = next(made_once.simulate(name, 1, 4))
     assert games.engine(name).scores_moves
     g = new_game(record)
     scored = 0
@@ -718,7 +718,7 @@ def test_move_points_are_what_the_record_claims(name):
 
 @pytest.mark.parametrize("name", ["horse-race", "broadway"])
 def test_running_totals_count_the_moves_scored_mid_hand(name):
-    record = next(sim.simulate(name, 1, 4))
+    record = next(made_once.simulate(name, 1, 4))
     g = new_game(record)
     h = record.hands[0]
     g.start_hand(h.deal, h.leader)

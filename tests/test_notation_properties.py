@@ -19,12 +19,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from domrec import games, notation
-from domrec import simulate as sim
 from domrec import tiles as T
 from domrec.record import unstructure
 from domrec.validate import validate
 
 from tests.conftest import CONFIGS, IDS, comparable_moves as _comparable, examples, state_before, without_claims
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
 # (Fixed examples under CI come from the profile: tests/conftest.py; elsewhere --hypothesis-seed applies.
@@ -35,7 +35,7 @@ SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 def simulated(config, seed):
     game, players, options, variant = config
-    return next(sim.simulate(game, 1, seed, players, options, variant))
+    return next(made_once.simulate(game, 1, seed, players, options, variant))
 
 
 def plain(record) -> dict:
@@ -192,7 +192,7 @@ def _as_tiles(texts: list[str]) -> list:
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_archive_of_games_reads_back_game_by_game(config):
     game, players, options, variant = config
-    records = list(sim.simulate(game, 3, 7, players, options, variant))
+    records = list(made_once.simulate(game, 3, 7, players, options, variant))
     text = "\n".join(notation.dumps(r) for r in records)
     found = list(notation.read_games(text, "a.dgn"))
     assert [unstructure(g.record) for g in found] == [unstructure(r) for r in records]
@@ -273,7 +273,7 @@ def test_a_move_replaced_by_a_tile_not_held_is_reported_at_its_token(config, see
 @settings(max_examples=examples(3, 10), **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False), bad=st.sampled_from(["zz", "6-x", "@@", "{oops", "}"]))
 def test_an_unreadable_token_inserted_is_unusable_at_its_place(name, seed, pick, bad):
-    record = next(sim.simulate(name, 1, seed))
+    record = next(made_once.simulate(name, 1, seed))
     for keep_deal, text in ((None, notation.dumps(record)), (True, notation.dumps_typed(record))):
         lines = text.split("\n")
         movelines = [n for n, line in enumerate(lines) if line and line.split(" ")[0] not in _PARTS
@@ -292,7 +292,7 @@ def test_an_unreadable_token_inserted_is_unusable_at_its_place(name, seed, pick,
 @settings(max_examples=examples(2, 8), **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_tile_no_hand_holds_inserted_as_a_move_is_reported_at_its_token(name, seed, pick):
-    record = next(sim.simulate(name, 1, seed))
+    record = next(made_once.simulate(name, 1, seed))
     text = notation.dumps_typed(record)  # seats from the turn: the tile is someone's move
     tokens = [(n, k) for n, line in enumerate(text.split("\n"))
               if line and line.split(" ")[0] not in _PARTS and not line.startswith("[")
@@ -319,7 +319,7 @@ def test_a_tile_no_hand_holds_inserted_as_a_move_is_reported_at_its_token(name, 
 @settings(max_examples=examples(2, 8), **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_tile_deleted_from_a_deal_is_reported_at_that_hands_deal(name, seed, pick):
-    record = next(sim.simulate(name, 1, seed))
+    record = next(made_once.simulate(name, 1, seed))
     lines = notation.dumps(record).split("\n")
     deal_lines = [n for n, line in enumerate(lines) if line.startswith("deal ") and len(line.split()) > 2]
     n = pick.choice(deal_lines)
@@ -341,7 +341,7 @@ def test_a_tile_deleted_from_a_deal_is_reported_at_that_hands_deal(name, seed, p
 
 
 def test_corruption_helpers_find_every_move():
-    record = next(sim.simulate("broadway", 1, 0))
+    record = next(made_once.simulate("broadway", 1, 0))
     tokens = move_tokens(notation.dumps(record))
     assert [len(h) for h in tokens] == [len(h.moves) for h in record.hands]
     rng = random.Random(0)
@@ -355,7 +355,7 @@ def test_corruption_helpers_find_every_move():
 @settings(max_examples=examples(2, 8), **SETTINGS)
 @given(seed=SEEDS, pick=st.randoms(use_true_random=False))
 def test_a_move_token_deleted_leaving_its_seat_is_unusable_at_that_seat(name, seed, pick):
-    record = next(sim.simulate(name, 1, seed))
+    record = next(made_once.simulate(name, 1, seed))
     text = notation.dumps(record)
     tokens = move_tokens(text)
     i, j = pick.choice([(i, j) for i, h in enumerate(tokens) for j in range(len(h))])
@@ -378,7 +378,7 @@ def test_a_whole_move_deleted_is_caught_at_or_after_it_unless_the_game_stays_leg
     """Deleting a move with its seat is usually illegal at once or later; it can stay legal (a
     Horse Race player who chained a 0-0 could have played the next tile instead, and 0-0 counts
     nothing), so a valid reading must then be a consistent game of its own."""
-    record = next(sim.simulate(name, 1, seed))
+    record = next(made_once.simulate(name, 1, seed))
     text = notation.dumps(record)
     tokens = move_tokens(text)
     candidates = [(i, j) for i, h in enumerate(record.hands) for j, m in enumerate(h.moves)
@@ -515,7 +515,7 @@ def test_a_tile_put_after_a_seat_out_of_turn_is_reported_at_the_seat():
     """The case of test_a_tile_no_hand_holds_inserted_as_a_move_is_reported_at_its_token that
     hypothesis found (domino-roads, seed 62): ``W r1+6`` becomes ``W 13-13@NS1 r1+6``, a play
     of W's while only S may play; the turn is refused at the seat, where that move starts."""
-    record = next(sim.simulate("domino-roads", 1, 62))
+    record = next(made_once.simulate("domino-roads", 1, 62))
     text = notation.dumps_typed(record)
     assert "3-0@NS2 W r1+6" in text
     line = text[:text.index("3-0@NS2 W r1+6")].count("\n") + 1

@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 
 from domrec import game as game_module
 from domrec import notation
-from domrec import simulate as sim
 from domrec.game import Game
 from domrec.notation import readings
 from domrec.record import unstructure
 from domrec.validate import validate
 from tests.conftest import CONFIGS, IDS
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
@@ -69,7 +69,7 @@ def test_where_one_reading_fits_no_note_is_needed():
 
 
 def test_readings_that_give_different_scores_are_one_message_naming_the_tile_and_choices():
-    record = next(sim.simulate("horse-race", 1, 5, 3, None, None, accidents=False))
+    record = next(made_once.simulate("horse-race", 1, 5, 3, None, None, accidents=False))
     text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False)
     game = read1(text)
     assert game.report.status == "invalid"
@@ -102,7 +102,7 @@ def test_readings_that_reach_one_position_are_merged_and_say_the_same(monkeypatc
     # ends, a Horse Race tile set on one 2 or another): each is read once, and the verdict,
     # note, messages and record are those of trying every reading to the end (no position key).
     texts = []
-    for k, record in enumerate(sim.simulate(game, 3, seed)):
+    for k, record in enumerate(made_once.simulate(game, 3, seed)):
         text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False)
         first = re.search(r"\b([0-9])-([0-9])\b", text.split("\nhand", 1)[-1])
         texts += [text, re.sub(r"\n(left [^\n]*)\n", "\n", text, count=1),
@@ -133,7 +133,7 @@ def test_the_limit_counts_positions_so_equal_positions_do_not_bring_it_nearer(mo
 def test_a_claimed_score_picks_the_reading_that_gives_it():
     # The hand that is ambiguous without its ends, with its result written: the scorer said
     # which reading it was, so the readings that give other scores do not count.
-    record = next(sim.simulate("horse-race", 1, 5, 3, None, None, accidents=False))
+    record = next(made_once.simulate("horse-race", 1, 5, 3, None, None, accidents=False))
     one = attrs.evolve(record, hands=record.hands[:1], result=None)
     sides = Game.from_record(one).outcome_of(1).scores
     text = notation.dumps_typed(one, keep_deal=False, ends=False, seats=False)
@@ -148,7 +148,7 @@ def test_horse_race_without_seats_under_chain_draw_false_reads():
     # After a double or a scoring tile the chain may end unwritten: the next move can then only be
     # the next seat's, and the reader tries both (12 of 12 such games were refused before).
     read = 0
-    for record in sim.simulate("horse-race", 6, 11, 4, {"chain_draw": False}, None, accidents=False):
+    for record in made_once.simulate("horse-race", 6, 11, 4, {"chain_draw": False}, None, accidents=False):
         text = notation.dumps_typed(record, keep_deal=False, seats=False)
         game = read1(text)
         assert game.report.status == "valid", [p.text() for p in game.report.problems]
@@ -165,7 +165,7 @@ def test_horse_race_without_seats_under_chain_draw_false_reads():
 @given(seed=st.integers(min_value=0, max_value=10**9))
 def test_a_record_typed_without_ends_and_seats_reads_back_with_the_same_scores(config, seed):
     game, players, options, variant = config
-    record = next(sim.simulate(game, 1, seed, players, options, variant))
+    record = next(made_once.simulate(game, 1, seed, players, options, variant))
     text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False)
     got = read1(text)
     if got.report.status == "valid":
@@ -176,7 +176,7 @@ def test_a_record_typed_without_ends_and_seats_reads_back_with_the_same_scores(c
 
 
 def test_closing_a_hand_replays_that_hand_only(monkeypatch):
-    record = next(sim.simulate("competitive", 1, 3, None, None, None, accidents=False))
+    record = next(made_once.simulate("competitive", 1, 3, None, None, None, accidents=False))
     replayed: list[int] = []
     real = game_module.validate
 
@@ -196,7 +196,7 @@ def test_closing_a_hand_replays_that_hand_only(monkeypatch):
 
 
 def test_a_checkpoint_brings_the_game_back():
-    record = next(sim.simulate("horse-race", 1, 2, 3, None, None, accidents=False))
+    record = next(made_once.simulate("horse-race", 1, 2, 3, None, None, accidents=False))
     hand = record.hands[0]
     g = Game(record.game, record.players)
     g.start_hand(hand.deal, hand.leader)
@@ -237,7 +237,7 @@ def test_a_score_sheet_with_each_hands_scores_reads_as_the_game_was_scored(game,
     # scores (dumps_typed's ``scores``).  Only the readings that give the claimed scores count,
     # so a Horse Race sheet, whose counts peg on the ends, is read, not asked about; every game
     # reads as it was scored.
-    for record in sim.simulate(game, 2, 3, players, options, variant, accidents=False):
+    for record in made_once.simulate(game, 2, 3, players, options, variant, accidents=False):
         text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True)
         closed = [h for h in record.hands if h.result is not None and h.result.scores]
         assert text.count("\nend ") == len(closed)

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from benchmarks.dgn_verdicts import corruptions
 from domrec import notation
-from domrec import simulate as sim
 from domrec.validate import validate
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 GAMES = ("competitive", "broadway", "horse-race", "castle-rock", "domino-roads")
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow], max_examples=40)
@@ -55,7 +55,7 @@ def typed_sheet(game: str, seed: int = 4) -> tuple[list[str], object]:
 
 @functools.lru_cache(maxsize=None)
 def _typed_sheet(game: str, seed: int) -> tuple[tuple[str, ...], object]:
-    record = next(sim.simulate(game, 1, seed, None, None, None, accidents=False))
+    record = next(made_once.simulate(game, 1, seed, None, None, None, accidents=False))
     seen = _Outcomes()
     validate(record, observer=seen)
     lines = notation.dumps_typed(record, keep_deal=False, seats=False).split("\n")
@@ -394,7 +394,7 @@ def test_a_move_typed_after_the_hand_is_over_gets_the_engines_words_and_rule_onc
 
 
 def _canonical_lines(game: str, seed: int = 4) -> tuple[list[str], object]:
-    record = next(sim.simulate(game, 1, seed, None, None, None, accidents=False))
+    record = next(made_once.simulate(game, 1, seed, None, None, None, accidents=False))
     return notation.dumps(record).split("\n"), record
 
 
@@ -479,7 +479,7 @@ def test_a_games_problems_are_listed_hand_by_hand_in_the_order_of_the_text(game:
     # Every corruption of a typed sheet (a tile changed, a word dropped, a number changed, two
     # words swapped): notation errors first, then the rules' problems by hand and line:column.
     rng = random.Random(f"text order {game}")
-    for record in sim.simulate(game, 3, 6):
+    for record in made_once.simulate(game, 3, 6):
         text = notation.dumps_typed(record, keep_deal=False, seats=False)
         for bad in corruptions(text, rng):
             (found,) = notation.read_games(bad, "t.dgn")

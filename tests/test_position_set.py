@@ -20,13 +20,13 @@ import pytest
 from hypothesis import given, settings
 
 from domrec import notation
-from domrec import simulate as sim
 from domrec.games import horserace
 from domrec.notation import loading, position_set, readings, straight
 from domrec.validate import validate
 
 from tests.conftest import CONFIGS, IDS, examples
 from tests.test_straight import SEEDS, SETTINGS, corrupted, everything, general
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 GAMES = ["competitive", "horse-race"]
 
@@ -72,7 +72,7 @@ def sheet(record, seats: bool, hands: int | None = None) -> str:
 @settings(max_examples=examples(6, 12), **SETTINGS)  # (pytest --long: 12)
 @given(seed=SEEDS)
 def test_a_sheet_read_as_positions_reads_as_every_reading_walked(game, seed):
-    record = next(sim.simulate(game, 1, seed))
+    record = next(made_once.simulate(game, 1, seed))
     rng = random.Random(seed)
     for seats in (True, False):
         text = sheet(record, seats, hands=3)
@@ -82,7 +82,7 @@ def test_a_sheet_read_as_positions_reads_as_every_reading_walked(game, seed):
 
 def test_competitive_sheets_are_read_as_positions():
     taken = Taken()
-    for record in sim.simulate("competitive", 4, 21):
+    for record in made_once.simulate("competitive", 4, 21):
         text = sheet(record, seats=False)
         assert taken.fast(text) == general(text)
     # (every hand of these sheets leaves a tile that fits both ends, and all their readings
@@ -95,7 +95,7 @@ def test_a_game_whose_later_hand_parts_is_handed_over_with_the_hands_before_it()
     # Horse Race sheets: a tile set on one open spot or another pegs differently, so most games
     # have a hand whose readings give different scores, which the general reading words.
     taken = Taken()
-    for record in sim.simulate("horse-race", 6, 1, accidents=False):
+    for record in made_once.simulate("horse-race", 6, 1, accidents=False):
         text = sheet(record, seats=False)
         assert taken.fast(text) == general(text)
     assert taken.before >= 1
@@ -109,7 +109,7 @@ def test_a_hand_whose_readings_part_is_worded_from_the_positions():
     # are the general reading's own, for the first hand as for a later one, seats typed or not.
     taken = Taken()
     firsts = 0
-    for record in sim.simulate("horse-race", 8, 2, accidents=False):
+    for record in made_once.simulate("horse-race", 8, 2, accidents=False):
         for seats in (True, False):
             text = sheet(record, seats=seats)
             fast = taken.fast(text)
@@ -126,7 +126,7 @@ def test_readings_that_part_after_equal_scores_name_each_option_as_the_general_r
     # hands, every parting the set of positions words matches it (some name more than two
     # options, some an option whose first reading gave the first scores).
     taken = Taken()
-    for record in sim.simulate("horse-race", 16, 11, accidents=False):
+    for record in made_once.simulate("horse-race", 16, 11, accidents=False):
         for hands in (1, 2):
             text = sheet(record, seats=False, hands=hands)
             assert taken.fast(text) == general(text)
@@ -134,7 +134,7 @@ def test_readings_that_part_after_equal_scores_name_each_option_as_the_general_r
 
 
 def test_positions_past_the_cap_are_left_to_the_general_reading():
-    record = next(sim.simulate("horse-race", 1, 3, accidents=False))
+    record = next(made_once.simulate("horse-race", 1, 3, accidents=False))
     text = sheet(record, seats=False, hands=4)
     with mock.patch.object(position_set, "MAX_LEVEL", 1):
         taken = Taken()
@@ -146,7 +146,7 @@ def test_readings_are_counted_on_the_graph_of_positions():
     # Two tiles that each fit both ends, on the first hand: the note counts every reading, as
     # the general reading does by walking each, though equal positions were read once.
     counts = []
-    for record in sim.simulate("competitive", 3, 5, accidents=False):
+    for record in made_once.simulate("competitive", 3, 5, accidents=False):
         text = sheet(record, seats=True, hands=2)
         fast = Taken().fast(text)
         assert fast == general(text)
@@ -163,7 +163,7 @@ def test_readings_are_counted_on_the_graph_of_positions():
 def test_merging_equal_positions_changes_nothing(monkeypatch, game, seed):
     # Every position kept apart (no two keys equal): the readings are then counted one by one,
     # and the verdicts, notes and records are those of the positions merged.
-    texts = [sheet(record, seats=False, hands=2) for record in sim.simulate(game, 3, seed, accidents=False)]
+    texts = [sheet(record, seats=False, hands=2) for record in made_once.simulate(game, 3, seed, accidents=False)]
     merged = [Taken().fast(text) for text in texts]
     monkeypatch.setattr(position_set, "_key", lambda state: object())
     monkeypatch.setattr(position_set, "MAX_LEVEL", 10_000)
@@ -182,7 +182,7 @@ def test_positions_that_close_alike_are_closed_once_and_the_replay_closes_the_la
     # records are the same, with more closes.
     from domrec.games import competitive
 
-    texts = [sheet(record, seats=False) for record in sim.simulate("competitive", 4, 7, accidents=False)]
+    texts = [sheet(record, seats=False) for record in made_once.simulate("competitive", 4, 7, accidents=False)]
     closes = []
     close = straight._close
 
@@ -224,7 +224,7 @@ def test_a_state_copied_and_played_on_leaves_the_state_as_it_was(game, players, 
     from domrec import games
     from domrec.record import Hand
 
-    record = next(sim.simulate(game, 1, seed, players, accidents=False))
+    record = next(made_once.simulate(game, 1, seed, players, accidents=False))
     hand = record.hands[0]
     for k in range(0, len(hand.moves), 2):
         match = games.engine(game).start(record)
@@ -253,7 +253,7 @@ def test_horse_race_written_key_tells_states_apart_as_state_key(players, seed, o
     from domrec.record import Hand
 
     states = []
-    for record in sim.simulate("horse-race", 4, seed, players, accidents=False):
+    for record in made_once.simulate("horse-race", 4, seed, players, accidents=False):
         hand = record.hands[0]
         state = games.engine("horse-race").start(record)
         state = state.start_open_hand(Hand(leader=hand.leader)) if open_hand else state.start_hand(hand)
@@ -305,7 +305,7 @@ def test_horse_race_least_scores_never_pass_the_hands_scores(game, players, opti
     # The bound the readings drop by: what a side has pegged so far never passes what the hand
     # gives it in the end, at every move of every hand (celko excepted: its end takes pips off,
     # and the engine says it cannot tell).  A bound that passed them would drop the true reading.
-    record = next(sim.simulate(game, 1, seed, players, options, variant))
+    record = next(made_once.simulate(game, 1, seed, players, options, variant))
     seen = _Least()
     validate(record, observer=seen)
     assert seen.seen
@@ -329,7 +329,7 @@ def test_dropping_readings_past_the_claimed_scores_changes_no_verdict(game, play
     passed = _Passed()
     # (the first game of seed 5 drops readings in every configuration but celko's: the default run
     # reads it; pytest --long a second game too)
-    for record in sim.simulate(game, examples(1, 2), 5, players, options, variant, accidents=False):
+    for record in made_once.simulate(game, examples(1, 2), 5, players, options, variant, accidents=False):
         record = attrs.evolve(record, hands=record.hands[:4])
         text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True)
         ends = list(re.finditer(r"\nend [a-z-]* ?[A-Z]+[0-9]* ([0-9]+)", text))
@@ -364,7 +364,7 @@ def test_a_sheets_claimed_scores_keep_the_readings_within_the_limit():
     # A Horse Race sheet whose hand 8 has more than 300 positions when every reading is read, but
     # not when those past its end line's claimed scores are dropped as soon as they pass them:
     # with the limit at 300 it is read (and as it was scored), where it was asked about.
-    record = list(sim.simulate("horse-race", 12, 1, accidents=False))[11]
+    record = list(made_once.simulate("horse-race", 12, 1, accidents=False))[11]
     text = notation.dumps_typed(record, keep_deal=False, ends=False, seats=False, scores=True)
     with mock.patch.object(readings, "LIMIT", 300):
         with mock.patch.object(horserace.HorseRaceHand, "least_scores", lambda self: None):

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
-from domrec import reader, replay_page, simulate as sim
+from domrec import reader, replay_page
 from domrec.cli import app
 from domrec.output import REPLAY_MARK
 from domrec.pictures import MODULES
@@ -25,6 +25,7 @@ from domrec.pictures.changes import apply
 from domrec.pictures.positions import replay
 
 from tests.conftest import SAMPLES
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 VALID = SAMPLES / "valid"
 INVALID = SAMPLES / "invalid"
@@ -394,7 +395,7 @@ def test_a_whole_games_page_is_under_150_kb(game):
     markup = sample[:sample.index('<script type="application/json"')]
     assert "<circle" not in markup and "data-tile" not in markup  # nothing drawn: the script draws
     k = LONGEST_SIMULATED[game]
-    record = next(itertools.islice(sim.simulate(game, k + 1, 1), k, None))
+    record = next(itertools.islice(made_once.simulate(game, k + 1, 1), k, None))
     page = replay_page.page(record)
     assert len(page.encode("utf-8")) < 150_000, (game, sum(len(h.moves) for h in record.hands))
     assert sum(len(p) for p in positions_of(page).values()) == sum(len(h.moves) + 1 for h in record.hands)
@@ -403,7 +404,7 @@ def test_a_whole_games_page_is_under_150_kb(game):
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000))
 def test_simulated_games_have_a_position_for_every_move(seed):
-    record = next(iter(sim.simulate("competitive", 1, seed)))
+    record = next(iter(made_once.simulate("competitive", 1, seed)))
     page = replay_page.page(record)
     carried = positions_of(page)
     assert [len(carried[k]) for k in sorted(carried)] == [len(h.moves) + 1 for h in record.hands]

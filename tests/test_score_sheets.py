@@ -10,12 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from domrec import notation, reader
-from domrec import simulate as sim
 from domrec.cli import app
 from domrec.record import unstructure
 from domrec.validate import validate
 
 from tests.test_notation import COMP_HEAD, COMP_OPEN_MOVES, where
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 runner = CliRunner()
 
@@ -46,7 +46,7 @@ def plain(record) -> dict:
 
 def simulated(config, seed=1) -> dict:
     game, players, options, variant = config
-    return plain(next(sim.simulate(game, 1, seed, players, options, variant)))
+    return plain(next(made_once.simulate(game, 1, seed, players, options, variant)))
 
 
 def sheets(doc: dict, which=None) -> dict:

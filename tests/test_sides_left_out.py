@@ -10,9 +10,9 @@ import json
 import pytest
 
 from domrec import notation, reader
-from domrec import simulate as sim
 from domrec.record import unstructure
 from domrec.validate import validate
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 #: One configuration of each game, and those where several sides score a hand (Broadway,
 #: Domino Roads) or each seat is a side of its own (Horse Race, Castle Rock, three-player Roads).
@@ -31,7 +31,7 @@ IDS = [f"{g}-{n or ''}{'-partnerships' if o else ''}" for g, n, o, _ in CONFIGS]
 
 def simulated(config) -> dict:
     game, players, options, variant = config
-    return json.loads(json.dumps(unstructure(next(sim.simulate(game, 1, 1, players, options, variant)))))
+    return json.loads(json.dumps(unstructure(next(made_once.simulate(game, 1, 1, players, options, variant)))))
 
 
 def left_out(doc: dict) -> tuple[int, str, int]:

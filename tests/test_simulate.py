@@ -20,6 +20,7 @@ from domrec.record import Draw, Exposed, Pass, Record
 from domrec.validate import validate, validate_text
 
 from tests.test_notation_properties import assert_round_trips, assert_typed_form_reads_back
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 
 def playable_exposure(record: Record) -> bool:
@@ -106,7 +107,7 @@ ACCIDENTS = {
 
 def games_of(config, seed: int, n: int, accidents: bool = True) -> list[Record]:
     game, players, options, variant = config
-    return list(sim.simulate(game, n, seed, players, options, variant, accidents=accidents))
+    return list(made_once.simulate(game, n, seed, players, options, variant, accidents=accidents))
 
 
 @pytest.mark.parametrize("kind", ACCIDENTS)

@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domrec import games, notation
-from domrec import simulate as sim
 from domrec.notation import loading, straight
 from domrec.record import unstructure
 
 from tests.conftest import CONFIGS, IDS, examples
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -32,7 +32,7 @@ _TILE = re.compile(r"\b[0-6]-[0-6]\b")
 
 def simulated(config, seed):
     game, players, options, variant = config
-    return next(sim.simulate(game, 1, seed, players, options, variant))
+    return next(made_once.simulate(game, 1, seed, players, options, variant))
 
 
 def everything(text: str) -> list:
@@ -169,7 +169,7 @@ def _moves(record) -> list:
 def test_every_game_typed_is_read_straight_through_with_the_moves_it_was_typed_from(game, keep_deal):
     """Typed without seats, with the deals (their forced passes left out, and put back by the
     reading) or without them (every pass written, and ``left``)."""
-    records = list(sim.simulate(game, 3, 11))
+    records = list(made_once.simulate(game, 3, 11))
     taken = Taken()
     with mock.patch.object(loading, "read_straight", taken):
         for record in records:
@@ -220,7 +220,7 @@ def test_a_hand_with_its_deal_closed_just_before_a_forced_pass_reads_as_by_the_g
 
 
 def test_a_claimed_score_that_is_wrong_is_judged_straight_through_and_placed_on_its_end_line():
-    record = next(sim.simulate("competitive", 1, 5))
+    record = next(made_once.simulate("competitive", 1, 5))
     text = notation.dumps_typed(record, keep_deal=False, seats=False).replace("\nend\n", "\nend NS 999\n", 1)
     taken = Taken()
     with mock.patch.object(loading, "read_straight", taken):
@@ -235,7 +235,7 @@ def test_a_claimed_score_that_is_wrong_is_judged_straight_through_and_placed_on_
 
 
 def test_a_move_the_rules_refuse_is_left_to_the_general_reading():
-    record = next(sim.simulate("competitive", 1, 5))
+    record = next(made_once.simulate("competitive", 1, 5))
     text = notation.dumps_typed(record, keep_deal=False, seats=False)
     first = text.split("\n").index("hand 1 lead " + record.hands[0].moves[0].seat) + 1
     lines = text.split("\n")
@@ -258,7 +258,7 @@ def test_a_sheet_without_ends_reads_the_same_as_by_the_general_reading(game):
     """Where a tile fits both ends and the text does not say which, the straight path reads the
     hand's positions (domrec/notation/position_set.py) or leaves the game to the general
     reading, which tries the readings (or asks): the same verdict either way."""
-    record = next(sim.simulate(game, 1, 3))
+    record = next(made_once.simulate(game, 1, 3))
     hands = record.hands[:2]
     import attrs
 

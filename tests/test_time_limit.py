@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domrec import notation
-from domrec import simulate as sim
 from domrec.game import Game, GameError
 from domrec.games.base import winner_of
 from domrec.reader import load_dict
@@ -22,13 +21,14 @@ from domrec.record import GameResult, unstructure
 from domrec.validate import validate, validate_text
 
 from tests.conftest import CONFIGS, IDS, check, problem_at
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
 def simulated(config, seed):
     game, players, options, variant = config
-    return next(sim.simulate(game, 1, seed, players, options, variant))
+    return next(made_once.simulate(game, 1, seed, players, options, variant))
 
 
 def cut(record, k: int):
@@ -66,7 +66,7 @@ def test_a_game_cut_at_a_random_hand_on_time_validates_and_round_trips(config, s
 
 @pytest.mark.parametrize("game", ["competitive", "horse-race", "broadway", "castle-rock", "domino-roads"])
 def test_a_game_over_anyway_cannot_have_ended_on_time(game):
-    record = next(sim.simulate(game, 1, 3))
+    record = next(made_once.simulate(game, 1, 3))
     report = validate(attrs.evolve(record, ended="time"))
     assert report.status == "invalid" and len(report.problems) == 1
     problem = report.problems[0]
@@ -75,7 +75,7 @@ def test_a_game_over_anyway_cannot_have_ended_on_time(game):
 
 
 def test_the_side_ahead_wins_and_a_wrong_winner_claim_is_reported():
-    record = next(sim.simulate("competitive", 1, 7))
+    record = next(made_once.simulate("competitive", 1, 7))
     timed = cut(record, 2)
     ahead = validate(timed).winner
     other = next(side for side in ("NS", "EW") if side != ahead)
@@ -98,7 +98,7 @@ def test_equal_totals_on_time_are_a_draw():
 
 
 def test_a_hand_under_way_when_time_is_called_must_be_played_out():
-    record = next(sim.simulate("competitive", 1, 7))
+    record = next(made_once.simulate("competitive", 1, 7))
     hand = record.hands[2]
     open_hand = attrs.evolve(hand, moves=hand.moves[:5], result=None)
     timed = attrs.evolve(record, hands=(*record.hands[:2], open_hand), result=None, ended="time")
@@ -120,7 +120,7 @@ def test_ended_takes_only_time(schema_validator):
 
 
 def test_dgn_ended_tag_reads_and_writes_and_asks_for_11():
-    record = next(sim.simulate("broadway", 1, 7))
+    record = next(made_once.simulate("broadway", 1, 7))
     timed = attrs.evolve(record, hands=record.hands[:2], result=None, ended="time", version="1.0")
     text = notation.dumps(timed)
     assert '[Ended "time"]' in text and "[Format" in text  # 1.0 and ended disagree: the version is written
@@ -134,7 +134,7 @@ def test_dgn_ended_tag_reads_and_writes_and_asks_for_11():
 
 
 def test_game_api_ends_a_game_on_time():
-    record = next(sim.simulate("horse-race", 1, 11))
+    record = next(made_once.simulate("horse-race", 1, 11))
     g = Game(record.game, record.players, variant=record.variant, options=record.options or None)
     first = record.hands[0]
     g.start_hand(first.deal, first.leader)
@@ -157,14 +157,14 @@ def test_game_api_ends_a_game_on_time():
 
 
 def test_game_api_refuses_to_end_a_finished_game_on_time():
-    g = Game.from_record(next(sim.simulate("competitive", 1, 7)))
+    g = Game.from_record(next(made_once.simulate("competitive", 1, 7)))
     assert g.over
     with pytest.raises(GameError, match="over anyway"):
         g.end_on_time()
 
 
 def test_a_hand_being_recorded_cannot_end_a_game_on_time():
-    record = next(sim.simulate("horse-race", 1, 7))
+    record = next(made_once.simulate("horse-race", 1, 7))
     hand = record.hands[2]
     typed = attrs.evolve(record, hands=(*record.hands[:2], attrs.evolve(hand, moves=hand.moves[:3], result=None)),
                          result=None, ended="time", version="1.1")

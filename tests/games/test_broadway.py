@@ -28,6 +28,7 @@ from domrec.record import Exposed, Pass, Play
 from domrec.tiles import DOUBLE_SIX, TileError, tile
 from domrec.validate import validate_text
 from tests.conftest import ROOT, SAMPLES, check, problem_at, state_before
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 VALID = SAMPLES / "valid" / "broadway"
 PROPS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -122,7 +123,7 @@ def held_at_end(hand: dict) -> dict[str, int]:
 
 
 def game(seed: int) -> dict:
-    return json.loads(simulate.dumps(next(simulate.simulate("broadway", 1, seed))))
+    return json.loads(simulate.dumps(next(made_once.simulate("broadway", 1, seed))))
 
 
 def raises(state, move, rule: str, text: str = "", at: str | None = None) -> str:
@@ -975,7 +976,7 @@ def test_no_hand_after_the_game_is_decided():
 
 
 def test_simulated_players_make_two_three_and_four_matches():
-    scores = [m.score for r in simulate.simulate("broadway", 40, 0) for h in r.hands for m in h.moves]
+    scores = [m.score for r in made_once.simulate("broadway", 40, 0) for h in r.hands for m in h.moves]
     assert scores.count(1) and scores.count(5) and scores.count(10)
 
 

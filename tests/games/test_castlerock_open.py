@@ -28,6 +28,7 @@ from domrec import simulate, tiles as T
 from domrec.errors import DealError, IllegalMove
 from domrec.games import castlerock as cr
 from domrec.record import Capture, Deal, Draw, Hand, HandResult, Pass, Play, Record
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 SETS = ("double-six", "double-nine", "double-twelve")
 #: Starting rows: the automatic size, a row of one, and a long row of eight (a short boneyard on double-six).
@@ -44,7 +45,7 @@ def options(set_name: str, players: int, rows) -> dict:
 
 @lru_cache(maxsize=None)
 def sim(seed: int, players: int, set_name: str = "double-six", rows="auto") -> Record:
-    (rec,) = simulate.simulate("castle-rock", 1, seed, players, options(set_name, players, rows))
+    (rec,) = made_once.simulate("castle-rock", 1, seed, players, options(set_name, players, rows))
     return rec
 
 
@@ -130,7 +131,7 @@ def test_without_any_boneyard_open_hands_replay_as_known(players):
 @given(seed=st.integers(0, 10 ** 6), players=st.integers(2, 6), set_name=st.sampled_from(SETS),
        rows=st.sampled_from(ROWS), boneyard=st.booleans(), leader_first=st.booleans())
 def test_simulated_games_replay_open(seed, players, set_name, rows, boneyard, leader_first):
-    (rec,) = simulate.simulate("castle-rock", 1, seed, players, options(set_name, players, rows))
+    (rec,) = made_once.simulate("castle-rock", 1, seed, players, options(set_name, players, rows))
     check_open_matches_known(rec, boneyard, leader_first)
 
 
@@ -532,7 +533,7 @@ def replay_with_sheets(rec: Record, as_sheet, leader=True, drop_zero=False):
 @given(seed=st.integers(0, 10 ** 6), players=st.integers(2, 6), set_name=st.sampled_from(SETS),
        rows=st.sampled_from(ROWS), mask=st.integers(0, 2 ** 20), drop_zero=st.booleans())
 def test_score_sheet_hands_give_the_same_game(seed, players, set_name, rows, mask, drop_zero):
-    (rec,) = simulate.simulate("castle-rock", 1, seed, players, options(set_name, players, rows))
+    (rec,) = made_once.simulate("castle-rock", 1, seed, players, options(set_name, players, rows))
     for as_sheet in (lambda i: True, lambda i: mask >> i & 1):
         match = replay_with_sheets(rec, as_sheet, drop_zero=drop_zero)
         assert (match.totals, match.over, match.winner) == (rec.result.scores, True, rec.result.winner)

@@ -23,6 +23,7 @@ from domrec.record import unstructure
 from domrec.tiles import tile
 from domrec.validate import validate, validate_text
 from tests.conftest import SAMPLES, check, problem_at, state_before
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 SAMPLE_DIR = SAMPLES / "valid" / "competitive"
 
@@ -404,7 +405,7 @@ PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCh
 
 def _game(seed: int, first_lead: str = "any") -> dict:
     options = {"first_lead": first_lead} if first_lead != "any" else None
-    rec = next(simulate.simulate("competitive", 1, seed, options=options))
+    rec = next(made_once.simulate("competitive", 1, seed, options=options))
     return json.loads(simulate.dumps(rec))
 
 
@@ -606,7 +607,7 @@ class _BlockWatcher:
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(min_value=0, max_value=10**6))
 def test_the_block_found_from_counts_is_the_block_found_by_looking_at_every_hand(seed):
-    record = next(simulate.simulate("competitive", 1, seed, accidents=False))
+    record = next(made_once.simulate("competitive", 1, seed, accidents=False))
     watcher = _BlockWatcher()
     report = validate(load_dict(unstructure(record)), observer=watcher)
     assert report.valid
@@ -691,7 +692,7 @@ class _LineWatcher:
 
 
 def test_the_line_agrees_with_the_ends_and_the_tiles_held_after_every_move():
-    for record in simulate.simulate("competitive", 3, 4, accidents=False):
+    for record in made_once.simulate("competitive", 3, 4, accidents=False):
         watcher = _LineWatcher()
         assert validate(load_dict(unstructure(record)), observer=watcher).valid
         assert watcher.checked

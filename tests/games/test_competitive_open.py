@@ -17,7 +17,6 @@ import pytest
 from domrec.errors import HiddenTiles
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from domrec import simulate
 from domrec.errors import DealError, RuleViolation
 from domrec.games import base, competitive
 from domrec.games.competitive import (BLOCK_MAX, BLOCK_MIN, DOMINO_MAX, DOMINO_MIN, R_END, R_FIRST_LEAD,
@@ -25,6 +24,7 @@ from domrec.games.competitive import (BLOCK_MAX, BLOCK_MIN, DOMINO_MAX, DOMINO_M
                                       R_REDEAL, SET_PIPS)
 from domrec.record import Deal, Draw, Hand, HandResult, Pass, Play, Player, Record, Rules
 from domrec.tiles import DOUBLE_SIX, tile
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 OPTIONS = st.sampled_from(["any", "double-six"])
@@ -33,7 +33,7 @@ SEATS = base.PARTNERSHIP_SEATS
 
 def _game(seed: int, first_lead: str = "any") -> Record:
     options = {"first_lead": first_lead} if first_lead != "any" else None
-    return next(simulate.simulate("competitive", 1, seed, options=options))
+    return next(made_once.simulate("competitive", 1, seed, options=options))
 
 
 def _record(first_lead: str = "any", hands: tuple[Hand, ...] = ()) -> Record:

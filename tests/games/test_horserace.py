@@ -34,6 +34,7 @@ from domrec.record import unstructure
 from domrec.tiles import DOUBLE_SIX, tile
 from domrec.validate import validate, validate_text
 from tests.conftest import SAMPLES
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 VALID_DIR = SAMPLES / "valid" / "horse-race"
 
@@ -127,7 +128,7 @@ R = "horse-race: "
 
 @pytest.mark.parametrize("players,size", [(2, 7), (3, 6), (4, 5)])
 def test_two_three_and_four_players_are_dealt_7_6_5(players, size):
-    doc = unstructure(next(simulate.simulate("horse-race", 1, 3, players)))
+    doc = unstructure(next(made_once.simulate("horse-race", 1, 3, players)))
     for hand in doc["hands"]:
         assert all(len(tiles) == size for tiles in hand["deal"]["hands"].values())
         assert len(hand["deal"]["boneyard"]) == 28 - players * size
@@ -710,7 +711,7 @@ def test_explain_shows_joined_spinners_as_anchors_of_their_own_arms():
     (2, {"target": 200}, "celko"), (4, {"partnerships": True, "target": 200}, "celko"),
 ])
 def test_simulated_games_validate(players, options, variant):
-    for record_ in simulate.simulate("horse-race", 3, 11, players, options, variant):
+    for record_ in made_once.simulate("horse-race", 3, 11, players, options, variant):
         report = validate_text(simulate.dumps(record_))
         assert report.valid and report.finished, [p.text() for p in report.problems]
 
@@ -986,7 +987,7 @@ def test_a_wrong_peg_claim_says_how_the_count_pegs():
 def test_the_worded_working_ends_on_the_scores_the_replay_counted(players, options, variant):
     # The scores are worked out at the hand's end; the working only when explain asks for it
     # (validation never shows it).  Both must come from the same arithmetic.
-    for record in simulate.simulate("horse-race", 3, 11, players, options, variant, accidents=False):
+    for record in made_once.simulate("horse-race", 3, 11, players, options, variant, accidents=False):
         record = load_dict(unstructure(record))
         for h in range(1, len(record.hands) + 1):
             lines, report = explain(record, h)
@@ -1086,7 +1087,7 @@ class _LayoutWatcher:
 
 @pytest.mark.parametrize("players, options", [(2, None), (4, {"partnerships": True})])
 def test_the_layout_tree_agrees_with_the_count_and_open_numbers_after_every_move(players, options):
-    for record in simulate.simulate("horse-race", 4, 3, players, options, None, accidents=False):
+    for record in made_once.simulate("horse-race", 4, 3, players, options, None, accidents=False):
         watcher = _LayoutWatcher()
         assert validate(load_dict(unstructure(record)), observer=watcher).valid
         assert watcher.checked

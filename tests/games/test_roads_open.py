@@ -20,12 +20,13 @@ import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from domrec import games, simulate
+from domrec import games
 from domrec.errors import DealError, RuleViolation
 from domrec.games import roads
 from domrec.record import (Block, Bridge, Deal, Hand, HandResult, Join, Pass, Player, Record, Reuse, Roll,
                            Span, Starter)
 from domrec.tiles import make, roads_set, tile
+from tests import simulated as made_once  # (the same games as domrec.simulate's, made once a process)
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ENGINE = games.engine("domino-roads")
@@ -33,7 +34,7 @@ PLAYS = (Starter, Span, Bridge, Block)
 
 
 def game(seed: int, players: int, block: str = "equal") -> Record:
-    return next(simulate.simulate("domino-roads", 1, seed, players, {"block_match": block}))
+    return next(made_once.simulate("domino-roads", 1, seed, players, {"block_match": block}))
 
 
 def public(hand: Hand, players: int, piles_known: bool) -> Deal | None:

@@ -14,13 +14,22 @@ from tournament import enter_manual, enter_record, open_event, pair_next_round, 
 from tournament.event.simulate import simulate_event
 
 from tests.tournament.conftest import individual_game, play_table
+from tests.tournament.helpers import copy_event
+
+
+@pytest.fixture(scope="module")
+def _simulated_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The simulated event, made once for the module (the simulator is deterministic: the same
+    event for every test); a test tampers only with its own copy (:func:`simulated`)."""
+    path = tmp_path_factory.mktemp("sim") / "sim.db"
+    simulate_event(path, "competitive", "rotating", 14, 3, seed=9)
+    return path
 
 
 @pytest.fixture
-def simulated(tmp_path: Path) -> Path:
-    path = tmp_path / "sim.db"
-    simulate_event(path, "competitive", "rotating", 14, 3, seed=9)
-    return path
+def simulated(_simulated_once: Path, tmp_path: Path) -> Path:
+    """A copy of the module's simulated event, the test's own to tamper with."""
+    return copy_event(_simulated_once, tmp_path / "sim.db")
 
 
 def findings(path: Path) -> list[str]:

@@ -444,7 +444,12 @@ def test_a_venue_says_in_words_why_it_does_not_reach_its_upstream_once_a_change(
     from tournament.web.upstream import Upstream
 
     caplog.set_level(logging.WARNING, logger="tournament.upstream")
-    monkeypatch.setattr(upstream, "CONNECT_DEADLINE", 2.0)
+    # Each try while the server is down waits out CONNECT_DEADLINE (nats-py's own connect waits on
+    # while it is refused), three of them before the server starts: one second a try, as in
+    # test_a_venue_started_while_nats_is_down_sends_everything_once_it_is_up, not two.  The words
+    # are the same (the refusal heard while connecting; a try that ran out once the server
+    # listens is "no answer", a change said once, and is tried again).
+    monkeypatch.setattr(upstream, "CONNECT_DEADLINE", 1.0)
     monkeypatch.setattr(upstream, "ACK_TIMEOUT", 2.0)
     a, b = make_venue(tmp_path, "club-a", 3), make_venue(tmp_path, "club-b", 4)
     server = Nats(tmp_path, {"club-a": venue_view(a)["uuid"], "club-b": venue_view(b)["uuid"]})
