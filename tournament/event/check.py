@@ -217,6 +217,19 @@ def _winner_against_scores(scores: dict[str, int], winner: str | None) -> str | 
     return None
 
 
+def _impossible_end(settings: Settings, table: Table, scores: Mapping[str, int]) -> str | None:
+    """Why no game ends with a typed game result's scores, as its engine says it
+    (:meth:`~domrec.games.base.ScoreRange.end_refusal`: Competitive's two sides at 200 or more),
+    or ``None``; what entering such a result refuses, for one stored before it did."""
+    from domrec import games
+
+    if settings.duplicate or settings.team_duplicate or set(scores) != set(table.sides()):
+        return None  # (a duplicate table's results are boards'; wrong sides are said above)
+    span = games.engine(settings.game).final_scores(settings.variant or "standard", settings.resolved_options(),
+                                                    len(table.seats))
+    return span.end_refusal({side: int(scores[side]) for side in table.sides()})
+
+
 def _forfeited_seats(store: EventStore, tables: Sequence[Table]) -> dict[int, set[int]]:
     """Round -> the players seated on a side whose table it forfeited (a team a pair short)."""
     results = store.results()
@@ -399,6 +412,9 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             wrong = _winner_against_scores(result.scores, result.winner)
             if wrong is not None:  # (entering refuses it: a file changed since, or by other means)
                 add("error", rw, wrong)
+            ended = _impossible_end(settings, table, result.scores)
+            if ended is not None:  # (entering refuses it now: a result typed before it did)
+                add("error", rw, f"{ended}: correct it with tournament amend")
         elif result.kind == "forfeit":
             # A forfeit is the event's fixed score, no game: never verified, no record, and its sides known.
             if result.verified or result.record_hash is not None or result.id in with_record:

@@ -22,7 +22,7 @@ from tournament.names import name_key
 from tournament.settings import BALANCED, PAIRS
 from tournament.store import desk as sql
 from tournament.store.event_store import EventStore
-from tournament.values import Player, Team
+from tournament.values import Player, Squad, Team
 
 def pair_named(store: EventStore, name: str) -> Team | None:
     """In a pairs event, the pair ``name`` names (as :func:`rename` finds it: a pair's name comes
@@ -135,6 +135,10 @@ def return_player(store: EventStore, key: str, who: Who = NOBODY) -> tuple[str, 
     with store.write():
         players, team = find_unit(store, key)
         nxt = store.last_round() + 1
+        gone = _withdrawn_squad(store, team, players)
+        if gone is not None:  # the pairs of a withdrawn team are paired no more, whatever a pair's own state
+            raise Refused(f"{team.name if team is not None else players[0].name} plays for the team {gone.name}, "
+                          f"which has withdrawn (from round {gone.withdrawn}): a withdrawn team does not come back")
         if team is not None:
             if team.withdrawn is None:
                 raise Refused(f"{team.name} has not withdrawn")
@@ -149,6 +153,16 @@ def return_player(store: EventStore, key: str, who: Who = NOBODY) -> tuple[str, 
         changes.record(store, changes.PLAYER_RETURNED, data={"id": p.id, "name": p.name, "from_round": nxt})
         trail_it(store, "player_returned", nxt, {"player": p.id, "withdrawn_from": p.withdrawn}, who)
         return p.name, nxt
+
+
+def _withdrawn_squad(store: EventStore, team: Team | None, players: list[Player]) -> Squad | None:
+    """In a team event, the withdrawn team ``team`` (a pair) or the player plays for, else ``None``."""
+    if not store.settings.teams:
+        return None
+    from tournament.store.squads import squads
+
+    pair = team.id if team is not None else players[0].team
+    return next((s for s in squads(store) if s.withdrawn is not None and pair in s.pairs), None)
 
 
 def set_id(store: EventStore, key: str, fid: str | None, who: Who = NOBODY) -> Player:
