@@ -231,7 +231,10 @@ class DeskChange:
             "team_withdrawn": lambda: f"withdrew the team {d.get('name', '')} from round {self.round} on",
             "player_returned": lambda: f"{player} back from round {self.round} (withdrawn from round "
                                        f"{d.get('withdrawn_from')})",
-            "pair_returned": lambda: f"the pair #{d.get('pair')} back from round {self.round}",
+            # (by its name, as its withdrawal: a pair's id is not the number the pages show it by;
+            # a line written before the name was kept gives the id)
+            "pair_returned": lambda: f"the pair {d.get('name') or '#' + str(d.get('pair'))} back from round "
+                                     f"{self.round}",
             "player_renamed": lambda: f"renamed #{d.get('player')} {d.get('old')} to {d.get('name')}",
             "pair_renamed": lambda: f"renamed the pair {d.get('old')} to {d.get('name')}",
             "player_removed": lambda: f"removed {d.get('name')} (#{d.get('player')})",

@@ -144,7 +144,8 @@ def return_player(store: EventStore, key: str, who: Who = NOBODY) -> tuple[str, 
                 raise Refused(f"{team.name} has not withdrawn")
             sql.clear_team_withdrawn(store, team.id)
             changes.record(store, changes.PAIR_RETURNED, data={"id": team.id, "name": team.name, "from_round": nxt})
-            trail_it(store, "pair_returned", nxt, {"pair": team.id, "withdrawn_from": team.withdrawn}, who)
+            trail_it(store, "pair_returned", nxt, {"pair": team.id, "name": team.name,
+                                                   "withdrawn_from": team.withdrawn}, who)
             return team.name, nxt
         p = players[0]
         if p.withdrawn is None:
