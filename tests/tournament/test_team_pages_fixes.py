@@ -7,23 +7,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests.tournament.test_team_pages import _data, _text
 from tests.tournament.test_teams import a_wins_next, open_tables, run, set_of_two
-from tournament.event import public as pub
 from tournament.event import venue as vn
 from tournament.event.files import open_event
 from tournament.pages import public as pages
-
-
-def _data(event: Path) -> dict:
-    store = open_event(event)
-    try:
-        return pub.public_data(store)
-    finally:
-        store.close()
-
-
-def _text(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
 def test_a_sets_phone_sends_its_players_to_the_lines_next_game_not_to_the_next_round(tmp_path):
