@@ -47,3 +47,24 @@ def test_history_names_a_returned_pair_by_its_name(tmp_path: Path) -> None:
     history = run("history", path)
     assert "withdrew the pair Pair 3 from round 1 on" in history and "the pair Pair 3 back from round 1" in history
     assert "#3 back" not in history
+
+
+def test_the_reports_header_names_a_duplicate_or_team_event_by_its_format(tmp_path: Path) -> None:
+    """The report's header named a duplicate-teams event "pairs, Swiss rounds" in Spanish ("pairs" in
+    English): the stored format of duplicate and team events is pairs."""
+    teams = tmp_path / "teams.db"
+    new_event(teams, 4, "--victory-points")
+    run("boards", teams, "--boards", 6, "--seed", 37)
+    run("pair", teams)
+    dup = tmp_path / "dup.db"
+    run("new", dup, "--name", "D", "--game", "competitive", "--format", "duplicate", "--movement", "mitchell")
+    for i in range(1, 7):
+        run("add", dup, f"North {i}", f"South {i}")
+    for event, en, es in ((teams, "duplicate teams", "duplicado por equipos"),
+                          (dup, "duplicate pairs", "duplicado por parejas")):
+        for lang, said in (("en", en), ("es", es)):
+            out = tmp_path / f"{event.stem}-{lang}.html"
+            run("report", event, "-o", out, "--lang", lang)
+            header = _text(out.read_text(encoding="utf-8"))
+            assert f" · {said} · " in header, (lang, header[:400])
+            assert "Swiss" not in header[:400] and "suizo" not in header[:400]

@@ -168,4 +168,7 @@ class Words:
 
 #: An event's format as the pages name it.
 FORMAT_NAMES = {"pairs": N_("pairs, Swiss rounds"), "individual": N_("individual tables"),
-                "rotating": N_("rotating partners")}
+                "rotating": N_("rotating partners"),
+                # (what the report's header names a team or duplicate event by: its stored format is pairs)
+                "teams": N_("teams"), "duplicate pairs": N_("duplicate pairs"),
+                "duplicate teams": N_("duplicate teams")}
