@@ -378,14 +378,9 @@ def convert(
                     for problem in report.problems:
                         console.echo_err(f"  {problem.text()}", "problem")
                     worst = max(worst, _exit_code(report))
-            if form == "dgn" and not conv.reads_back(record, item.label):
-                # DGN is read through the rules: an invalid record whose DGN would read back as another
-                # verdict (unusable, other problems) is left out, as a DGN game read up to a broken rule
-                # is (the others are written; exit 1: the record is invalid, not unreadable); JSON keeps it.
-                typer.echo(f"error: {one_line(item.label)}: this invalid record written as DGN would not read back "
-                           f"as the same record with the same problems, so it is left out; convert it to JSON "
-                           f"instead", err=True)
-                worst = max(worst, EXIT_INVALID)
+            if form == "dgn" and (refused := conv.dgn_refusal(record, item.label)) is not None:
+                typer.echo(f"error: {refused[0]}", err=True)  # (the others are written; JSON keeps it)
+                worst = max(worst, EXIT_UNUSABLE if refused[1] else EXIT_INVALID)
                 continue
             records.append(record)
         if worst == EXIT_UNUSABLE or not records:

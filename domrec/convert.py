@@ -16,7 +16,7 @@ from typing import Any, Iterator
 import attrs
 
 from domrec import notation, output, reader
-from domrec.errors import InputError
+from domrec.errors import InputError, one_line
 from domrec.games.base import HandOutcome, HandState, Match
 from domrec.record import GameResult, Hand, HandResult, HandTexts, Move, Record, pretty_record, unstructure
 from domrec.validate import Report, validate
@@ -142,6 +142,26 @@ def text_of(records: list[Record], form: str, kept: HandTexts | None = None) -> 
         return "".join(json.dumps(unstructure(r), separators=(",", ":"), ensure_ascii=False) + "\n"
                        for r in records)
     return "\n".join(notation.dumps(r, kept) for r in records)
+
+
+def dgn_refusal(record: Record, label: str) -> tuple[str, bool] | None:
+    """Why ``record`` is not written as DGN, in words, and whether that makes it unusable (exit 2)
+    rather than invalid (exit 1); None when it is written.  Its DGN longer than
+    :data:`~domrec.reader.MAX_DGN_GAME_BYTES`, the most domrec reads as one game of DGN, would be
+    written and then refused by every reader of domrec (docs/format.md, "Limits"): unusable as
+    DGN, while JSON holds it.  An invalid record whose DGN would read back as another verdict
+    (unusable, other problems: :func:`reads_back`) is left out as a DGN game read up to a broken
+    rule is: invalid."""
+    shown = one_line(label)
+    size = len(text_of([record], "dgn").encode("utf-8", "surrogatepass"))
+    if size > reader.MAX_DGN_GAME_BYTES:
+        return (f"{shown}: this record written as DGN would be {size:,} bytes, more than "
+                f"{reader.size_text(reader.MAX_DGN_GAME_BYTES)}, the most domrec reads as one game of DGN, so it "
+                f"could not be read back; keep it as JSON (convert to .json or .jsonl)"), True
+    if not reads_back(record, label):
+        return (f"{shown}: this invalid record written as DGN would not read back as the same record with the "
+                f"same problems, so it is left out; convert it to JSON instead"), False
+    return None
 
 
 def write_text(path: str, text: str, force: bool = False) -> None:

@@ -733,22 +733,44 @@ def iter_sources(paths: list[str], stdin: Any = None, stdin_form: str | None = N
 
 def folder_files(folder: Path, skip: Iterable[tuple[int, int]] | None = None) -> list[tuple[Path, str | None]]:
     """The record files under ``folder`` (``*.json``, ``*.jsonl``, ``*.dgn``, in every folder
-    below it, links to files followed and links to folders not), sorted by path, each with
-    ``None``; and each folder that cannot be listed (no permission, gone meanwhile) in its
-    place, with the reason, ``folder`` itself included.  ``Path.rglob`` skipped such a folder
-    in silence, and its records with it.  A link to nowhere (or a link loop) named ``*.json``
-    is listed too, so that it is reported as unreadable, not skipped.
+    below it), sorted by path, each with ``None``; and each folder that cannot be listed (no
+    permission, gone meanwhile) in its place, with the reason, ``folder`` itself included.
+    ``Path.rglob`` skipped such a folder in silence, and its records with it.  A link to nowhere
+    (or a link loop) named ``*.json`` is listed too, so that it is reported as unreadable, not
+    skipped.
+
+    Links are followed, to files and to folders alike (``find -L``): a link to a folder is read
+    as a folder, whatever its name (``games.json`` too); skipping it left its records out
+    without a word.  Each folder is read once, known by its identity (device, inode), not its
+    name: the folders reached without a link first, then the links, in order of their paths;
+    so a link to a folder read already (two links to one folder, a link to a folder below)
+    adds nothing, and a record is checked under its own path where the folder holds it, else
+    under the first link's.  A link to the folder that holds it, or to one above, is a loop and
+    is not followed (:func:`_above`).
 
     Left out: the files the command writes (``skip``, by default those said by :func:`writes`),
     by identity, so that no name, link or ``..`` brings them back in."""
     leave = set(_WRITTEN if skip is None else skip)
     found: list[tuple[Path, str | None]] = []
+    seen: set[tuple[int, int]] = set()
+    links: list[Path] = []  # links to folders, read once every folder reached without one is
     folders = [folder]
-    while folders:
+    while folders or links:
+        if not folders:
+            links.sort(reverse=True)
+            folders.append(links.pop())
         here = folders.pop()
         try:
+            st = os.stat(here)
+        except OSError as e:
+            found.append((here, e.strerror or str(e)))
+            continue
+        if (st.st_dev, st.st_ino) in seen:
+            continue
+        seen.add((st.st_dev, st.st_ino))
+        try:
             with os.scandir(here) as listing:
-                entries = list(listing)
+                entries = sorted(listing, key=lambda entry: entry.name, reverse=True)
         except OSError as e:
             found.append((here, e.strerror or str(e)))
             continue
@@ -756,16 +778,30 @@ def folder_files(folder: Path, skip: Iterable[tuple[int, int]] | None = None) ->
             path = here / entry.name
             try:
                 inside = entry.is_dir(follow_symlinks=False)
+                linked = not inside and entry.is_symlink() and entry.is_dir()
             except OSError:
-                inside = False
+                inside = linked = False
             if inside:
                 folders.append(path)
+            elif linked and not _above(path, here):
+                links.append(path)
             elif path.suffix in RECORD_SUFFIXES and not (leave and file_identity(path) in leave):
                 if _record_file(path):
                     found.append((path, None))
                 elif (special := _special(path)) is not None:  # said, not skipped: read, it could wait for ever
                     found.append((path, f"it is {special}, not a file; a folder's files are read, nothing else"))
     return sorted(found, key=lambda item: item[0])
+
+
+def _above(link: Path, here: Path) -> bool:
+    """Whether ``link``, in the folder ``here``, leads to ``here`` or a folder above it: a loop,
+    which ``find -L`` does not follow either; followed, it would read the folders beside the one
+    named, which nobody asked for."""
+    try:
+        target, place = os.path.realpath(link), os.path.realpath(here)
+    except (OSError, ValueError):
+        return False
+    return place == target or place.startswith(target.rstrip(os.sep) + os.sep)
 
 
 def _special(path: Path) -> str | None:
@@ -821,7 +857,13 @@ def _file_sources(path: Path, form: str | None = None) -> Iterator[Source]:
     if path.suffix == ".jsonl":
         try:
             with path.open("rb") as stream:
-                yield from _split_lines(stream, label)
+                said = False
+                for source in _split_lines(stream, label):
+                    said = True
+                    yield source
+                if not said:  # an archive cut to nothing (a failed copy) is no success
+                    yield Source(label, None, InputError(f"{label}: empty: no record in this JSON Lines archive "
+                                                         f"(not one line with text)"))
         except OSError as e:
             yield Source(label, None, InputError(f"{label}: cannot read: {e.strerror}"))
         return
@@ -917,6 +959,10 @@ def dgn_sources(stream: Any, label: str, head: bytes = b"") -> Iterator[Source]:
         held = next(games)
         second = next(games, None)
         if second is None:
+            if not held.dropped and not held.data.strip():  # "1:1: a game needs a [Game] tag" said of nothing
+                yield Source(label, None, InputError(f"{label}: empty: no game in this DGN text (not one line "
+                                                     f"with text)"), form="dgn")
+                return
             yield from _game_sources(held, label)
             return
         while held is not None:

@@ -98,7 +98,9 @@ class Report:
     """The verdict on one record."""
 
     source: str
-    game: str | None
+    #: The game, one domrec knows, or None: a name it does not know (a DGN text's ``[Game
+    #: "tiddlywinks"]``) is no game, as the same record in JSON has none (docs/archives.md).
+    game: str | None = attrs.field(converter=lambda game: game if game in games.MODULES else None)
     #: ``valid``, ``invalid`` (breaks a rule: exit 1) or ``unusable`` (cannot be judged: exit 2).
     status: str
     problems: tuple[Problem, ...] = ()

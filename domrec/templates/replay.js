@@ -85,8 +85,8 @@
   function played(sec, i) {
     var item = i ? sec.querySelector(".moves").children[i] : null;
     if (!item) { return null; }
-    var who = item.querySelector(":scope > small"), pts = item.querySelector(":scope > b");
-    return {text: item.querySelector("a").textContent, name: who ? who.textContent : "",
+    var who = item.querySelector("small"), pts = item.querySelector("b");  /* (in its link: see below) */
+    return {text: item.querySelector("a").firstChild.textContent.trim(), name: who ? who.textContent : "",
             points: pts ? parseInt(pts.textContent.slice(1), 10) : 0};
   }
 
@@ -209,14 +209,14 @@
   var buttons = document.getElementById("step-buttons");
   sections.forEach(function (sec) {  /* the step buttons round the counter: first, back, on, last */
     var items = sec.querySelector(".moves").children, n = count(sec);
-    for (var i = 0; i < n && i < items.length; i++) {  /* each replayed move's words: a link to its position */
+    for (var i = 0; i < n && i < items.length; i++) {  /* each replayed move's line: a link to its position */
       var words = items[i].firstChild;
       if (!words || words.nodeType !== Node.TEXT_NODE) { continue; }
       var link = document.createElement("a");
       link.setAttribute("href", "#h" + sec.getAttribute("data-hand") + "-m" + i);
-      link.textContent = words.textContent.replace(/\s+$/, "");
-      items[i].replaceChild(link, words);
-      if (words.textContent !== link.textContent) { link.after(words.textContent.slice(link.textContent.length)); }
+      items[i].prepend(link);
+      /* its words, its player's name and its points: a click on a long name beside the words showed nothing */
+      while (link.nextSibling && /^(#text|SMALL|B)$/.test(link.nextSibling.nodeName)) { link.append(link.nextSibling); }
     }
     var copy = buttons.content.cloneNode(true).querySelectorAll("button"), counter = sec.querySelector(".counter");
     counter.parentNode.insertBefore(copy[0], counter);
