@@ -442,7 +442,7 @@ def test_result_from_an_empty_archive_or_a_missing_file(tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n\n")
     r = run("result", path, empty)
-    assert r.exit_code == 2 and "no game records" in r.stderr
+    assert r.exit_code == 2 and "empty: no record in this JSON Lines archive" in r.stderr
     r = run("result", path, tmp_path / "nothere.json")
     assert r.exit_code == 2 and r.stderr.count("nothere.json") == 1, r.stderr
 

@@ -60,8 +60,9 @@ def test_the_reports_header_names_a_duplicate_or_team_event_by_its_format(tmp_pa
     run("new", dup, "--name", "D", "--game", "competitive", "--format", "duplicate", "--movement", "mitchell")
     for i in range(1, 7):
         run("add", dup, f"North {i}", f"South {i}")
-    for event, en, es in ((teams, "duplicate teams", "duplicado por equipos"),
-                          (dup, "duplicate pairs", "duplicado por parejas")):
+    # (English names the format by its key, as "pairs" or "rotating"; the other languages by its msgid)
+    for event, en, es in ((teams, "duplicate teams", "equipos, tableros duplicados"),
+                          (dup, "duplicate pairs", "parejas, tableros duplicados")):
         for lang, said in (("en", en), ("es", es)):
             out = tmp_path / f"{event.stem}-{lang}.html"
             run("report", event, "-o", out, "--lang", lang)

@@ -170,5 +170,5 @@ class Words:
 FORMAT_NAMES = {"pairs": N_("pairs, Swiss rounds"), "individual": N_("individual tables"),
                 "rotating": N_("rotating partners"),
                 # (what the report's header names a team or duplicate event by: its stored format is pairs)
-                "teams": N_("teams"), "duplicate pairs": N_("duplicate pairs"),
-                "duplicate teams": N_("duplicate teams")}
+                "teams": N_("teams"), "duplicate pairs": N_("pairs, duplicate boards"),
+                "duplicate teams": N_("teams, duplicate boards")}
