@@ -187,6 +187,7 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
         if round_no is None:  # as a typed score: the last round seated
             round_no = store.last_round() or 1
         typer.echo(dup.mark_not_played(store, round_no, table, board, reason, by).summary())
+        say_if_stale(store)
         return
     ops: Any = dup
     if store.settings.team_duplicate:
@@ -208,7 +209,7 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
                                 "(--round R: default the last round seated)")
         typer.echo(ops.enter_score(store, round_no, table, board, whole_scores(score), replace, by,
                                    reason=reason).summary())
-        _say_if_stale(store, replace)
+        say_if_stale(store)
         return
     if not records:
         raise UnusableInput("give a board's record file, or --round R --table T --board B --score NS=..,EW=..")
@@ -234,14 +235,17 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
             worst = max(worst, e.exit_code)
     if not seen:
         fail(f"no game records in {', '.join(records)}; nothing was entered", EXIT_UNUSABLE)
-    _say_if_stale(store, replace)
+    say_if_stale(store)
     raise typer.Exit(worst)
 
 
-def _say_if_stale(store: EventStore, replaced: bool) -> None:
-    """After a board's result replaced in a Swiss event of duplicate teams: a note when the last
-    round, unplayed, was paired on standings it changed (as a game's correction says it)."""
-    if replaced and store.settings.team_duplicate:
+def say_if_stale(store: EventStore) -> None:
+    """After a board's result entered, replaced or taken back, or a board marked not played (or the
+    mark taken back), in a Swiss event of duplicate teams: a note when the last round, unplayed, was
+    paired on standings it changed (as a game's correction says it).  A board of a round before the
+    last can change them: a board marked not played at one table of a match settles it at both, and
+    taking a result or a mark back (or entering one afresh) rescores the match."""
+    if store.settings.team_duplicate:
         from tournament.event import desk
 
         stale = desk.stale_pairing(store, str(store.path))
@@ -284,8 +288,9 @@ def print_team_standings(store: EventStore, as_csv: bool, as_json: bool, wide: b
     if _printed_for_programs(doc, "teams", as_csv, as_json):
         return
     vp = doc["ranked_by"] == "victory-points"
+    # A bye is a match won (2 MP, 12 VP) but no match played: its own column, as the other team events'.
     shown = [{"rank": r["rank"], "team": r["team"], "played": r["played"], "W-D-L": f"{r['won']}-{r['drawn']}-{r['lost']}",
-              **({"VP": f"{r['victory_points']:.2f}"} if vp else {"MP": r["match_points"]}),
+              "byes": r["byes"], **({"VP": f"{r['victory_points']:.2f}"} if vp else {"MP": r["match_points"]}),
               "IMPs": f"{r['imps_for']}-{r['imps_against']}", "+/-": r["imps"]} for r in doc["teams"]]
     from tournament.i18n import translations
 

@@ -43,6 +43,7 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
         if store.settings.team_duplicate:  # every table of the round plays these boards
             from tournament.event import duplicate_teams
             extra["boards"] = list(duplicate_teams.round_boards(store, round_no))
+            extra["tables"] = duplicate_teams.table_docs(store, round_no)  # each table's boards: results, not played
         emit(rows, False, True, "", extra)
         return
     if as_csv:
@@ -445,6 +446,8 @@ def clear(
         if board is not None:
             from tournament.event import duplicate as dup
             typer.echo(dup.clear_board(store, round_no, table, board, reason, by).summary())
+            from tournament.cli.duplicate import say_if_stale
+            say_if_stale(store)  # a board taken back rescores its match: a note if the next round's pairing used it
             return
         typer.echo(res.clear_result(store, round_no, table, reason, by).summary())
         _say_if_stale(store, event)

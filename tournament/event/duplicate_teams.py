@@ -367,6 +367,26 @@ def table_texts(store: EventStore, round_no: int) -> dict[int, str]:
     return out
 
 
+def table_docs(store: EventStore, round_no: int) -> list[dict[str, Any]]:
+    """Each table of the round (by number) with its boards, as ``tables --json`` gives them: the
+    round's boards, which every table plays (``"boards": [3, 4]``), how many have a result there
+    (``"results"``, as a duplicate pairs table's), each board's result there (``"board_results"``:
+    board, NS and EW points, how the hand ended, verified; as the feed's, never withheld: the
+    command line is the director's) and the boards not played there (``"not_played"``: marked so
+    there, or at the match's other table where this one has no result; not scored in the match)."""
+    boards = list(round_boards(store, round_no))
+    done = {(r["table_id"], r["board"]): r for r in sql.results(store)}
+    skipped = dup.not_played_boards(store)
+    out = []
+    for t in sorted(store.tables(round_no), key=lambda t: t.number):
+        got = [done[(t.id, b)] for b in boards if (t.id, b) in done]
+        out.append({"table": t.number, "boards": boards, "results": len(got),
+                    "board_results": [{"board": r["board"], "ns_points": r["ns_points"], "ew_points": r["ew_points"],
+                                       "ended": r["ended"], "verified": bool(r["verified"])} for r in got],
+                    "not_played": [b for b in boards if b in skipped.get(t.id, ())]})
+    return out
+
+
 def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]:
     """A line a match of the round, for ``tables`` and ``standings``, in ``lang``: its tables, its
     boards, the IMPs each team has so far (and the victory points), and how many boards are in:

@@ -46,6 +46,10 @@ from tournament.values import Player, Table
 SHEETS_MARK = '<meta name="generator" content="domrec tournament sheets">'
 #: The page of score sheets (an earlier one is replaced without --force).
 SHEETS = outputs.Kind("a page written by tournament sheets", outputs.marked(SHEETS_MARK))
+#: The same page when it carries the tables' links (a QR code a sheet): each link holds its table's key,
+#: so the page is written readable by its owner alone (0600), as the event file and the PIN slips are
+#: (docs/venue.md, "Who may do what"): another account of the laptop could record at any table.
+SHEETS_WITH_KEYS = attrs.evolve(SHEETS, private=True)
 
 #: The ways a hand ends (a record's ``result.end``), as a sheet's "Ended" column names them.
 HAND_ENDS = (N_("out"), N_("blocked"), N_("sudden-death"), N_("target"), N_("abandoned"))
@@ -224,6 +228,8 @@ th,td{border:1px solid #000;padding:1mm 2mm;text-align:left;vertical-align:middl
 .called .blank.short{width:12mm}
 @media print{.grid th.run,.grid td.run{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 .winner{margin:4mm 0 2mm;font-size:11pt}
+.grid td.forfeit{font-style:italic;text-align:center}
+.forfeited{margin:3mm 0 0;font-size:11pt;font-weight:bold}
 .change{margin:4mm 0;font-size:10pt}
 .change ul{list-style:none;padding:0;margin:2mm 0}
 .change li{margin:3mm 0}
@@ -404,6 +410,17 @@ class CaptainsChange:
 
 
 @attrs.frozen
+class CaptainsForfeit:
+    """A match's table lost by forfeit before it is played (its team a pair short, the forfeit the
+    pairing stored; or one entered by hand): the sides that did not play, each side's points, the
+    side that won the game."""
+
+    absent: tuple[str, ...]
+    scores: dict[str, int]
+    winner: str | None
+
+
+@attrs.frozen
 class CaptainsMatch:
     """A team match as its captain's sheet lists it: the two teams (home first) and its tables;
     a set (``target``: its game points) also the captains' changes made so far."""
@@ -415,6 +432,8 @@ class CaptainsMatch:
     sides: tuple[dict[str, str], ...]
     target: int | None = None
     changes: tuple[CaptainsChange, ...] = ()
+    #: Each table's forfeit, stored before it is played (a team a pair short: the pairing stores it), or None.
+    forfeits: tuple[CaptainsForfeit | None, ...] = ()
 
 
 def team_matches(store: EventStore, tables: Sequence[Table]) -> list[CaptainsMatch]:
@@ -430,14 +449,23 @@ def team_matches(store: EventStore, tables: Sequence[Table]) -> list[CaptainsMat
     by_no = {t.number: t for t in tables}
     target = store.settings.team_set
     made = _captains_changes(store, tables[0].round, names) if target and tables else {}
+    results = store.results()
     out = []
     for m in pairing.round_matches(tables, {}, squad_of):
         mine = tuple(by_no[n] for n in m.tables)
         out.append(CaptainsMatch(names[m.home], names[m.away], mine,
                                  tuple({side: names[team] for side, team in pairing.table_sides(t, squad_of).items()}
                                        for t in mine), target,
-                                 tuple(made[n] for n in (names[m.home], names[m.away]) if n in made)))
+                                 tuple(made[n] for n in (names[m.home], names[m.away]) if n in made),
+                                 tuple(_forfeit(results.get(t.id)) for t in mine)))
     return out
+
+
+def _forfeit(result: Any) -> CaptainsForfeit | None:
+    """A table's forfeit by a side, as its captain's sheet fills it in; None for any other table."""
+    if result is None or result.kind != "forfeit" or not result.absent:
+        return None
+    return CaptainsForfeit(tuple(result.absent), dict(result.scores), result.winner)
 
 
 def _captains_changes(store: EventStore, round_no: int, names: dict[int, str]) -> dict[str, CaptainsChange]:
@@ -460,7 +488,9 @@ def captains_sheet_html(settings: Settings, match: CaptainsMatch, players: dict[
                         team_names: dict[int, str], lang: str = "en") -> str:
     """A match's captain's sheet (a ``<section>``): each of its tables with each team's pair there,
     a box for each team's score and games won at each table, the match's totals, and a signature
-    for each captain: what the captains sign once all the match's tables are in."""
+    for each captain: what the captains sign once all the match's tables are in.  A table forfeited
+    before it is played (a team a pair short: the pairing stores the forfeit) has no boxes: its
+    points and game are filled in as stored, and a line under the grid says it is forfeited."""
     _ = translations(lang).gettext
     first, last = match.tables[0].number, match.tables[-1].number
     where = _("Round %(round)s · Tables %(first)s-%(last)s") % {"round": match.tables[0].round, "first": first,
@@ -471,20 +501,33 @@ def captains_sheet_html(settings: Settings, match: CaptainsMatch, players: dict[
     team_word, score_word, games_word = _("Team"), _("Points"), _("Games won")
     head = "".join(f"<th>{_e(h)}</th>" for h in (_("Table"), team_word, _("Side"), _("Pair"), score_word, games_word))
     out.append(f'<table class="grid match"><thead><tr>{head}</tr></thead><tbody>')
-    for table, sides in zip(match.tables, match.sides):
+    lost: list[str] = []  # a line a table forfeited before it is played: no boxes to fill there
+    for i, (table, sides) in enumerate(zip(match.tables, match.sides)):
+        forfeit = match.forfeits[i] if i < len(match.forfeits) else None
         for team in (match.home, match.away):
             side = next(x for x, name in sides.items() if name == team)
             who = [players[x.player] for x in table.seats if x.side == side]
             pair = team_names.get(who[0].team) if who and who[0].team else None
             names = " & ".join(p.name for p in who)
-            out.append(f'<tr><td class="hand">{table.number}</td><td>{_e(team)}</td><td>{_e(side)}</td>'
-                       f'<td>{_e(f"{pair} ({names})" if pair else names)}</td><td class="end"></td>'
-                       f'<td class="end"></td></tr>')
+            # A forfeited table is not played: its points and game filled in as stored, not boxes to fill.
+            boxes = ('<td class="end"></td><td class="end"></td>' if forfeit is None else
+                     f'<td class="end forfeit">{forfeit.scores.get(side, 0)}</td>'
+                     f'<td class="end forfeit">{1 if forfeit.winner == side else 0}</td>')
+            row = "<tr>" if forfeit is None else '<tr class="forfeit">'
+            out.append(f'{row}<td class="hand">{table.number}</td><td>{_e(team)}</td><td>{_e(side)}</td>'
+                       f'<td>{_e(f"{pair} ({names})" if pair else names)}</td>{boxes}</tr>')
+        if forfeit is not None:
+            words = {"table": table.number, "team": ", ".join(sides[x] for x in forfeit.absent if x in sides),
+                     "winner": sides.get(forfeit.winner or "", "")}
+            lost.append(_("Table %(table)s: forfeited by %(team)s, not played (%(winner)s wins the game by the "
+                          "forfeit score)") % words if words["winner"] else
+                        _("Table %(table)s: forfeited by %(team)s, not played") % words)
     out.append("</tbody><tfoot>")
     for team in (match.home, match.away):
         total = _("Total %(team)s") % {"team": team}
         out.append(f'<tr><th colspan="4">{_e(total)}</th><td></td><td></td></tr>')
     out.append("</tfoot></table>")
+    out += [f'<p class="forfeited">{_e(line)}</p>' for line in lost]
     if match.target:
         out.append(_captains_changes_html(settings, match, _))
     winner_word = _("Winner of the match:")
@@ -669,7 +712,7 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
     page = sheets_page(store.settings, tables, players, team_names, _match_labels(store, rnd, lang), links=table_links,
                        public=public, lang=lang, captains=team_matches(store, tables) if table_no is None else (),
                        boards=plays, numbers=shown_numbers(store))
-    kinds = [outputs.RECORDS] * len(texts) + [SHEETS]
+    kinds = [outputs.RECORDS] * len(texts) + [SHEETS if table_links is None else SHEETS_WITH_KEYS]
     texts.append((folder / sheets_name(rnd, table_no), page))
     if folder.is_dir():
         existing = []
