@@ -297,7 +297,10 @@ class Recorder:
     @property
     def prompt(self) -> str:
         """The terminal's prompt: what the table is asked for next (a confirmation, whose move, the
-        end line a left line waits for, a hand's start), docs/recording.md, "Starting a game"."""
+        end line a left line waits for, a hand's start), docs/recording.md, "Starting a game".
+        Right after the left line that closed a hand, an end line is still that hand's claim (see
+        :meth:`_part_line`): the prompt names that hand's end line before the next hand's start,
+        as a refused claim there names that hand."""
         g = self.game
         if self._confirming:
             return "confirm (y/n)> "
@@ -309,6 +312,8 @@ class Recorder:
             return f"hand {g.hand_number}> "
         if self.kept_last:
             return f"hand {g.hand_number} kept as it stands (undo reopens it)> "
+        if self._left_closed_last and not self.hand_announced and g.hand_number:
+            return f"hand {g.hand_number}'s end line, or hand {g.hand_number + 1} (deal lines, or the first move)> "
         return f"hand {g.hand_number + 1} (deal lines, or the first move)> "
 
     @property

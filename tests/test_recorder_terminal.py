@@ -305,7 +305,8 @@ def test_a_hand_without_the_deal_ends_with_left(term, tmp_path):
     term.line(left)
     screen = term.screen()
     assert "hand 1 ends out: NS 0, EW 43" in screen
-    term.wait_prompt("hand 2 (deal lines, or the first move)>")
+    # (an end line now is still hand 1's claim: the prompt says so before hand 2's start)
+    term.wait_prompt("hand 1's end line, or hand 2 (deal lines, or the first move)>")
     term.keys("C-d")
     assert term.wait_dead() == "0"
     got = read_record(out)

@@ -48,8 +48,9 @@ def swap(
 ) -> None:
     """Swap two players' seats (two pairs', in a pairs event) before their tables are played."""
     with open_for_command(event) as store:
-        tables = desk.swap(store, a, b, round_no, desk.Who(by, reason))
-        lines = _seated(store, tables)
+        said: list[str] = []  # (a forfeit the pairing stored for a team a pair short, moved with its pair)
+        tables = desk.swap(store, a, b, round_no, desk.Who(by, reason), said)
+        lines = _seated(store, tables) + said
         warnings = desk.seating_warnings(store, tables[0].round if tables else store.last_round(), tables)
     typer.echo("\n".join(lines) if lines else "swapped")
     for line in warnings:
@@ -69,8 +70,9 @@ def move(
 ) -> None:
     """Move a player to a seat; whoever sat there takes the player's old place (seat or bye)."""
     with open_for_command(event) as store:
-        tables = desk.move(store, player, table, seat, round_no, desk.Who(by, reason))
-        lines = _seated(store, tables)
+        said: list[str] = []
+        tables = desk.move(store, player, table, seat, round_no, desk.Who(by, reason), said)
+        lines = _seated(store, tables) + said
         warnings = desk.seating_warnings(store, tables[0].round if tables else store.last_round(), tables)
     typer.echo("\n".join(lines) if lines else "moved")
     for line in warnings:

@@ -190,23 +190,32 @@ def pairing_forfeits(store: EventStore, tables: list[Table]) -> dict[int, Any]:
     return out
 
 
-def short_forfeit(store: EventStore, table: Table, existing: Any = None, why: str | None = None) -> bool:
+#: Who entered the forfeit the pairing stores for a team a pair short, as ``history --entered``
+#: says it (not the login name of whoever paired the round: the pairing's, as ``unpair`` and
+#: ``swap`` treat it).
+PAIRING_BY = "the pairing"
+
+
+def short_forfeit(store: EventStore, table: Table, existing: Any = None, why: str | None = None,
+                  who: Who = NOBODY) -> bool:
     """Within a write: ``table`` (of a team event) lost by forfeit by each side where a withdrawn
     pair sits (its team a pair short: :func:`tournament.pairing.teams.short_sides`), the opponents'
-    pair winning by the event's forfeit score, as the pairing stores it; ``existing``, the
-    pairing's forfeit there before a change of seats, is replaced (kept in the trail, ``why``), or
-    left as it is where the same sides are short, or taken back where none is now.  Whether the
-    table has the pairing's forfeit now."""
+    pair winning by the event's forfeit score, as the pairing stores it (entered by
+    :data:`PAIRING_BY`); ``existing``, the pairing's forfeit there before a change of seats, is
+    replaced (kept in the trail, ``why``, by ``who``: the change's author), or left as it is where
+    the same sides are short, or taken back where none is now.  Whether the table has the
+    pairing's forfeit now."""
     from tournament.event.results import forfeit_in_write
     from tournament.pairing.teams import short_sides
     from tournament.store.squads import substitutions
 
     absent = short_sides(table, store.teams(), substitutions(store))
     if absent:
-        forfeit_in_write(store, table, absent, existing, replace=existing is not None, reason=why)
+        forfeit_in_write(store, table, absent, existing, replace=existing is not None, reason=why, by=PAIRING_BY,
+                         trail_by=who.cleaned().by if existing is not None else None)
         return True
     if existing is not None:
-        _take_back(store, table, existing, why or "")
+        _take_back(store, table, existing, why or "", who)
     return False
 
 
@@ -296,10 +305,13 @@ def _label(players: list[Player], team: Team | None) -> str:
     return team.name if team is not None else f"{players[0].name} (#{players[0].id})"
 
 
-def swap(store: EventStore, a: str, b: str, round_no: int | None = None, who: Who = NOBODY) -> list[Table]:
+def swap(store: EventStore, a: str, b: str, round_no: int | None = None, who: Who = NOBODY,
+         said: list[str] | None = None) -> list[Table]:
     """Swap two players' seats (in a pairs event, two pairs': each member takes the other pair's
     member's seat, so partnerships stay whole) in a round not yet played at either table.  A
-    player with a bye swaps it with the other's seat.  Returns the tables changed."""
+    player with a bye swaps it with the other's seat.  Returns the tables changed; ``said`` gets a
+    line for each forfeit the pairing stored for a team a pair short that the change moved (or
+    left where it was, won now by another pair): :func:`_forfeit_lines`."""
     with store.write():
         number = _round_to_change(store, round_no)
         pa, ta = find_unit(store, a)
@@ -317,7 +329,7 @@ def swap(store: EventStore, a: str, b: str, round_no: int | None = None, who: Wh
             moves = [(x.id, y.id) for x, y in zip(order_a, order_b)]
         else:
             moves = [(pa[0].id, pb[0].id)]
-        return _swap(store, number, moves, _label(pa, ta), _label(pb, tb), who)
+        return _swap(store, number, moves, _label(pa, ta), _label(pb, tb), who, said=said)
 
 
 def _refuse_across_teams(store: EventStore, ta: Team | None, tb: Team | None) -> None:
@@ -333,8 +345,9 @@ def _refuse_across_teams(store: EventStore, ta: Team | None, tb: Team | None) ->
 
 
 def _swap(store: EventStore, number: int, moves: list[tuple[int, int]], label_a: str, label_b: str,
-          who: Who, action: str = "seats_swapped") -> list[Table]:
-    """Within the write: each (x, y) of ``moves`` trade places (seat or bye) in round ``number``."""
+          who: Who, action: str = "seats_swapped", said: list[str] | None = None) -> list[Table]:
+    """Within the write: each (x, y) of ``moves`` trade places (seat or bye) in round ``number``;
+    ``said``: the lines of :func:`_forfeit_lines`."""
     byes = set(store.byes(number).get(number, []))
     changed: dict[int, Table] = {}
     byes_changed = False
@@ -359,6 +372,7 @@ def _swap(store: EventStore, number: int, moves: list[tuple[int, int]], label_a:
                 byes_changed = True
     names = {p.id: p.name for p in store.players()}
     tables = []
+    followed: list[tuple[Table, Any, bool]] = []  # (table, its pairing's forfeit before, one there now)
     for t in sorted(changed.values(), key=lambda t: t.number):
         now = store.table(number, t.number)
         assert now is not None
@@ -366,13 +380,59 @@ def _swap(store: EventStore, number: int, moves: list[tuple[int, int]], label_a:
         changes.record(store, changes.SEAT_CHANGED, number, t.number,
                        {"seats": changes.seats_doc(now.seats, names)})
         if store.settings.teams:  # the forfeit of a team a pair short follows the pair that is short
-            short_forfeit(store, now, forfeits.get(now.id), "the seats changed: the forfeit of the team a pair "
-                                                             "short follows its withdrawn pair")
+            had = forfeits.get(now.id)
+            has = short_forfeit(store, now, had, "the seats changed: the forfeit of the team a pair short follows "
+                                                 "its withdrawn pair", who)
+            if had is not None or has:
+                followed.append((now, had, has))
+    if said is not None and followed:
+        said.extend(_forfeit_lines(store, followed))
     if byes_changed:  # a bye changed hands: the round's byes as they are now
         changes.record(store, changes.SEAT_CHANGED, number, None, {"byes": store.byes(number).get(number, [])})
     trail_it(store, action, number, {"players": [list(m) for m in moves],
                                               "tables": [t.number for t in tables]}, who)
     return tables
+
+
+def _forfeit_lines(store: EventStore, followed: list[tuple[Table, Any, bool]]) -> list[str]:
+    """What a change of seats did to the forfeits the pairing stored for a team a pair short, a
+    line each (``swap`` and ``move`` print them under the tables' new seats): a forfeit that moved
+    with its withdrawn pair to another table (taken back where it was, kept in the trail), one
+    left at its table and won now by the pair seated there, one stored or taken back alone.
+    ``followed``: (a changed table, the pairing's forfeit there before, whether it has one now)."""
+    from tournament.event.results import STORED, Entry
+
+    results = store.results()
+    pair_names = {t.id: t.name for t in store.teams()}
+    pair_of = {p.id: p.team for p in store.players()}
+    what = "the forfeit the pairing stored for a team a pair short"
+
+    def pairs(table: Table, sides: Any) -> str:
+        return " and ".join(dict.fromkeys(pair_names.get(pair_of.get(s.player), "?")
+                                          for s in table.seats if s.side in sides))
+
+    gone = [t for t, had, has in followed if had is not None and not has]
+    came = [t for t, had, has in followed if had is None and has]
+    moved = len(gone) == 1 and len(came) == 1
+    lines = []
+    for t, had, has in followed:
+        if not has:
+            if not moved:
+                lines.append(f"round {t.round} table {t.number}: {what} is taken back, no withdrawn pair sitting "
+                             f"there now (kept in the trail: `tournament history`)")
+            continue
+        res = results[t.id]
+        entry = Entry(STORED, t.round, t.number, dict(t.in_seat_order(res.scores)), res.winner, False,
+                      absent=tuple(res.absent))
+        head = entry.summary().rsplit(" — ", 1)[0]  # (its result, as `result` says it)
+        short = pairs(t, res.absent)
+        if had is None:
+            lines.append(f"{head} — {what}, " + (f"moved here from table {gone[0].number}" if moved else "stored")
+                         + f" with its withdrawn pair {short}")
+        else:
+            won = pairs(t, [x for x in t.sides() if x not in res.absent])
+            lines.append(f"{head} — {what}, left here with its withdrawn pair {short}: won now by {won}")
+    return lines
 
 
 def _seat_order(found: tuple[Table | None, SeatAssignment | None]) -> tuple[int, int, str]:
@@ -383,10 +443,10 @@ def _seat_order(found: tuple[Table | None, SeatAssignment | None]) -> tuple[int,
 
 
 def move(store: EventStore, key: str, table_no: int, seat: str, round_no: int | None = None,
-         who: Who = NOBODY) -> list[Table]:
+         who: Who = NOBODY, said: list[str] | None = None) -> list[Table]:
     """Move a player to a seat of a round not yet played: whoever sat there takes the player's
     old place (their seat, or their bye).  In a pairs event, pairs are swapped instead (a pair
-    is never split)."""
+    is never split).  ``said``: as :func:`swap`'s."""
     if store.settings.format == PAIRS:
         raise Refused("a pairs event keeps its partnerships whole: swap two pairs with `tournament swap`")
     with store.write():
@@ -404,7 +464,7 @@ def move(store: EventStore, key: str, table_no: int, seat: str, round_no: int | 
         occupant = next(p for p in store.players() if p.id == target.player)
         # One player's move is a swap with whoever sits in the seat.
         return _swap(store, number, [(player.id, occupant.id)], _who(store, player),
-                     _who(store, occupant), who, "player_moved")
+                     _who(store, occupant), who, "player_moved", said)
 
 
 # --- what a change of seats breaks --------------------------------------------------------------

@@ -455,9 +455,13 @@ def _trail_forfeit(store: EventStore, entry: Entry, reason: str | None) -> None:
 
 
 def forfeit_in_write(store: EventStore, table: Table, absent: tuple[str, ...], existing: Any = None,
-                     replace: bool = False, reason: str | None = None) -> Entry:
+                     replace: bool = False, reason: str | None = None, by: str | None = None,
+                     trail_by: str | None = None) -> Entry:
     """Within a write: ``table``'s result a forfeit by the sides ``absent`` (checked by the caller:
-    sides of the table, one at least there), the others scoring the event's forfeit score."""
+    sides of the table, one at least there), the others scoring the event's forfeit score.
+    ``by``: who entered it, as ``history --entered`` says it (the pairing's own forfeit: "the
+    pairing", not the login name); ``trail_by``: who replaced ``existing``, in the trail (the
+    change of seats' author; default ``by``)."""
     sides = table.sides()
     there = [x for x in sides if x not in absent]
     points = store.settings.forfeit_score
@@ -466,18 +470,18 @@ def forfeit_in_write(store: EventStore, table: Table, absent: tuple[str, ...], e
     ordered_absent = tuple(x for x in sides if x in absent)
     note = FORFEIT_NOTE + ", ".join(ordered_absent)
     return _forfeit_entry(store, table, ordered, winner, note, ordered_absent, existing, replace, table.number,
-                          reason)
+                          reason, by, trail_by)
 
 
 def _forfeit_entry(store: EventStore, table: Table, ordered: dict[str, int], winner: str | None, note: str,
                    shown_absent: tuple[str, ...], existing: Any, replace: bool, table_no: int,
-                   reason: str | None = None) -> Entry:
+                   reason: str | None = None, by: str | None = None, trail_by: str | None = None) -> Entry:
     """A forfeit stored (or found already stored the same: unchanged), with who did not play."""
     if existing is not None and existing.kind == "forfeit" and existing.note == note \
             and existing.scores == ordered:
         return Entry(UNCHANGED, table.round, table.number, ordered, winner, False, absent=shown_absent)
     entry = _store(store, table, "forfeit", False, ordered, winner, None, None, replace,
-                   f"table {table_no}", None, note, reason=reason)
+                   f"table {table_no}", None, note, by=by, reason=reason, trail_by=trail_by)
     return attrs.evolve(entry, absent=shown_absent)
 
 
@@ -728,7 +732,9 @@ def board_on_phone(store: EventStore, table: Table, boards: Sequence[int]) -> in
 def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: dict[str, int],
            winner: str | None, text: str | None, digest: str | None, replace: bool, source: str,
            report: Report | None, note: str | None = None, by: str | None = None,
-           reason: str | None = None, over_phone: bool = False) -> Entry:
+           reason: str | None = None, over_phone: bool = False, trail_by: str | None = None) -> Entry:
+    """``by``: who entered the result (default the event's author, or the login name);
+    ``trail_by``: who replaced the result there before, in the trail (default ``by``)."""
     refuse_whole_game(store)  # a whole game's result has nothing to be compared with
     if store.settings.team_duplicate:  # a match is scored on its boards: a whole game's result counts for nothing
         raise ResultRefused(f"{source}: duplicate teams enter a result per board: --round {table.round} --table "
@@ -762,7 +768,7 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
         from tournament.event.audit import default_author
 
         audit_id = store.move_result_to_audit(existing, reason or _replaced_by(kind, source),
-                                              by or store.author or default_author())
+                                              trail_by or by or store.author or default_author())
         new_id = store.insert_result(table.id, kind, verified, scores, winner, text, digest, note)
         entries_sql.set_entered_by(store, table.id, by or store.author or default_author())
         store.link_audit(audit_id, new_id)

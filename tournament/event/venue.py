@@ -170,6 +170,10 @@ GAME_ON_PHONE = N_("round %(n)s table %(n2)s has a game in progress on its table
 HAS_RESULT = N_("round %(n)s table %(n2)s already has a result (%(scores)s): this game was not stored; call the "
                 "director")
 
+#: The director's page's word for a table whose result the director entered over the game its
+#: phone had started (:meth:`Venue.overview`: its progress; the table's page, table.js, says the same).
+DIRECTORS_RESULT = N_("result entered by the director")
+
 REFUSALS = (
     GAME_ON_PHONE,
     HAS_RESULT,
@@ -1588,13 +1592,20 @@ class Venue:
                            else {"hands": len(game["hands"])} if hand else None)
                 progress = (f"hand {hand['number']}, move {len(hand['moves'])}" if hand and game["in_hand"]
                             else f"{len(game['hands'])} hand{'s' if len(game['hands']) != 1 else ''}" if hand else "")
+                # A result the director entered (the director's page, or the command line) over a game
+                # the phone had started: the table's result is the director's, not where its phone
+                # got to (the table's page says it in the same words).
+                entered = (hand is not None and state["result"] is not None and not self._plays_boards
+                           and state["result"].get("via") != "table")
+                if entered:
+                    progress, reached = DIRECTORS_RESULT, None
                 # The call is a field of its own here, so that the director sees both: a table that
                 # called while waiting for confirmation is still waiting (the table's state says "called").
                 status = _progress(state["result"] is not None, live, game, self._plays_boards)
                 quiet = _minutes_since(live.last_at)
                 idle = status in ("playing", "waiting") and quiet is not None and quiet >= self.idle_minutes
                 tables.append({"round": t.round, "table": t.number, "status": status, "progress": progress,
-                               "reached": reached,
+                               "reached": reached, "entered": entered,
                                "last_at": live.last_at, "rev": live.rev, "called": state["called"],
                                "idle": idle, "idle_minutes": int(quiet) if idle and quiet is not None else None,
                                "players": {s.seat: players[s.player].name for s in t.seats},

@@ -299,6 +299,8 @@
   }
   // How far a table is ("hand 2, move 14", "3 hands"), from the overview's numbers, in the page's language.
   function progress(x) {
+    // (a result the director entered over a game in play: the director's, not the phone's progress)
+    if (x.entered) return t("result entered by the director");
     if (x.reached && x.reached.move !== undefined) return t("hand %(n)s, move %(move)s", { n: x.reached.hand, move: x.reached.move });
     if (x.reached) return x.reached.hands === 1 ? t("1 hand") : t("%(n)s hands", { n: x.reached.hands });
     return x.progress;
