@@ -47,6 +47,11 @@ def _print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, 
         emit(rows, False, True, "", extra)
         return
     if as_csv:
+        if store.settings.team_duplicate:  # a column a board of the round: its points at the seat's table
+            from tournament.event.duplicate_teams import board_cells
+            cells = board_cells(store, round_no)
+            for row in rows:
+                row.update(cells.get(row["table"], {}))
         for p in bye_players:
             row = {k: "" for k in (rows[0] if rows else {"round": 0, "table": 0, "seat": "", "side": "",
                                                           "id": 0, "name": "", "score": "", "result": ""})}

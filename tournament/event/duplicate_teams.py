@@ -387,6 +387,19 @@ def table_docs(store: EventStore, round_no: int) -> list[dict[str, Any]]:
     return out
 
 
+def board_cells(store: EventStore, round_no: int) -> dict[int, dict[str, str]]:
+    """Each table of the round (by number) as ``tables --csv`` adds it to each of its seats' rows: a
+    column a board of the round, ``board_3``, holding the board's points there as ``--score`` takes
+    them (``NS=45,EW=0``), ``not played`` (not played there, or at the match's other table where
+    this one has no result: :func:`table_docs`' ``not_played``), or nothing while it is to play."""
+    out = {}
+    for t in table_docs(store, round_no):
+        got = {r["board"]: f"NS={r['ns_points']},EW={r['ew_points']}" for r in t["board_results"]}
+        out[t["table"]] = {f"board_{b}": got.get(b, "not played" if b in t["not_played"] else "")
+                           for b in t["boards"]}
+    return out
+
+
 def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]:
     """A line a match of the round, for ``tables`` and ``standings``, in ``lang``: its tables, its
     boards, the IMPs each team has so far (and the victory points), and how many boards are in:

@@ -4,7 +4,8 @@
 its game — the game, the event's variant and rule options, the event's name,
 round and table, the players in their seats with their event numbers as
 ``[Id "N=12"]`` (the ids :mod:`tournament.event.results` matches records by) and no
-hands — ready to be continued by ``domrec record FILE`` or typed up by hand;
+hands — ready to be continued by ``domrec record FILE`` or typed up by hand
+(none for a table forfeited before it is played: no game is played there);
 and one HTML page of paper score sheets, one sheet (one printed page) a table.
 
 ``tournament record`` opens the recorder on the same file (writing it first
@@ -230,6 +231,12 @@ th,td{border:1px solid #000;padding:1mm 2mm;text-align:left;vertical-align:middl
 .winner{margin:4mm 0 2mm;font-size:11pt}
 .grid td.forfeit{font-style:italic;text-align:center}
 .forfeited{margin:3mm 0 0;font-size:11pt;font-weight:bold}
+.grid.forfeit{margin-top:2mm}
+.grid.match-boards td{height:8mm}
+.grid.match-boards td.pts{width:17mm}.grid.match-boards td.net{width:18mm}
+.grid.match-boards td.imp{width:15mm}
+.note{font-size:9pt;margin:2mm 0}
+.scale{width:auto;margin-bottom:2mm}.scale th,.scale td{font-size:8pt;padding:0.5mm 1.2mm;text-align:center}
 .change{margin:4mm 0;font-size:10pt}
 .change ul{list-style:none;padding:0;margin:2mm 0}
 .change li{margin:3mm 0}
@@ -267,11 +274,14 @@ def _rules_text(settings: Settings, lang: str = "en") -> str:
 def sheet_html(settings: Settings, table: Table, players: dict[int, Player], shape: SheetShape,
                team_names: dict[int, str] | None = None, match: str | None = None,
                dgn_file: str | None = None, link: str | None = None, public: str | None = None,
-               lang: str = "en", boards: Sequence[Board] = (), numbers: dict[int, int] | None = None) -> str:
+               lang: str = "en", boards: Sequence[Board] = (), numbers: dict[int, int] | None = None,
+               forfeit: tuple[CaptainsForfeit, dict[str, str]] | None = None) -> str:
     """One table's sheet (a ``<section>``) in ``lang``: every name escaped; with ``link``, the table's
     page on the venue server as a QR code to scan, and written out for whoever cannot scan it; with
     ``public``, the event's public page (standings, results, where to sit next) likewise.  A
-    duplicate table (``boards``: those it plays this round) scores a row a board, not a game."""
+    duplicate table (``boards``: those it plays this round) scores a row a board, not a game.  A
+    table forfeited before it is played (``forfeit``: the stored forfeit, and each side's team) says
+    so, with each side's points as stored: no boxes, no game file, no table link to record at."""
     _ = translations(lang).gettext
     team_names = team_names or {}
     sides = table.sides()
@@ -295,6 +305,17 @@ def sheet_html(settings: Settings, table: Table, players: dict[int, Player], sha
         out.append(f'<tr><td class="seat">{_e(s.seat)}</td><td class="side">{_e(s.side)}</td>'
                    f'<td class="no">#{_e(no)}</td><td class="name">{_e(p.name)}</td></tr>')
     out.append("</tbody></table>")
+    if forfeit is not None:  # not played: nothing to score or sign at the table (docs/tournament.md)
+        lost, named = forfeit
+        out.append(f'<p class="forfeited">{_e(forfeit_line(table.number, lost, named, _))}</p>')
+        head = "".join(f"<th>{_e(h)}</th>" for h in (_("Side"), _("Team"), _("Points")))
+        out.append(f'<table class="grid forfeit"><thead><tr>{head}</tr></thead><tbody>'
+                   + "".join(f'<tr><td class="side">{_e(side)}</td><td>{_e(named.get(side, ""))}</td>'
+                             f'<td class="end forfeit">{_e(lost.scores.get(side, 0))}</td></tr>' for side in sides)
+                   + "</tbody></table>")
+        out.extend(_codes(None, public, lang))
+        out.append("</section>")
+        return "\n".join(out)
     if boards:
         out.extend(_board_rows(settings, table, sides, members, pair_of, boards, shape, lang))
         out.extend(_signatures(sides, members, pair_of, lang))
@@ -434,6 +455,8 @@ class CaptainsMatch:
     changes: tuple[CaptainsChange, ...] = ()
     #: Each table's forfeit, stored before it is played (a team a pair short: the pairing stores it), or None.
     forfeits: tuple[CaptainsForfeit | None, ...] = ()
+    #: Duplicate teams: the round's boards, which both tables play (the match is scored on them in IMPs).
+    boards: tuple[int, ...] = ()
 
 
 def team_matches(store: EventStore, tables: Sequence[Table]) -> list[CaptainsMatch]:
@@ -450,6 +473,11 @@ def team_matches(store: EventStore, tables: Sequence[Table]) -> list[CaptainsMat
     target = store.settings.team_set
     made = _captains_changes(store, tables[0].round, names) if target and tables else {}
     results = store.results()
+    boards: tuple[int, ...] = ()
+    if store.settings.team_duplicate and tables:  # every table of the round plays the round's boards
+        from tournament.event.duplicate_teams import round_boards
+
+        boards = tuple(round_boards(store, tables[0].round))
     out = []
     for m in pairing.round_matches(tables, {}, squad_of):
         mine = tuple(by_no[n] for n in m.tables)
@@ -457,7 +485,7 @@ def team_matches(store: EventStore, tables: Sequence[Table]) -> list[CaptainsMat
                                  tuple({side: names[team] for side, team in pairing.table_sides(t, squad_of).items()}
                                        for t in mine), target,
                                  tuple(made[n] for n in (names[m.home], names[m.away]) if n in made),
-                                 tuple(_forfeit(results.get(t.id)) for t in mine)))
+                                 tuple(_forfeit(results.get(t.id)) for t in mine), boards))
     return out
 
 
@@ -490,7 +518,9 @@ def captains_sheet_html(settings: Settings, match: CaptainsMatch, players: dict[
     a box for each team's score and games won at each table, the match's totals, and a signature
     for each captain: what the captains sign once all the match's tables are in.  A table forfeited
     before it is played (a team a pair short: the pairing stores the forfeit) has no boxes: its
-    points and game are filled in as stored, and a line under the grid says it is forfeited."""
+    points and game are filled in as stored, and a line under the grid says it is forfeited.  A
+    duplicate-teams match (``match.boards``) is scored on its boards instead, as a bridge team
+    match's scorecard is (:func:`_duplicate_match_html`)."""
     _ = translations(lang).gettext
     first, last = match.tables[0].number, match.tables[-1].number
     where = _("Round %(round)s · Tables %(first)s-%(last)s") % {"round": match.tables[0].round, "first": first,
@@ -498,38 +528,12 @@ def captains_sheet_html(settings: Settings, match: CaptainsMatch, players: dict[
     heading = _("Captain's sheet: %(home)s against %(away)s") % {"home": match.home, "away": match.away}
     out = [f'<section class="sheet captains" id="match-{match.tables[0].round}-{first}">',
            f"<h1>{_e(settings.name)}</h1>", f'<p class="where">{_e(where)}</p>', f"<p><b>{_e(heading)}</b></p>"]
-    team_word, score_word, games_word = _("Team"), _("Points"), _("Games won")
-    head = "".join(f"<th>{_e(h)}</th>" for h in (_("Table"), team_word, _("Side"), _("Pair"), score_word, games_word))
-    out.append(f'<table class="grid match"><thead><tr>{head}</tr></thead><tbody>')
-    lost: list[str] = []  # a line a table forfeited before it is played: no boxes to fill there
-    for i, (table, sides) in enumerate(zip(match.tables, match.sides)):
-        forfeit = match.forfeits[i] if i < len(match.forfeits) else None
-        for team in (match.home, match.away):
-            side = next(x for x, name in sides.items() if name == team)
-            who = [players[x.player] for x in table.seats if x.side == side]
-            pair = team_names.get(who[0].team) if who and who[0].team else None
-            names = " & ".join(p.name for p in who)
-            # A forfeited table is not played: its points and game filled in as stored, not boxes to fill.
-            boxes = ('<td class="end"></td><td class="end"></td>' if forfeit is None else
-                     f'<td class="end forfeit">{forfeit.scores.get(side, 0)}</td>'
-                     f'<td class="end forfeit">{1 if forfeit.winner == side else 0}</td>')
-            row = "<tr>" if forfeit is None else '<tr class="forfeit">'
-            out.append(f'{row}<td class="hand">{table.number}</td><td>{_e(team)}</td><td>{_e(side)}</td>'
-                       f'<td>{_e(f"{pair} ({names})" if pair else names)}</td>{boxes}</tr>')
-        if forfeit is not None:
-            words = {"table": table.number, "team": ", ".join(sides[x] for x in forfeit.absent if x in sides),
-                     "winner": sides.get(forfeit.winner or "", "")}
-            lost.append(_("Table %(table)s: forfeited by %(team)s, not played (%(winner)s wins the game by the "
-                          "forfeit score)") % words if words["winner"] else
-                        _("Table %(table)s: forfeited by %(team)s, not played") % words)
-    out.append("</tbody><tfoot>")
-    for team in (match.home, match.away):
-        total = _("Total %(team)s") % {"team": team}
-        out.append(f'<tr><th colspan="4">{_e(total)}</th><td></td><td></td></tr>')
-    out.append("</tfoot></table>")
-    out += [f'<p class="forfeited">{_e(line)}</p>' for line in lost]
-    if match.target:
-        out.append(_captains_changes_html(settings, match, _))
+    if match.boards:  # duplicate teams: scored board by board in IMPs, not in games (docs/duplicate.md)
+        out.extend(_duplicate_match_html(settings, match, players, team_names, lang))
+    else:
+        out.extend(_games_match_html(match, players, team_names, _))
+        if match.target:
+            out.append(_captains_changes_html(settings, match, _))
     winner_word = _("Winner of the match:")
     out.append(f'<p class="winner">{_e(winner_word)} ______________________</p>')
     out.append('<div class="signatures">')
@@ -538,6 +542,127 @@ def captains_sheet_html(settings: Settings, match: CaptainsMatch, players: dict[
         out.append(f'<div class="sig"><div class="line"></div><div class="who">{_e(signature)}</div></div>')
     out.append("</div></section>")
     return "\n".join(out)
+
+
+def _pair_text(table: Table, side: str, players: dict[int, Player], team_names: dict[int, str]) -> str:
+    """The pair at ``side`` of ``table`` as a captain's sheet names it: its name and its players."""
+    who = [players[x.player] for x in table.seats if x.side == side]
+    pair = team_names.get(who[0].team) if who and who[0].team else None
+    names = " & ".join(p.name for p in who)
+    return f"{pair} ({names})" if pair else names
+
+
+def forfeit_line(table_no: int, forfeit: CaptainsForfeit, sides: dict[str, str], _: Any) -> str:
+    """A table forfeited before it is played, as its sheet and its match's captain's sheet say it:
+    ``Table 3: forfeited by Team 2, not played (Team 1 wins the game by the forfeit score)``."""
+    words = {"table": table_no, "team": ", ".join(sides[x] for x in forfeit.absent if x in sides),
+             "winner": sides.get(forfeit.winner or "", "")}
+    if words["winner"]:
+        return _("Table %(table)s: forfeited by %(team)s, not played (%(winner)s wins the game by the "
+                 "forfeit score)") % words
+    return _("Table %(table)s: forfeited by %(team)s, not played") % words
+
+
+def _games_match_html(match: CaptainsMatch, players: dict[int, Player], team_names: dict[int, str],
+                      _: Any) -> list[str]:
+    """A team match of games: a row a team at each table, with boxes for its points and games won
+    there (a table forfeited before it is played: filled in as stored, and a line under the grid
+    says so), and each team's totals."""
+    out = []
+    team_word, score_word, games_word = _("Team"), _("Points"), _("Games won")
+    head = "".join(f"<th>{_e(h)}</th>" for h in (_("Table"), team_word, _("Side"), _("Pair"), score_word, games_word))
+    out.append(f'<table class="grid match"><thead><tr>{head}</tr></thead><tbody>')
+    lost: list[str] = []  # a line a table forfeited before it is played: no boxes to fill there
+    for i, (table, sides) in enumerate(zip(match.tables, match.sides)):
+        forfeit = match.forfeits[i] if i < len(match.forfeits) else None
+        for team in (match.home, match.away):
+            side = next(x for x, name in sides.items() if name == team)
+            # A forfeited table is not played: its points and game filled in as stored, not boxes to fill.
+            boxes = ('<td class="end"></td><td class="end"></td>' if forfeit is None else
+                     f'<td class="end forfeit">{forfeit.scores.get(side, 0)}</td>'
+                     f'<td class="end forfeit">{1 if forfeit.winner == side else 0}</td>')
+            row = "<tr>" if forfeit is None else '<tr class="forfeit">'
+            out.append(f'{row}<td class="hand">{table.number}</td><td>{_e(team)}</td><td>{_e(side)}</td>'
+                       f'<td>{_e(_pair_text(table, side, players, team_names))}</td>{boxes}</tr>')
+        if forfeit is not None:
+            lost.append(forfeit_line(table.number, forfeit, sides, _))
+    out.append("</tbody><tfoot>")
+    for team in (match.home, match.away):
+        total = _("Total %(team)s") % {"team": team}
+        out.append(f'<tr><th colspan="4">{_e(total)}</th><td></td><td></td></tr>')
+    out.append("</tfoot></table>")
+    out += [f'<p class="forfeited">{_e(line)}</p>' for line in lost]
+    return out
+
+
+def _number(value: Any) -> str:
+    """A point threshold as a sheet prints it: 5, 12.5, 1,000."""
+    whole = value.denominator == 1 if hasattr(value, "denominator") else float(value).is_integer()
+    return f"{int(value):,}" if whole else f"{float(value):,.1f}"
+
+
+def _duplicate_match_html(settings: Settings, match: CaptainsMatch, players: dict[int, Player],
+                          team_names: dict[int, str], lang: str) -> list[str]:
+    """A duplicate-teams match as a bridge team match's scorecard (docs/duplicate.md, "Duplicate
+    teams"): who sits where at its two tables; then a row a board of the round, the hall's match
+    page's columns as boxes to fill in: each side's points at each table (as the board's score is
+    entered, NS and EW), the home team's net and the IMPs it gives the one team or the other; the
+    IMPs' totals (and each team's victory points where the event gives them); how the net is counted,
+    and the game's IMP scale.  No games, no games won: the match is won on IMPs."""
+    from tournament.pairing import matchpoints as mp
+    from tournament.pages.words import game_name
+
+    _ = translations(lang).gettext
+    out = []
+    head = "".join(f"<th>{_e(h)}</th>" for h in (_("Table"), _("Side"), _("Team"), _("Pair")))
+    out.append(f'<table class="seats match"><thead><tr>{head}</tr></thead><tbody>')
+    for table, sides in zip(match.tables, match.sides):
+        for side in table.sides():
+            out.append(f'<tr><td class="no">{table.number}</td><td class="side">{_e(side)}</td>'
+                       f'<td>{_e(sides.get(side, ""))}</td>'
+                       f'<td>{_e(_pair_text(table, side, players, team_names))}</td></tr>')
+    out.append("</tbody></table>")
+    # The home team's pair sits NS at the first table, EW at the second (docs/duplicate.md).
+    first = next((t for t, sides in zip(match.tables, match.sides) if sides.get("NS") == match.home),
+                 match.tables[0])
+    second = next((t for t in match.tables if t is not first), first)
+    head_top = [f'<th rowspan="2">{_e(_("Board"))}</th>']
+    head_low = []
+    for table, sides in zip(match.tables, match.sides):
+        head_top.append(f'<th colspan="{len(table.sides())}">{_e(_("Table %(n)s") % {"n": table.number})}</th>')
+        head_low += [f'<th>{_e(side)}<small>{_e(sides.get(side, ""))}</small></th>' for side in table.sides()]
+    head_top.append(f'<th rowspan="2">{_e(_("net"))}<small>{_e(match.home)}</small></th>')
+    head_top.append(f'<th colspan="2">{_e(_("IMPs"))}</th>')
+    head_low += [f'<th>{_e(team)}</th>' for team in (match.home, match.away)]
+    points = sum(len(t.sides()) for t in match.tables)
+    out.append(f'<table class="grid match-boards"><thead><tr>{"".join(head_top)}</tr><tr>{"".join(head_low)}</tr>'
+               "</thead><tbody>")
+    for board in match.boards:
+        out.append(f'<tr><td class="hand">{board}</td>' + '<td class="pts"></td>' * points
+                   + '<td class="net"></td><td class="imp"></td><td class="imp"></td></tr>')
+    out.append("</tbody><tfoot>")
+    totals = [_("IMPs")] + ([_("VP")] if settings.victory_points else [])
+    for label in totals:
+        out.append(f'<tr><th colspan="{points + 2}">{_e(label)}</th><td></td><td></td></tr>')
+    out.append("</tfoot></table>")
+    words = {"home": match.home, "away": match.away, "first": first.number, "second": second.number}
+    how = _("The net of %(home)s on a board: NS points minus EW points at table %(first)s, plus EW points minus "
+            "NS points at table %(second)s. A net for %(home)s gives it the IMPs of the scale below, a net against "
+            "it gives them to %(away)s; the team with more IMPs wins the match. A board not played at one of the two "
+            "tables is not scored in the match: write \"not played\" in its row, and no net, no IMPs.") % words
+    out.append(f'<p class="note">{_e(how)}</p>')
+    step = mp.IMP_STEP.get(settings.game)
+    if step:
+        scale = mp.imp_scale(step)
+        title = _("The IMP scale (%(game)s): a net of at least these points is worth these IMPs") % {
+            "game": game_name(settings.game, lang)}
+        out.append(f'<p class="note"><b>{_e(title)}</b></p><table class="scale">')
+        for start in range(0, len(scale), 12):
+            part = scale[start:start + 12]
+            out.append(f'<tr><th>{_e(_("net"))}</th>' + "".join(f"<td>{_number(v)}</td>" for v, _k in part) + "</tr>")
+            out.append(f'<tr><th>{_e(_("IMPs"))}</th>' + "".join(f"<td>{k}</td>" for _v, k in part) + "</tr>")
+        out.append("</table>")
+    return out
 
 
 def _captains_changes_html(settings: Settings, match: CaptainsMatch, _: Any) -> str:
@@ -598,11 +723,13 @@ def sheets_page(settings: Settings, tables: Sequence[Table], players: dict[int, 
                 shape: SheetShape | None = None, links: dict[int, str] | None = None,
                 public: str | None = None, lang: str | None = None,
                 captains: Sequence[CaptainsMatch] = (), boards: dict[int, tuple[Board, ...]] | None = None,
-                numbers: dict[int, int] | None = None) -> str:
+                numbers: dict[int, int] | None = None,
+                forfeits: dict[int, tuple[CaptainsForfeit, dict[str, str]]] | None = None) -> str:
     """The printable page in ``lang`` (default: the event's language): one sheet a table, a page
     break after each when printed, then a team event's captain's sheet a match; with ``links`` (table id -> its venue page), each sheet
     carries its table's QR code; with ``public`` (the venue's public page), the public page's
-    code too."""
+    code too.  ``forfeits`` (table id -> its forfeit stored before it is played, and each side's
+    team; default: the ``captains``' forfeited tables): those tables' sheets say they are forfeited."""
     lang = lang or settings.lang
     _ = translations(lang).gettext
     shape = shape or sheet_shape(settings)
@@ -610,8 +737,11 @@ def sheets_page(settings: Settings, tables: Sequence[Table], players: dict[int, 
     links = links or {}
     round_no = tables[0].round if tables else 0
     boards = boards or {}
+    if forfeits is None:
+        forfeits = forfeited_tables(captains)
     body = [sheet_html(settings, t, players, shape, team_names, matches.get(t.id), dgn_name(t.round, t.number),
-                       links.get(t.id), public, lang, boards.get(t.id, ()), numbers) for t in tables]
+                       links.get(t.id), public, lang, boards.get(t.id, ()), numbers, forfeits.get(t.id))
+            for t in tables]
     body += [captains_sheet_html(settings, m, players, team_names or {}, lang) for m in captains]
     title = _("%(event)s — round %(round)s score sheets") % {"event": settings.name, "round": round_no}
     return (f"<!DOCTYPE html>\n<html lang=\"{_e(lang)}\"><head><meta charset=\"utf-8\">\n"
@@ -619,6 +749,13 @@ def sheets_page(settings: Settings, tables: Sequence[Table], players: dict[int, 
             f"{SHEETS_MARK}\n"
             f"<title>{_e(title)}</title>\n<style>{_CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
+
+
+def forfeited_tables(captains: Sequence[CaptainsMatch]) -> dict[int, tuple[CaptainsForfeit, dict[str, str]]]:
+    """Table id -> its forfeit stored before it is played (a team a pair short), with each of its
+    sides' team, for the matches ``captains``: the tables that get no game file and no boxes."""
+    return {t.id: (lost, sides) for m in captains for t, sides, lost in zip(m.tables, m.sides, m.forfeits)
+            if lost is not None}
 
 
 def _match_label(key: str, game: int, lang: str) -> str:
@@ -677,7 +814,9 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
     page.  An existing file is refused (nothing is written) unless ``force``.  With ``url`` (the
     venue server's address), each sheet carries its table's link as a QR code (the tables' keys
     are made where missing, as ``tournament links`` makes them).  ``lang``: the sheets' language
-    (default: the event's)."""
+    (default: the event's).  A table forfeited before it is played (a team a pair short: the
+    pairing stores the forfeit) gets no ``.dgn``, for no game is played there: its sheet says it
+    is forfeited."""
     if table_no is not None:
         tables = [find_table(store, table_no, round_no)]
         rnd = tables[0].round
@@ -695,8 +834,12 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
     team_names = {t.id: t.name for t in store.teams()}
     folder = Path(folder)
     plays = boards_played(store, rnd)  # a duplicate table: a file a board, with the board's deal
+    captains = team_matches(store, tables if table_no is None else store.tables(rnd))
+    lost = forfeited_tables(captains)  # forfeited before it is played: no game to record, no file
     texts: list[tuple[Path, str]] = []
     for t in tables:
+        if t.id in lost:
+            continue
         if plays.get(t.id):
             texts.extend((folder / board_dgn_name(rnd, t.number, b.number), board_dgn(store.settings, t, players, b))
                          for b in plays[t.id])
@@ -710,8 +853,8 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
         table_links = {t.id: x["url"] for t in tables for x in found["tables"] if x["table"] == t.number}
         public = found["public"]
     page = sheets_page(store.settings, tables, players, team_names, _match_labels(store, rnd, lang), links=table_links,
-                       public=public, lang=lang, captains=team_matches(store, tables) if table_no is None else (),
-                       boards=plays, numbers=shown_numbers(store))
+                       public=public, lang=lang, captains=captains if table_no is None else (),
+                       boards=plays, numbers=shown_numbers(store), forfeits=lost)
     kinds = [outputs.RECORDS] * len(texts) + [SHEETS if table_links is None else SHEETS_WITH_KEYS]
     texts.append((folder / sheets_name(rnd, table_no), page))
     if folder.is_dir():
