@@ -198,3 +198,11 @@ def test_tables_csv_has_a_column_a_board(tmp_path: Path) -> None:
     doc = json.loads(run("tables", event, "--json"))
     assert [(t["table"], [(b["board"], b["ns_points"], b["ew_points"]) for b in t["board_results"]], t["not_played"])
             for t in doc["tables"]] == [(1, [(1, 45, 0)], [2]), (2, [], [2]), (3, [(2, 0, 25)], []), (4, [], [])]
+
+
+def test_a_pair_named_by_its_players_is_named_once(four: Path, tmp_path: Path) -> None:
+    """A pair entered without a name of its own is named by its players: the captain's sheet said
+    "North 1 & South 1 (North 1 & South 1)"; a pair with a name of its own keeps both."""
+    sheet = _captains(_sheets(four, tmp_path / "en", 1), 1)["1"]
+    assert "North 1 &amp; South 1 (North 1" not in sheet and "North 1 & South 1 (North 1" not in sheet
+    assert re.search(r"<td>North 1 (&amp;|&) South 1</td>", sheet)

@@ -545,11 +545,12 @@ def captains_sheet_html(settings: Settings, match: CaptainsMatch, players: dict[
 
 
 def _pair_text(table: Table, side: str, players: dict[int, Player], team_names: dict[int, str]) -> str:
-    """The pair at ``side`` of ``table`` as a captain's sheet names it: its name and its players."""
+    """The pair at ``side`` of ``table`` as a captain's sheet names it: its name and its players (its
+    name alone where it is its players' names, as a pair entered without a name of its own is named)."""
     who = [players[x.player] for x in table.seats if x.side == side]
     pair = team_names.get(who[0].team) if who and who[0].team else None
     names = " & ".join(p.name for p in who)
-    return f"{pair} ({names})" if pair else names
+    return f"{pair} ({names})" if pair and pair != names else names
 
 
 def forfeit_line(table_no: int, forfeit: CaptainsForfeit, sides: dict[str, str], _: Any) -> str:
