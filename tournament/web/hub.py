@@ -63,7 +63,7 @@ from tournament.event.public import NotPublic
 from tournament.pages import public as pages
 from tournament.web import relay
 from tournament.web.files import WholeFiles
-from tournament.web.link import Heard, Refused, Said, describe
+from tournament.web.link import Answered, Heard, Refused, Said, describe
 from tournament.web.upstream import connect
 
 log = logging.getLogger("tournament.hub")
@@ -74,6 +74,9 @@ POLL = 1.0
 DISCOVER = 2.0
 #: Seconds between two attempts to reach NATS while it is unreachable.
 RETRY = 1.0
+#: Seconds a JetStream request (a stream's list, its messages) may take before the link is taken for
+#: down; a request the server refuses fails as soon as its refusal is heard (:class:`Answered`).
+ANSWER_TIMEOUT = 5.0
 #: Seconds between keep-alive comments on an open live stream, and a stream's life.
 KEEPALIVE = 15.0
 LIFETIME = 600.0
@@ -132,6 +135,24 @@ class Unreadable(NotPublic):
     status = 503
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _public(doc: dict[str, Any]) -> dict[str, Any]:
+    """The pages' data and feed's documents a venue sends (:func:`tournament.web.upstream._snapshot`),
+    refused (:class:`relay.BadMessage`) when it lacks what the pages and the feed read of it: a message
+    no venue sent would otherwise be taken, and every page of the event fail until the next."""
+    public, docs = doc.get("public"), doc.get("feed")
+    if not (_whole(doc.get("seq")) and _whole(doc.get("revision")) and isinstance(public, dict)
+            and isinstance(public.get("rounds"), list) and isinstance(docs, dict)
+            and isinstance(docs.get("event"), dict) and isinstance(docs.get("rounds"), list)
+            and "standings" in docs and isinstance(doc.get("where"), (dict, type(None)))
+            and isinstance(doc.get("started"), (str, type(None)))):
+        raise relay.BadMessage("pages' data without its seq, revision, public data or feed's documents")
+    return doc
+
+
 def _digits(text: str) -> bool:
     """A number as a subject writes one: digits 0-9 alone (``int`` reads any script's digits)."""
     return text.isascii() and text.isdigit()
@@ -167,7 +188,9 @@ class EventCache:
         what the hub held stays as it was."""
         try:
             moved = self.take(subject, data, headers)
-        except (relay.BadMessage, ValueError, UnicodeDecodeError) as e:
+        except (relay.BadMessage, ValueError, UnicodeDecodeError, TypeError, KeyError, AttributeError) as e:
+            # (the last three: a message shaped as no venue shapes one, met where it is read; one event's
+            # message never stops the reading of every stream)
             problem = f"message {seq} ({subject}) cannot be read: {e}"
             if self.unreadable.get(subject) != problem:
                 log.warning("hub: event %s: %s; what the hub holds of it is kept", self.event, problem)
@@ -196,11 +219,15 @@ class EventCache:
                 raise relay.BadMessage(f"{subject}: a change numbered {c.get('seq')!r}")
             if seq in self.changes:
                 return False
-            self.changes[seq] = c
             if c.get("kind") == kinds.TABLE_STATUS and c.get("round") is not None:
+                # (checked before it is kept: a message no venue sent, held half taken, failed the
+                # reading of every stream, the hub's whole link taken for down, once a start)
+                if not (_whole(c["round"]) and _whole(c.get("table")) and isinstance(c.get("data"), dict)):
+                    raise relay.BadMessage(f"{subject}: a table's status without its round, table and status")
                 key = (c["round"], c["table"])
                 if key not in self.statuses or self.statuses[key][0] < seq:
                     self.statuses[key] = (seq, c["data"].get("status"))
+            self.changes[seq] = c
             return True
         if what[0] == "game" and len(what) == 3 and _digits(what[1]) and _digits(what[2]):
             text = data.decode("utf-8")
@@ -209,11 +236,11 @@ class EventCache:
             self.games[(int(what[1]), int(what[2]))] = (text, digest)
             return True
         if what == ["public"]:
-            doc = relay.unpack(data)
-            if self.snapshot is None or doc.get("seq", 0) >= self.snapshot.get("seq", 0):
-                self.snapshot = doc
-                return True
-            return False
+            # The stream's order is the venue's: the later pages' data replaces the one before, whatever
+            # its number (a message forged with a venue's credentials, numbered past the venue's, would
+            # otherwise hold the event's pages until the venue's numbers overtook it: never).
+            self.snapshot = _public(relay.unpack(data))
+            return True
         raise relay.BadMessage(f"{subject}: not a message a venue sends")
 
     # --- what is shown ----------------------------------------------------------------------
@@ -328,7 +355,7 @@ class StreamReader:
             try:
                 self.tries += 1
                 nc = await connect({"servers": [self.url], **self.options}, "domrec hub", heard)
-                js = nc.jetstream(timeout=5)
+                js = Answered(nc.jetstream(timeout=ANSWER_TIMEOUT), heard)  # (refused: at once)
 
                 async def heard_of(msg: Any) -> None:  # a message on an event's subjects: read that stream now
                     parts = msg.subject.split(".")
@@ -384,7 +411,10 @@ class StreamReader:
     def _heard_while_connecting(self, e: Exception) -> None:
         """The server's answer to a connect still waiting (refused, no such host): said at once."""
         if not self.connected:
-            self.problem = describe(e, self.url, Heard(), False)
+            now = Heard()  # (what was heard before does not name this: a refusal of a subject does)
+            now.last = e
+            self.problem = describe(e, self.url, now, False,
+                                    "a hub's credentials read every stream: are these a venue's?")
 
     async def _discover(self, js: Any) -> set[str]:
         """Every event's stream; the events new to the hub (or whose stream was made again)."""
@@ -437,9 +467,10 @@ class StreamReader:
 async def read_all(url: str, options: dict[str, Any] | None = None) -> dict[str, EventCache]:
     """Every event's stream read once, whole (``tournament archive``): what a hub starting now would hold."""
     reader = StreamReader(url, options)
-    nc = await connect({"servers": [url], **reader.options}, "domrec archive")
+    heard = Heard()
+    nc = await connect({"servers": [url], **reader.options}, "domrec archive", heard)
     try:
-        js = nc.jetstream(timeout=10)
+        js = Answered(nc.jetstream(timeout=10), heard)
         for event in sorted(await reader._discover(js)):
             await reader._read(js, reader.events[event])
     finally:

@@ -6,16 +6,20 @@ on the side (a ``-ERR`` the client hands to its error callback) while the reques
 times out as ``nats: timeout``.  A director reading ``TimeoutError: nats: timeout`` every second
 learns nothing; so each connection keeps what its server said (:class:`Heard`), :func:`describe`
 puts the two together in a sentence, and :class:`Said` logs each sentence once, when the problem
-changes, not at every try.
+changes, not at every try.  A request refused so need not wait out its timeout: :class:`Answered`
+(a JetStream context's requests through :meth:`Heard.answer`) ends it as soon as the refusal is heard.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import re
-from typing import Callable
+from typing import Any, Awaitable, Callable, TypeVar
+
+T = TypeVar("T")
 
 #: How the server words a subject refused (nats-py lowercases it): the verb and the subject.
 _VIOLATION = re.compile(r'permissions violation for (publish|subscription) to "?([^"\s]+)"?', re.IGNORECASE)
@@ -32,6 +36,8 @@ class Heard:
     def __init__(self, now: Callable[[Exception], None] | None = None) -> None:
         self.last: Exception | None = None
         self._now = now
+        #: The requests waiting on this connection (:meth:`answer`): a refusal heard ends them.
+        self._waiting: set[asyncio.Future] = set()
 
     async def said(self, e: Exception) -> None:
         """nats-py's error callback (it takes coroutine functions only)."""
@@ -39,14 +45,61 @@ class Heard:
         logging.getLogger("tournament.nats").debug("nats: %s", e)
         if self._now is not None:
             self._now(e)
+        if _VIOLATION.search(str(e)):
+            for waiting in self._waiting:
+                if not waiting.done():
+                    waiting.set_result(e)
+
+    async def answer(self, request: Awaitable[T]) -> T:
+        """``request`` (one JetStream request on this connection) awaited, or :class:`Refused` as soon
+        as the server refuses a subject meanwhile: the server says so in milliseconds, on the side,
+        while the request itself would only time out.  Nothing else ends it early: a slow answer
+        waits its whole timeout, as before."""
+        refused = asyncio.get_running_loop().create_future()
+        task = asyncio.ensure_future(request)
+        self._waiting.add(refused)
+        try:
+            await asyncio.wait((task, refused), return_when=asyncio.FIRST_COMPLETED)
+            if task.done():  # answered (or failed on its own) first: its answer stands
+                return task.result()
+            raise Refused(_refusal(refused.result()) or str(refused.result()))
+        finally:
+            self._waiting.discard(refused)
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
     def refusal(self) -> str | None:
         """The server's last refusal of a subject, in words (None: none heard)."""
-        found = _VIOLATION.search(str(self.last or ""))
-        if found is None:
-            return None
-        verb = "publish to" if found[1].lower() == "publish" else "subscribe to"
-        return f"they may not {verb} {found[2]}"
+        return _refusal(self.last)
+
+
+def _refusal(e: Exception | None) -> str | None:
+    """A refusal of a subject, the server's ``-ERR``, in words (None: ``e`` is none)."""
+    found = _VIOLATION.search(str(e or ""))
+    if found is None:
+        return None
+    verb = "publish to" if found[1].lower() == "publish" else "subscribe to"
+    return f"they may not {verb} {found[2]}"
+
+
+class Answered:
+    """A JetStream context whose every request is :meth:`Heard.answer`'s: a request the server refuses
+    fails at once (:class:`Refused`), not at its timeout."""
+
+    def __init__(self, js: Any, heard: Heard) -> None:
+        self._js, self._heard = js, heard
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._js, name)
+        if not asyncio.iscoroutinefunction(found):
+            return found
+
+        async def request(*args: Any, **kwargs: Any) -> Any:
+            return await self._heard.answer(found(*args, **kwargs))
+
+        return request
 
 
 def describe(e: BaseException | None, url: str, heard: Heard, connected: bool, refused_hint: str = "") -> str:

@@ -33,6 +33,7 @@ import gzip
 import hashlib
 import json
 import re
+import zlib
 from typing import Any
 
 #: The prefix of every subject; a venue's NATS user publishes under its own event's only.
@@ -150,10 +151,25 @@ def pack(doc: dict[str, Any]) -> bytes:
     return gzip.compress(json.dumps(_tag(doc), separators=(",", ":")).encode("utf-8"), mtime=0)
 
 
+#: The most a public document may hold unpacked, in bytes (a thousand players' pages' data is a few
+#: hundred KB): past it, refused before more is unpacked; a message of a megabyte packed may hold a
+#: gigabyte (published with a club's credentials, it took every hub's memory).
+MAX_UNPACKED = 64 * 1024 * 1024
+
+
 def unpack(body: bytes) -> dict[str, Any]:
+    unpacking = zlib.decompressobj(16 + zlib.MAX_WBITS)  # (gzip's header and trailer)
     try:
-        doc = json.loads(gzip.decompress(body))
-    except (OSError, ValueError, EOFError):
+        text = unpacking.decompress(body, MAX_UNPACKED + 1)
+    except zlib.error:
+        raise BadMessage("a public document that is not gzipped JSON") from None
+    if len(text) > MAX_UNPACKED:
+        raise BadMessage(f"a public document of more than {MAX_UNPACKED:,} bytes unpacked")
+    try:
+        if not unpacking.eof:
+            raise EOFError
+        doc = json.loads(text)
+    except (ValueError, EOFError):
         raise BadMessage("a public document that is not gzipped JSON") from None
     if not isinstance(doc, dict):
         raise BadMessage("a public document that is not a JSON object")

@@ -44,7 +44,7 @@ from tournament.event.files import open_event
 from tournament.event.public import public_data
 from tournament.store.event_store import EventStore
 from tournament.web import relay
-from tournament.web.link import Heard, Said, describe
+from tournament.web.link import Answered, Heard, Said, describe
 
 log = logging.getLogger("tournament.upstream")
 
@@ -54,7 +54,8 @@ POLL = 0.5
 RETRY = 1.0
 #: Seconds a connection to the upstream may take before it is tried again.
 CONNECT_DEADLINE = 5.0
-#: Seconds a message's acknowledgement may take before the link is taken for down.
+#: Seconds a message's acknowledgement may take before the link is taken for down (a request the server
+#: refuses, a subject these credentials may not use, fails as soon as the refusal is heard).
 ACK_TIMEOUT = 5.0
 #: The changes that may change a confirmed game's record (its record is sent with them).
 _GAME_KINDS = frozenset((changes.RESULT_ENTERED, changes.RESULT_AMENDED, changes.GAME_CORRECTED))
@@ -72,6 +73,19 @@ class HistoryDiffers(TournamentError):
     def __init__(self, seq: int) -> None:
         super().__init__(f"the federation's copy of this event holds a different change {seq}: is this event served "
                          f"from another laptop too, or restored from an older copy? Publishing stopped; see docs/hub.md")
+        self.seq = seq
+
+
+class NoChange(HistoryDiffers):
+    """The stream holds, on a change's subject, a message no venue sends (not that change, of any
+    version): the hub cannot read the change, and no try mends it: the sending stops for good."""
+
+    def __init__(self, seq: int, stream: str) -> None:
+        TournamentError.__init__(
+            self, f"the federation's stream {stream} holds a message that is no change on change {seq}'s subject "
+                  f"(sent by hand with this venue's credentials?), so the hub cannot read change {seq}: the "
+                  f"federation deletes the stream (nats stream rm {stream}) and this venue, started again, sends "
+                  f"the event whole. Publishing stopped; see docs/hub.md")
         self.seq = seq
 
 
@@ -160,9 +174,10 @@ class Upstream:
 
     def state(self) -> dict[str, Any]:
         """What the director's API says of the sending (``upstream``): where to, whether it
-        reaches it, why not in words, the last change the stream holds."""
+        reaches it, why not in words, whether it has stopped for good (:class:`HistoryDiffers`), the
+        last change the stream holds.  The director's page shows the problem and the stop."""
         return {"url": self.url, "event": self.event_uuid, "connected": self.connected, "problem": self.problem,
-                "sent": self.sent, "messages": self.messages}
+                "stopped": self.stopped, "sent": self.sent, "messages": self.messages}
 
     def close(self, deadline: float = 10.0) -> None:
         self._stopping.set()
@@ -199,7 +214,7 @@ class Upstream:
                     heard = Heard(self._heard_while_connecting)
                     nc = await connect(self.options, "domrec venue", heard)
                     self.sent = None  # ask the stream where it stopped
-                js = nc.jetstream(timeout=ACK_TIMEOUT)
+                js = Answered(nc.jetstream(timeout=ACK_TIMEOUT), heard)  # (refused: at once)
                 if self.sent is None:
                     await self._resume(js)
                 await self._send(js)
@@ -233,7 +248,10 @@ class Upstream:
     def _heard_while_connecting(self, e: Exception) -> None:
         """The server's answer to a connect still waiting (refused, no such host): said at once."""
         if not self.connected:
-            self.problem = describe(e, self.url, Heard(), False)
+            now = Heard()  # (what was heard before does not name this: a refusal of a subject does)
+            now.last = e
+            self.problem = describe(e, self.url, now, False,
+                                    "are they this event's? a venue's credentials publish its own event only")
 
     async def _wait(self, seconds: float) -> None:
         assert self._poke is not None
@@ -285,6 +303,11 @@ class Upstream:
             return
         theirs = (stored.headers or {}).get(relay.DIGEST_HEADER)
         if theirs is None:
+            if not _a_change(stored.data, seq):
+                # Not a change of any version's (published by hand with this venue's credentials): it holds
+                # the subject, so the hub would never read this change.  No try mends it: stopped, as for
+                # another history, until the federation deletes the stream and the venue starts again.
+                raise NoChange(seq, relay.stream_name(self.event_uuid))
             log.debug("upstream %s: the stream's change %d has no digest (an earlier version's)", self.url, seq)
             return
         found = changes.changes_since(self._read(), seq - 1, 1)
@@ -408,6 +431,15 @@ async def _quiet(e: Exception) -> None:
 
 async def _nothing() -> None:
     pass
+
+
+def _a_change(data: bytes | None, seq: int) -> bool:
+    """Whether a message is a change numbered ``seq`` as a venue of any version sends one (a JSON
+    object whose ``seq`` is its subject's), whatever else it holds."""
+    try:
+        return relay.read_json(data or b"", "change").get("seq") == seq
+    except (relay.BadMessage, UnicodeDecodeError):
+        return False
 
 
 def _started(store: EventStore) -> str | None:

@@ -231,6 +231,7 @@
     renderMatches(view.matches || []);
     renderTeamByes(view.team_byes || []);
     renderSitOut(view.sits_out);
+    renderUpstream(view.upstream);
     const body = $("tables").tBodies[0];
     body.replaceChildren(...view.tables.map((t) => el("tr", { "data-table": t.table, "data-status": t.status,
                                                               "data-called": t.called ? "yes" : "no",
@@ -249,6 +250,21 @@
          ...(t.contact_at ? [el("div", { class: "when contact" }, window.venue.t("phone last heard from %(time)s", { time: when(t.contact_at) }))] : [])),
       el("td", {}, when(t.last_at)),
       el("td", {}, el("button", { type: "button", onclick: () => openTable(t.round, t.table) }, window.venue.t("Open"))))));
+  }
+  // `serve --upstream`: the sending to the federation's hub (the overview's `upstream`), said while
+  // it does not reach it, its problem in the server's words (as its log says it), and said louder
+  // once it has stopped for good (two histories of one event: docs/hub.md); nothing while it is fed,
+  // nor without --upstream.
+  function renderUpstream(up) {
+    const line = $("upstream");
+    const problem = up && !up.connected ? up.problem : null;
+    line.hidden = !problem;
+    line.dataset.stopped = up && up.stopped ? "yes" : "no";
+    if (!problem) return line.replaceChildren();
+    line.className = up.stopped ? "outbox waiting" : "outbox slow";
+    line.textContent = up.stopped
+      ? t("Sending to the federation's hub has stopped until this server is started again: %(problem)s", { problem })
+      : t("Not sent to the federation's hub just now (tried again every second): %(problem)s", { problem });
   }
   // An odd number of duplicate pairs: the pair sitting this round out, by its players' names, and
   // its table, which the round does not play (no row above: its number is a gap).
