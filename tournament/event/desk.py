@@ -447,6 +447,8 @@ def move(store: EventStore, key: str, table_no: int, seat: str, round_no: int | 
     """Move a player to a seat of a round not yet played: whoever sat there takes the player's
     old place (their seat, or their bye).  In a pairs event, pairs are swapped instead (a pair
     is never split).  ``said``: as :func:`swap`'s."""
+    if store.settings.duplicate and store.last_round():  # (nor by `swap`, as the pairs event's refusal says)
+        _refuse_stage_round(store, round_no or store.last_round(), "changed here")
     if store.settings.format == PAIRS:
         raise Refused("a pairs event keeps its partnerships whole: swap two pairs with `tournament swap`")
     with store.write():

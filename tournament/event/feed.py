@@ -39,6 +39,9 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s has no recorded game: its result is a forfeit"),
     N_("round %(n)s table %(n2)s has no recorded game: its result is a score entered by hand"),
     N_("round %(n)s table %(n2)s has no recorded game"),
+    # A duplicate table (pairs or teams): its results are its boards', each on the board's traveller.
+    N_("round %(n)s table %(n2)s is a duplicate table: it has no game of its own, its results are its boards' "
+       "(each on its board's traveller)"),
     # A stored record damaged since it was entered, or one DGN cannot write (game_dgn).
     N_("round %(n)s table %(n2)s: the stored record cannot be read (%(problem)s); the director's `tournament check` "
        "says more"),
@@ -361,6 +364,12 @@ def _table_doc(t: Table, res: Any, match: tuple[str, int] | None, statuses: dict
 # --- a game --------------------------------------------------------------------------------------
 
 
+def duplicate_table(round_no: int, table_no: int) -> str:
+    """Why a duplicate table has no game to show (the feed's and the hall's words)."""
+    return (f"round {round_no} table {table_no} is a duplicate table: it has no game of its own, its results are "
+            f"its boards' (each on its board's traveller)")
+
+
 def _result_of(store: EventStore, round_no: int, table_no: int) -> Any:
     """The table's result with a record to show, or :class:`FeedNotFound` saying why there is none."""
     table = store.table(round_no, table_no)
@@ -369,6 +378,8 @@ def _result_of(store: EventStore, round_no: int, table_no: int) -> Any:
         if not 1 <= round_no <= last:
             raise FeedNotFound(f"round {round_no} has not been paired")
         raise FeedNotFound(f"round {round_no} has no table {table_no}")
+    if store.settings.duplicate or store.settings.team_duplicate:  # (not "still in play" once its boards are in)
+        raise FeedNotFound(duplicate_table(round_no, table_no))
     result = store.result_for(table.id)
     if result is None:
         raise FeedNotFound(f"round {round_no} table {table_no} is still in play: its game is shown once its "

@@ -812,6 +812,8 @@ def confirmed_record(store: EventStore, round_no: int, table_no: int) -> tuple[s
     table = store.table(round_no, table_no)
     if table is None:
         raise NotPublic(f"round {round_no} has no table {table_no}")
+    if store.settings.duplicate or store.settings.team_duplicate:  # (not "no result yet" once its boards are in)
+        raise NotPublic(feed.duplicate_table(round_no, table_no))
     result = store.result_for(table.id)
     if result is None:
         raise NotPublic(f"round {round_no} table {table_no} has no result yet: its game is shown once it is in")

@@ -17,7 +17,8 @@ from __future__ import annotations
 from tournament.errors import Refused, UnknownPlayer
 from tournament.event import changes
 from tournament.event.desk import NOBODY, Who, find_unit, trail_it, unknown_pair_or_player
-from tournament.event.players import _check_name, _refuse_look_alikes, check_federation_id, set_federation_ids
+from tournament.event.players import (_check_name, _refuse_in_a_seated_movement, _refuse_look_alikes,
+                                      check_federation_id, set_federation_ids)
 from tournament.names import name_key
 from tournament.settings import BALANCED, PAIRS
 from tournament.store import desk as sql
@@ -71,6 +72,10 @@ def remove(store: EventStore, key: str, who: Who = NOBODY) -> Player | Team:
     with store.write():
         players, team = find_unit(store, key)
         label = team.name if team is not None else players[0].name
+        # A pair of a seated movement has its number in it, sitting out round 1 or not (and cannot withdraw).
+        _refuse_in_a_seated_movement(store, f"{label} cannot be removed",
+                                     "enter each board they do not play as not played (tournament result EVENT "
+                                     "--round R --table T --board B --not-played --reason TEXT)")
         if any(sql.has_played(store, p.id) for p in players):
             raise Refused(f"{label} has played (a seat or a bye in a round): withdraw instead, their games stay")
         if store.settings.schedule == BALANCED and store.last_round():
@@ -102,6 +107,14 @@ def sit_out(store: EventStore, key: str, round_no: int | None = None, lift: bool
         label = team.name if team is not None else players[0].name
         nxt = store.last_round() + 1
         number = nxt if round_no is None else round_no
+        if store.settings.duplicate and not lift:  # the movement seats every pair every round, whatever is asked
+            raise Refused(f"{label} cannot sit out round {number}: a duplicate movement seats every pair in every "
+                          "round (with an odd number of pairs its own sit-out moves round the field); "
+                          + ("enter each board they do not play as not played (tournament result EVENT --round R "
+                             "--table T --board B --not-played --reason TEXT)" if store.last_round() else
+                             "a pair that will not play the session is withdrawn before round 1 is seated "
+                             "(tournament withdraw)")
+                          + "; nothing was written")
         if number < nxt:
             raise Refused(f"round {number} is already paired: to take {label} out of it, unpair it "
                           f"(`tournament unpair`) or swap them with a player on a bye")
@@ -142,6 +155,7 @@ def return_player(store: EventStore, key: str, who: Who = NOBODY) -> tuple[str, 
         if team is not None:
             if team.withdrawn is None:
                 raise Refused(f"{team.name} has not withdrawn")
+            _refuse_in_a_seated_movement(store, f"{team.name} cannot come back: the pair would never be seated")
             sql.clear_team_withdrawn(store, team.id)
             changes.record(store, changes.PAIR_RETURNED, data={"id": team.id, "name": team.name, "from_round": nxt})
             trail_it(store, "pair_returned", nxt, {"pair": team.id, "name": team.name,
