@@ -561,9 +561,30 @@ class Game:
             raise
         return self._points[-1] if self._points else 0
 
+    def reopen(self) -> Hand:
+        """Bring the last closed hand back in play as it was, every move of it kept (the hand
+        closed is returned).  The recorder's ``undo`` after a hand closed before it was over
+        (``end`` typed mid-hand: "kept as it stands (undo reopens it)") reopens it so, where
+        :meth:`pop` would take back its last move as well.  Raises :class:`GameError` where a
+        hand is in play, or where the last hand is a score-sheet hand (it has no moves to go on
+        with: :meth:`pop` takes it back whole)."""
+        if self._current is not None:
+            raise GameError(f"hand {self.hand_number} is in play")
+        if not self._hands:
+            raise GameError("no hand has been closed")
+        last = self._hands[-1]
+        if last.score_sheet:
+            raise GameError(f"hand {len(self._hands)} was recorded by its score alone: there is nothing to reopen")
+        self._hands.pop()
+        self._result, self._ended = None, None
+        self._current, self._moves = attrs.evolve(last, moves=(), result=None), list(last.moves)
+        self._rebuild()
+        return last
+
     def pop(self) -> Move | Hand:
         """Take back the last move.  At the start of a hand that is the previous hand's last
-        move, and that hand reopens; a score-sheet hand is taken back whole (and returned)."""
+        move, and that hand reopens (:meth:`reopen` reopens it without taking a move back); a
+        score-sheet hand is taken back whole (and returned)."""
         while True:
             if self._current is not None and self._moves:
                 move = self._moves.pop()

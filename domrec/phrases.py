@@ -86,6 +86,8 @@ PHRASES: tuple[str, ...] = (
     N_("took back the score sheet of hand %(n)s"),
     N_("took back what was typed of hand %(n)s (no move of it was made)"),
     N_("took back the left line of hand %(n)s"),
+    N_("took back the placements offered for %(tile)s (no move was made)"),
+    N_("reopened hand %(n)s (no move was taken back)"),
     N_("hand %(n)s"),
     N_("hand %(n)s, %(seat)s to play"),
     N_("hand %(n)s (deal not entered: it will be worked out at the end)"),

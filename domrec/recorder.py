@@ -87,6 +87,8 @@ class Recorder:
     _comment: str | None = None
     _left: dict | None = None
     _choices: list | None = None
+    #: The tile named alone whose placements :attr:`_choices` lists, as it was typed.
+    _choices_tile: str | None = None
     _confirming: bool = False
     _sheet_pending: bool = False
     _started_parts: dict = attrs.Factory(dict)
@@ -257,8 +259,13 @@ class Recorder:
         if self._choices is not None and word.isdigit():
             self._pick(int(word))
             return
-        self._choices = None
+        offered, self._choices = self._choices, None
         g = self.game
+        if offered and low == "undo" and word not in g.seats:
+            # The list of placements is the last thing said: undo takes it back alone (it had
+            # gone on to take back the move before it too).
+            self.say(f"took back the placements offered for {self._choices_tile} (no move was made)")
+            return
         if low in _COMMANDS and word not in g.seats:  # seat N is not the answer n
             self._command(low)
             return
@@ -639,7 +646,7 @@ class Recorder:
         if len(choices) == 1 and not self.interactive:
             self._push(choices[0][0])
             return
-        self._choices = choices
+        self._choices, self._choices_tile = choices, data["play"]
         self.say(f"{data['play']} can go:")
         # Who plays is said when it is not the same for every placement, or not the player to move
         # (the opponents' penalty play of an exposed tile: E's and W's placements, listed together).
@@ -1096,7 +1103,7 @@ class Recorder:
             return
         if not self._save("the hand is still open: type its end again"):
             if not g.in_hand and g.hand_number:
-                g.push(g.pop())  # reopen the hand, over as it was
+                g.reopen()  # the hand in play again, as it was (an empty one too)
             return
         if outcome is not None and claim is not None:
             wrong = _wrong_claim(claim, None, outcome, g.hand_number)
@@ -1133,6 +1140,9 @@ class Recorder:
         if word in ("n", "no", "undo"):
             if self._take_back_typed():
                 return
+            if word == "undo" and self.kept_last:
+                self._reopen_kept()
+                return
             try:
                 move = g.pop()
             except GameError as e:
@@ -1160,6 +1170,23 @@ class Recorder:
             return
         if word == "quit":
             raise KeyboardInterrupt
+
+    def _reopen_kept(self) -> None:
+        """``undo`` after the ``end`` that kept a hand as it stood (not over, the game's last:
+        :attr:`kept_last`): the ``end`` is what the table typed last, so the hand reopens, every
+        move of it kept, as the prompt says ("undo reopens it"); the next ``undo`` takes back its
+        last move.  (It had taken back that move at once: the Game's ``pop`` reopens and pops.)"""
+        g = self.game
+        try:
+            closed = g.reopen()
+        except GameError as e:
+            self._refuse(str(e))
+            return
+        if not self._save("the hand is still closed: type undo again"):
+            g.end_hand(None, closed.result)
+            return
+        self._confirming = False
+        self.say(f"reopened hand {g.hand_number} (no move was taken back)")
 
     def _take_back_typed(self) -> bool:
         """``undo`` takes back the last thing the table typed, which is not always a move.  A
