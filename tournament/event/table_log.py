@@ -46,6 +46,11 @@ class VenueError(TournamentError):
     """A venue request refused; ``status`` is the HTTP status a web client gets."""
 
     status = 400
+    #: Whether the refusal is kept with the write's id (``cid``), so that the same write sent again
+    #: is answered it again.  False for a refusal that stands for good whatever comes (a table past
+    #: its cap of calls, a round that is over): the same write sent again is refused again anyway,
+    #: and a phone sending refused writes under new ids adds nothing to the event file.
+    remembered = True
 
     def __init__(self, message: str, state: dict | None = None) -> None:
         super().__init__(message)
@@ -80,6 +85,29 @@ class Unprocessable(VenueError):
         self.level = level
 
 
+class Capped(Unprocessable):
+    """A table's call of the director, or switch of its mode, past the most a table may make
+    (:data:`MAX_CALLS`, :data:`MAX_MODES`): refused, and not kept with its id (it stands for good)."""
+
+    remembered = False
+
+
+class RoundOver(Locked):
+    """A table's write once its round is over (a later round is paired; :func:`check_open`): refused
+    with no state (a duplicate table's state then withholds what the hall does), and not kept with
+    its id (it stands for good)."""
+
+    remembered = False
+
+
+#: The most calls of the director one table may make, and the most switches of its mode (play by
+#: play, scores only): each is a row of the table's log, kept in the event file.  A table is one
+#: round: one game, or a duplicate round's two to four boards; a call or two is usual, and a table
+#: past a hundred is a phone gone wrong, or a hostile one (20,000 calls were 1.3 MB of the file).
+MAX_CALLS = 100
+MAX_MODES = 100
+
+
 @attrs.define
 class Live:
     """A table as its log leaves it: the revision, the game, how it records, who confirmed."""
@@ -97,6 +125,8 @@ class Live:
     played: list[int] = attrs.Factory(list)  # a duplicate table: the boards closed here, in order (see apply)
     entered: dict | None = None  # a duplicate table: the board last entered over its play, while nothing followed
     quiet: int = 0  # how many of the log's last rows call the director or clear the call (see check_current)
+    calls: int = 0  # how many calls of the director the log holds (at most MAX_CALLS are taken)
+    modes: int = 0  # how many switches of the mode the log holds (at most MAX_MODES are taken)
 
 
 def replay(template: Any, rows: list[tuple[int, str, str, str]]) -> Live:
@@ -173,12 +203,13 @@ def apply(live: Live, kind: str, body: str, at: str) -> None:
     """What one accepted write changes, besides the game (``dgn`` rows are taken by the session)."""
     live.last_at = at
     live.quiet = live.quiet + 1 if kind in QUIET else 0
-    if kind in ("dgn", "correct"):
+    if kind in ("dgn", "correct", WITHHELD):
         live.confirmed = {}  # the game changed: confirmations were for the game as it was
         live.corrected = _correction_note(body, at) if kind == "correct" else None
         live.entered = None
     elif kind == "mode":
         live.mode = body
+        live.modes += 1
     elif kind == "confirm":
         live.confirmed[body] = at
     elif kind == "board":  # the game's session is started afresh by whoever keeps it (replay, the venue)
@@ -195,6 +226,7 @@ def apply(live: Live, kind: str, body: str, at: str) -> None:
         live.corrected = None
     elif kind == "call":
         live.called = at
+        live.calls += 1
     elif kind == "clear":
         live.called = None
 
@@ -274,11 +306,13 @@ class Facts:
     #: ``hand`` line starts; whether the event has its result at this table, from here or beside the
     #: server, or has it marked not played there; whether it is marked so); None at any other table.
     boards: tuple | None = None
+    #: The table's round is over: a later round is paired (:func:`check_open`).
+    over: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data = {"event": self.event, "round": self.round, "table": self.table, "sides": list(self.sides),
                 "by_seat": self.by_seat, "time_limit": self.time_limit, "pins": self.pins, "result": self.result,
-                "next": self.next}
+                "next": self.next, "over": self.over}
         if self.boards is not None:
             data["boards"] = list(self.boards)
         return data
@@ -289,7 +323,7 @@ class Facts:
         return cls(event=data["event"], round=data["round"], table=data["table"], sides=tuple(data["sides"]),
                    by_seat=data["by_seat"], time_limit=data.get("time_limit"), pins=bool(data.get("pins")),
                    result=data.get("result"), next=data.get("next"),
-                   boards=None if boards is None else tuple(boards))
+                   boards=None if boards is None else tuple(boards), over=bool(data.get("over")))
 
 
 def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
@@ -498,11 +532,35 @@ def check_mode(mode: Any) -> None:
 
 
 def judge_mode(live: Live, mode: str) -> tuple[str, str, list[str]]:
+    if live.modes >= MAX_MODES:
+        raise Capped(f"this table has switched between play by play and scores only {MAX_MODES} times, the most a "
+                     f"table may: ask the director")
     return "mode", mode, [f"this table records {'play by play' if mode == 'play' else 'scores only'}"]
 
 
 def judge_call(live: Live) -> tuple[str, str, list[str]]:
+    if live.calls >= MAX_CALLS:
+        raise Capped(f"this table has called the director {MAX_CALLS} times, the most a table may: go to the "
+                     f"director in person")
     return "call", "", ["the director has been called"]
+
+
+def check_open(facts: Facts, path: str) -> None:
+    """A table's own write (``path``: ``dgn``, ``mode``, ``call`` or ``confirm``) at a table whose round
+    is over (a later round is paired: its players sit elsewhere now, with other links), refused in
+    one line (409, no state, not kept with its id): a call of the director once the table has its
+    result (or is a duplicate table), where the director would look for nobody; and at a duplicate
+    table every write, for its answer would be the table's state, and a state of a round that is
+    over withholds the boards still going round the room (docs/duplicate.md).  A table of another
+    event whose result was taken back after the next round was paired records its game again, and
+    calls the director, as before.  Checked before the revision, by the server and the phone alike."""
+    if not facts.over:
+        return
+    if path == "call" and (facts.result is not None or facts.boards is not None):
+        raise RoundOver(f"round {facts.round} is over: call the director from the table you play at now")
+    if facts.boards is not None:
+        raise RoundOver(f"round {facts.round} is over: this table's phone records nothing more (the director "
+                        f"enters what is still missing)")
 
 
 def judge_clear(live: Live) -> tuple[str, str, list[str]]:
@@ -516,6 +574,12 @@ def options(live: Live, tile: Any) -> dict[str, Any]:
     if not isinstance(tile, str) or len(tile) > 8:
         raise Unprocessable("name a tile, such as 6-4")
     return {"rev": live.rev, "tile": tile, "options": live.session.options(tile)}
+
+
+#: What a row of a duplicate table's log reads as to a key whose round is over, where the row is the
+#: play of a board the hall does not show yet (:meth:`tournament.event.venue.Venue.state_with_log`):
+#: its revision and time, and nothing of the play (taken as a move is, for what it resets).
+WITHHELD = "withheld"
 
 
 #: The writes a phone's engine answers by itself: ``path`` (the POST's last part) -> how.
@@ -554,6 +618,7 @@ def write(facts: Facts, live: Live, path: str, body: dict[str, Any], at: str) ->
     check_write_id(body.get("cid"), body.get("at"))
     rev = body.get("rev")
     check_rev(rev, any_view)
+    check_open(facts, path)
     over = check_current(facts, live, rev, locked_ok, any_view, over_calls)
     kind, stored, said = judge(live)
     apply(live, kind, stored, at)

@@ -44,7 +44,8 @@ from domrec.i18n import N_
 from domrec.session import Session
 
 from tournament.errors import EventFileError, LevelAtTop, TournamentError, WinnerContradicts
-from tournament.event import audit, changes, corrections, duplicate, duplicate_teams, results, rounds, table_log, teams
+from tournament.event import (audit, changes, corrections, duplicate, duplicate_hall, duplicate_teams, results, rounds,
+                              table_log, teams)
 from tournament.event import progress as event_progress
 from tournament.event.results import Entry
 from tournament.event.table_log import (CID, CID_REFUSAL, MADE_AT_REFUSAL, MODES, Facts, Live,  # noqa: F401
@@ -238,6 +239,13 @@ REFUSALS = (
     N_("the director has been called"),
     N_("the call is cleared"),
     N_("the director was not called to this table"),
+    # (a table's calls and mode switches past their cap, and a table's writes once its round is over:
+    # tournament.event.table_log.judge_call, judge_mode, check_open)
+    N_("this table has called the director %(n)s times, the most a table may: go to the director in person"),
+    N_("this table has switched between play by play and scores only %(n)s times, the most a table may: ask the "
+       "director"),
+    N_("round %(n)s is over: call the director from the table you play at now"),
+    N_("round %(n)s is over: this table's phone records nothing more (the director enters what is still missing)"),
     N_("confirm for one of %(list)s"),
     N_("the game is not over yet: it is confirmed once it is finished"),
     N_("%(side)s has confirmed already"),
@@ -396,6 +404,31 @@ ID_OF_ANOTHER_WRITE = '"cid" is the id of another write already: send this write
 #: What a write that met a fault of the server's own is answered (nothing of it stored).
 FAULT = ("the server could not take this (a fault of its own): nothing was stored; the table is as it was, and "
          "the director can find the detail in the server's log")
+
+
+def _withheld_rows(rows: list[tuple[int, str, str, str]], shown: set[int]) -> list[tuple[int, str, str, str]]:
+    """A duplicate table's log with the play of each board not in ``shown`` (its moves, the
+    director's corrections) read as :data:`~tournament.event.table_log.WITHHELD` rows of the same
+    revision and time.  A board's play is the rows before the ``board`` row that closes it (which
+    names it); the rows after the last such row are a board's still open, withheld unless every
+    board is shown (the caller asks only then: :meth:`Venue._withheld_view`)."""
+    out = list(rows)
+    open_play: list[int] = []
+    for k, (rev, kind, body, at) in enumerate(rows):
+        if kind in ("dgn", "correct"):
+            open_play.append(k)
+        elif kind == "board":
+            try:
+                closed: int | None = int(json.loads(body)["board"])
+            except (ValueError, KeyError, TypeError):
+                closed = None
+            if closed not in shown:
+                for j in open_play:
+                    out[j] = (rows[j][0], table_log.WITHHELD, "", rows[j][3])
+            open_play = []
+    for j in open_play:
+        out[j] = (rows[j][0], table_log.WITHHELD, "", rows[j][3])
+    return out
 
 
 def _for_the_table(row: tuple[int, str, str, str]) -> list[Any]:
@@ -724,6 +757,7 @@ class Venue:
         self._seated: dict[int, tuple[SeatAssignment, ...]] = {}  # the seats each live game was made for
         self._templates: dict[int, tuple[tuple, Any]] = {}  # each table's template as JSON, and what it was made of
         self._deals: dict[int, tuple[tuple, tuple]] = {}  # a duplicate table's boards' deals, and what they were made of
+        self._withheld: dict[int, tuple[tuple, Live]] = {}  # a table as an old key reads it (_withheld_view)
         #: When each table's phone was last heard from (any request with the table's key), by table id:
         #: kept in memory only (a dict write a request); after a restart, the table's last write stands in.
         self.contact: dict[int, str] = {}
@@ -826,8 +860,8 @@ class Venue:
     def authorized_state(self, token: str | None, round_no: int, table_no: int) -> dict[str, Any]:
         """The key checked (:meth:`authorize`), then :meth:`state`, the table read once."""
         with self.lock:
-            _, table = self._authorized(token, round_no, table_no)
-            return self.state(round_no, table_no, found=table)
+            kind, table = self._authorized(token, round_no, table_no)
+            return self.state(round_no, table_no, found=table, table_key=kind == "table")
 
     def _fresh(self) -> None:
         """Forget the keys, tables and results kept if anything was written to the file since they
@@ -871,25 +905,35 @@ class Venue:
     # --- reading a table --------------------------------------------------------------------
 
     def state(self, round_no: int, table_no: int, said: list[str] | None = None, *,
-              found: Table | None = None) -> dict[str, Any]:
-        """The table's state; ``found``: the table as just read under the lock (else read here)."""
+              found: Table | None = None, table_key: bool = False) -> dict[str, Any]:
+        """The table's state; ``found``: the table as just read under the lock (else read here);
+        ``table_key``: as the table's own key reads it (:meth:`_key_state`)."""
         with self.lock:
             table = found if found is not None else self.table(round_no, table_no)
-            return self._state(table, self._current(table), said or [])
+            shown = self._key_state if table_key else self._state
+            return shown(table, self._current(table), said or [])
 
-    def state_with_log(self, round_no: int, table_no: int, after: int = 0, state: bool = True) -> dict[str, Any]:
+    def state_with_log(self, round_no: int, table_no: int, after: int = 0, state: bool = True,
+                       table_key: bool = False) -> dict[str, Any]:
         """The table's state, and under ``"log"`` what the phone's engine replays the table from when
         the server is out of reach (:mod:`tournament.event.phone`): the table's template record (its
         players, game and rules, as JSON), its :class:`~tournament.event.table_log.Facts`, and its
         log's rows after revision ``after`` (``[rev, kind, body, time]``; a phone holding the rows
         up to ``after`` asks only for the new ones).  ``state`` False: the log and the revision
-        only (what the phone's engine asks for as the table moves on: no game state made)."""
+        only (what the phone's engine asks for as the table moves on: no game state made).
+        ``table_key``: asked with the table's own key, which once the round is over reads a
+        duplicate table as the hall shows it (:meth:`_withheld_view`)."""
         with self.lock:
             table = self.table(round_no, table_no)
             live = self._current(table)
             result = self.store.result_for(table.id)
             facts = self._facts(table, result)
-            rows = [_for_the_table(row) for row in venue_sql.log(self.store, table.id, after)]
+            view = self._withheld_view(table, live, facts) if table_key else None
+            if view is None:
+                rows = [_for_the_table(row) for row in venue_sql.log(self.store, table.id, after)]
+            else:
+                facts, live, logged = view
+                rows = [_for_the_table(row) for row in logged if row[0] > after]
             answer = table_log.state(facts, live, []) if state else {"rev": live.rev}
             answer["log"] = {"template": self._template_json(table), "facts": facts.to_json(),
                              "after": after, "rows": rows}
@@ -917,6 +961,7 @@ class Venue:
             result = self.store.result_for(table.id)
         return Facts(event=settings.name, round=table.round, table=table.number, sides=table.sides(),
                      by_seat=not settings.partnership, time_limit=settings.time_limit, pins=self.pins,
+                     over=table.round < self.store.last_round(),
                      next=self._next_seats(table) if result is not None else None,
                      result=None if result is None else {
                          "scores": dict(result.scores), "winner": result.winner, "kind": result.kind,
@@ -953,7 +998,53 @@ class Venue:
         return Facts(event=settings.name, round=table.round, table=table.number, sides=table.sides(),
                      by_seat=False, time_limit=settings.time_limit, pins=self.pins,
                      next=self._next_seats(table) if result is not None else None, result=result,
-                     boards=boards)
+                     boards=boards, over=table.round < self.store.last_round())
+
+    def _withheld_view(self, table: Table, live: Live, facts: Facts
+                       ) -> tuple[Facts, Live, list[tuple[int, str, str, str]]] | None:
+        """A duplicate table as its own key reads it once its round is over (a later round is
+        paired: its players sit elsewhere, and its printed link may be read by anyone at that table
+        now): a board's deal, its play in the table's log and its result here only once the hall
+        shows them, every table due to play the board having played it (or being marked not to:
+        :func:`tournament.event.duplicate_hall.complete_boards`, or the duplicate teams' own).
+        The facts, the table (replayed from its log as read so) and the log's rows, each row of a
+        withheld board's play (a move, a correction) read as a :data:`~table_log.WITHHELD` row of
+        the same revision and time; ``None`` where the key reads the table whole (its round is
+        not over, every board of it is shown, or the table plays no boards).  During its own round
+        a table reads everything, its phone's offline engine and a reloaded page included."""
+        if facts.boards is None or not facts.over:
+            return None
+        complete = (duplicate_teams.complete_boards(self.store) if self.store.settings.team_duplicate else
+                    duplicate_hall.complete_boards(self.store))
+        mine = [b["board"] for b in facts.boards]
+        if all(n in complete for n in mine):
+            return None
+        rows = venue_sql.log(self.store, table.id)
+        logged = _withheld_rows(rows, complete)
+        result = facts.result
+        if result is not None and result.get("boards") is not None:
+            shown = [r if r["board"] in complete else {"board": r["board"], "withheld": True} for r in result["boards"]]
+            result = {**result, "boards": shown, "scores": None}  # (a total would tell the board withheld)
+        facts = attrs.evolve(facts, result=result, boards=tuple(
+            b if b["board"] in complete else {**b, "deal": None, "withheld": True} for b in facts.boards))
+        if logged == rows:
+            return facts, live, logged
+        key = (tuple(logged), table.seats)
+        kept = self._withheld.get(table.id)
+        if kept is None or kept[0] != key:
+            template = table_record(self.store.settings, table,
+                                    self.store.players_by_id([s.player for s in table.seats]))
+            kept = (key, _replay(template, logged))
+            self._withheld[table.id] = kept
+        return facts, kept[1], logged
+
+    def _key_state(self, table: Table, live: Live, said: list[str], facts: Facts | None = None) -> dict[str, Any]:
+        """The table's state as its own key reads it (:meth:`_withheld_view`)."""
+        facts = facts if facts is not None else self._facts(table)
+        view = self._withheld_view(table, live, facts)
+        if view is not None:
+            facts, live, _ = view
+        return table_log.state(facts, live, said)
 
     @property
     def _plays_boards(self) -> bool:
@@ -1027,20 +1118,24 @@ class Venue:
                 seats[s.seat] = {"table": there[0], "seat": there[1]}
         return seats
 
-    def options(self, round_no: int, table_no: int, tile: Any) -> dict[str, Any]:
+    def options(self, round_no: int, table_no: int, tile: Any, table_key: bool = False) -> dict[str, Any]:
         """Where ``tile`` may go now (see :meth:`domrec.session.Session.options`), and the table's
-        revision they were worked out at."""
+        revision they were worked out at.  ``table_key``: asked with the table's own key (the game
+        as :meth:`_withheld_view` reads it)."""
         if not isinstance(tile, str) or len(tile) > 8:
             raise Unprocessable("name a tile, such as 6-4")
         with self.lock:
             table = self.table(round_no, table_no)
-            return table_log.options(self._current(table), tile)
+            live = self._current(table)
+            view = self._withheld_view(table, live, self._facts(table)) if table_key else None
+            return table_log.options(live if view is None else view[1], tile)
 
     # --- writing -----------------------------------------------------------------------------
 
     def _write(self, round_no: int, table_no: int, rev: Any, judge: Judge,
                locked_ok: bool = False, any_view: bool = False, cid: Any = None, made_at: Any = None,
-               found: Table | None = None, stamped: bool = False, over_calls: bool = False) -> dict[str, Any]:
+               found: Table | None = None, stamped: bool = False, over_calls: bool = False,
+               path: str | None = None) -> dict[str, Any]:
         """The one write path: revision checked under the write lock, the write judged, logged with
         the next revision; the state after it.  Nothing is stored unless all of it is.
         ``any_view``: the write means the same on any view of the table (a call of the director),
@@ -1056,7 +1151,10 @@ class Venue:
         table as the caller has just read it, under the lock (else it is read here); ``stamped``:
         and the file's stamp read with it (:meth:`_authorized`), so that a move after a move made
         here, nothing else written between, takes the table's live game and result as that move
-        left them (:attr:`_checked`) instead of asking the file for its revision and its result."""
+        left them (:attr:`_checked`) instead of asking the file for its revision and its result.
+        ``path``: a table's own write (``dgn``, ``mode``, ``call``, ``confirm``), refused at a table
+        whose round is over as the phone's engine refuses it (:func:`~table_log.check_open`), and
+        answered, sent again, as the table's key reads the table (:meth:`_key_state`)."""
         table_log.check_write_id(cid, made_at)
         table_log.check_rev(rev, any_view)
         with self.lock:
@@ -1064,7 +1162,7 @@ class Venue:
             if cid is not None:
                 seen = venue_sql.answered(self.store, table.id, cid)
                 if seen is not None:
-                    return self._answered_before(table, seen)
+                    return self._answered_before(table, seen, path is not None)
             try:
                 with self.store.write():
                     written = self.store.conn.total_changes
@@ -1076,6 +1174,8 @@ class Venue:
                         live = self._current(table)
                         result = self.store.result_for(table.id)
                     facts = self._facts(table, result)
+                    if path is not None:
+                        table_log.check_open(facts, path)
                     over = table_log.check_current(facts, live, rev, locked_ok, any_view, over_calls)
                     try:
                         kind, body, said = judge(table, live, facts)
@@ -1112,7 +1212,7 @@ class Venue:
             except BaseException as e:
                 self._live.pop(table.id, None)  # whatever the session took is made again from the file
                 self._checked.pop(table.id, None)
-                if cid is not None and isinstance(e, VenueError) and e.message != FAULT:
+                if cid is not None and isinstance(e, VenueError) and e.message != FAULT and e.remembered:
                     self._remember_refusal(table, cid, made_at, e)
                 raise
             if kind != "dgn" and (result is not None or kind == "board"):  # a result (a board's) landed
@@ -1136,19 +1236,22 @@ class Venue:
         except Exception:  # noqa: BLE001 - not kept: the same write sent again is judged again, as before
             log.exception("round %s table %s: a refused write's id could not be kept", table.round, table.number)
 
-    def _answered_before(self, table: Table, seen: tuple[int | None, int, str]) -> dict[str, Any]:
+    def _answered_before(self, table: Table, seen: tuple[int | None, int, str], table_key: bool = False
+                         ) -> dict[str, Any]:
         """The answer to a write whose id was seen: a write taken is answered what was said of it
         with the table as it is (the very first answer while nothing was written after it); a
-        refused one, the same refusal (with the table now, where the first had the table)."""
+        refused one, the same refusal (with the table now, where the first had the table).
+        ``table_key``: a table's own write, answered with the table as its key reads it."""
         rev, status, text = seen
         answer = json.loads(text)
         if "write" in answer:  # the id of one of the director's writes at this table (once)
             raise Unprocessable(ID_OF_ANOTHER_WRITE)
         live = self._current(table)
+        shown = self._key_state if table_key else self._state
         if rev is not None:
-            return table_log.stepped_over(self._state(table, live, [str(x) for x in answer.get("said", [])]),
+            return table_log.stepped_over(shown(table, live, [str(x) for x in answer.get("said", [])]),
                                           int(answer.get("over_calls", 0)))
-        state = self._state(table, live, []) if answer.get("state") else None
+        state = shown(table, live, []) if answer.get("state") else None
         raise Replayed(str(answer.get("error", "")), status, answer.get("line"), answer.get("column"), state)
 
     def once(self, what: str, cid: Any, work: Callable[[], dict[str, Any]], table: Table | None = None,
@@ -1260,7 +1363,7 @@ class Venue:
         table_log.check_dgn(text, self.store.settings.time_limit)
         if not self._plays_boards:
             return self._write(round_no, table_no, rev, lambda table, live, facts: table_log.judge_dgn(live, text),
-                               cid=cid, made_at=made_at, found=found, stamped=stamped, over_calls=True)
+                               cid=cid, made_at=made_at, found=found, stamped=stamped, over_calls=True, path="dgn")
 
         def judge(table: Table, live: Live, facts: Facts) -> tuple[str, str, list[str]]:
             board = None  # ``facts``: the table's boards as the write read them, once a move
@@ -1280,13 +1383,13 @@ class Venue:
             return kind, body, said
 
         return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at, found=found, stamped=stamped,
-                           over_calls=True)
+                           over_calls=True, path="dgn")
 
     def set_mode(self, round_no: int, table_no: int, rev: Any, mode: Any, cid: Any = None,
                  made_at: Any = None) -> dict[str, Any]:
         table_log.check_mode(mode)
         return self._write(round_no, table_no, rev, lambda table, live, facts: table_log.judge_mode(live, mode),
-                           cid=cid, made_at=made_at, over_calls=True)
+                           cid=cid, made_at=made_at, over_calls=True, path="mode")
 
     def call(self, round_no: int, table_no: int, rev: Any = None, cid: Any = None,
              made_at: Any = None) -> dict[str, Any]:
@@ -1295,7 +1398,7 @@ class Venue:
         ``rev`` (sent by the pages as every write's) is not checked."""
 
         return self._write(round_no, table_no, rev, lambda table, live, facts: table_log.judge_call(live),
-                           locked_ok=True, any_view=True, cid=cid, made_at=made_at)
+                           locked_ok=True, any_view=True, cid=cid, made_at=made_at, path="call")
 
     def clear_call(self, round_no: int, table_no: int, rev: Any, cid: Any = None,
                    made_at: Any = None) -> dict[str, Any]:
@@ -1336,7 +1439,7 @@ class Venue:
 
         with self.lock:
             try:
-                return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at)
+                return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at, path="confirm")
             except WrongPin as e:  # the refused write is undone; the wrong PIN is counted in a write of its own
                 raise self._count_wrong_pin(e.table, e.side, cid, made_at) from None
 

@@ -1790,8 +1790,8 @@ class VenueServer(HallSite):
 
             def authorized_state() -> Any:  # one trip to the venue's thread a read, the key checked first
                 if log in ("1", "only"):
-                    self.venue.authorize(token, round_no, table_no)
-                    return self.venue.state_with_log(round_no, table_no, since, log == "1")
+                    kind = self.venue.authorize(token, round_no, table_no)
+                    return self.venue.state_with_log(round_no, table_no, since, log == "1", table_key=kind == "table")
                 return self.venue.authorized_state(token, round_no, table_no)
 
             return await self.run(authorized_state)
@@ -1799,8 +1799,9 @@ class VenueServer(HallSite):
 
     async def api_options(self, request: Request) -> Response:
         async def work() -> Any:
-            round_no, table_no, _ = await self._authorized(request)
-            return await self.run(self.venue.options, round_no, table_no, request.query_params.get("tile"))
+            round_no, table_no, kind = await self._authorized(request)
+            return await self.run(self.venue.options, round_no, table_no, request.query_params.get("tile"),
+                                  kind == "table")
         return await self._answer(request, work)
 
     async def api_dgn(self, request: Request) -> Response:

@@ -208,7 +208,10 @@ OPENAPI: dict[str, Any] = {
                                         "were left out."},
                                "result": {"type": ["object", "null"], "description": "Once in the event: scores, "
                                           "winner, kind, verified, scores_only (hand scores only: never "
-                                          "verified), via."},
+                                          "verified), via.  A duplicate table: boards, {board, NS, EW} a "
+                                          "board; read with the table's key once its round is over, a board "
+                                          "the hall does not show yet is {board, withheld: true} and scores "
+                                          "is null (docs/duplicate.md)."},
                                "next": {"type": ["object", "null"], "description": "Once the result is in: the "
                                         "next round, whether it is paired, and each seat's player's table and "
                                         "seat there ({round, paired, seats: {seat: {table, seat} or {bye: true}}})."},
@@ -272,7 +275,8 @@ OPENAPI: dict[str, Any] = {
                       "properties": {"rev": _REV, "text": {"type": "string"}}}))},
         "/api/v1/tables/{round}/{table}/mode": {
             "parameters": _TABLE_PARAMS,
-            **_write("Choose how the table records: play by play, or scores only",
+            **_write("Choose how the table records: play by play, or scores only (at most 100 switches a "
+                     "table: past that, 422)",
                      _ids({"type": "object", "required": ["rev", "mode"],
                       "properties": {"rev": _REV, "mode": {"enum": ["play", "sheet"]}}}))},
         "/api/v1/tables/{round}/{table}/confirm": {
@@ -284,7 +288,8 @@ OPENAPI: dict[str, Any] = {
         "/api/v1/tables/{round}/{table}/call": {
             "parameters": _TABLE_PARAMS,
             **_write("Call the director to the table (never refused for an old view: rev is not checked, "
-                     "and may be left out)", _ids({"type": "object", "properties": {"rev": _REV}}))},
+                     "and may be left out; at most 100 calls a table: past that, 422; refused, 409, once the "
+                     "table's round is over and it has its result)", _ids({"type": "object", "properties": {"rev": _REV}}))},
         "/api/v1/tables/{round}/{table}/clear": {
             "parameters": _TABLE_PARAMS + [_PIN_PARAM],
             **_write("The director clears a call (director's key, or the table's key with the director's PIN)", _ids({"type": "object", "required": ["rev"],
@@ -384,9 +389,10 @@ OPENAPI: dict[str, Any] = {
                                                           "from: any request with its key, or its last write) and "
                                                           "offline ({taken, refused, at}: the writes its phone made "
                                                           "offline, sent with `at`; null while none came); upstream (`serve --upstream`: "
-                                                          "{url, event, connected, problem, sent, messages}, the "
-                                                          "sending to the federation's hub and, in words, why it "
-                                                          "does not reach it; null without --upstream)."},
+                                                          "{url, event, connected, problem, stopped, sent, messages}, "
+                                                          "the sending to the federation's hub and, in words, why it "
+                                                          "does not reach it (stopped: for good, two histories of "
+                                                          "one event); null without --upstream)."},
                                   **_refusals(403, 429)}}},
         "/api/v1/director/pair": {
             "post": {"summary": "Pair the next round once every table is confirmed (director's key); round 1 "

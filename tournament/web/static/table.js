@@ -162,7 +162,8 @@
   }
   // A write made on an older view of the table (another phone wrote first): said in a player's
   // words, not the server's revision numbers (the API's answer keeps them for programs).  A
-  // confirmed table's refusal (409 too) is said as the server says it.
+  // confirmed table's refusal (409 too) is said as the server says it, unless the director
+  // entered the result (below).
   // The table moved on by the director's correction (its last write: the state says so while no
   // move followed it) is said so: "another phone wrote first" told a table with one phone, whose
   // lines made offline were refused after a correction, of a phone that never was.
@@ -174,6 +175,14 @@
   // line made offline), which say what to do; "tap again" is for the tap just made.
   // ``path``, ``body``: the write refused (its revision, what it was).
   const movedOn = (data, listed, path, body) => {
+    // A game's result the director entered (the director's page, or `tournament result` at the
+    // laptop: its "via" is not the table's) while this line waited: the server's "is confirmed:
+    // only the director can change its result now" told a table nobody at it had confirmed, its
+    // lines made offline refused, of a confirmation that never was.  (A boards table's result is
+    // said board by board, below; the table's other phone's confirmation, as the server says it.)
+    if (data && data.state && data.state.status === "confirmed" && !data.state.boards && data.state.result
+        && data.state.result.via !== "table")
+      return t("the director entered the game's result meanwhile: nothing was changed; the result is in the event");
     if (!data || !data.state || data.state.status === "confirmed") return (data && data.error) || "";
     if (data.state.corrected && data.state.corrected.hand)
       return t("the director corrected hand %(n)s meanwhile: nothing was changed; here is the table now", { n: data.state.corrected.hand });
@@ -1057,6 +1066,10 @@
     const skipped = view.not_played || [];
     const rows = (view.boards || boards.map((b) => b.board)).map((n) => {
       const b = boards.find((x) => x.board === n);
+      // A board still going round the room, read with the key of a round that is over: its result
+      // here shows once every table that plays it has played it, as in the hall.
+      if (b && b.withheld) return el("tr", { "data-board": n, "data-withheld": "yes" }, el("td", {}, t("board %(n)s", { n })),
+        el("td", { colspan: String(sides.length), class: "note" }, t("played: its result shows once every table that plays this board has played it")));
       if (b) return el("tr", { "data-board": n }, el("td", {}, t("board %(n)s", { n })), ...sides.map((s) => el("td", {}, b[s] ?? 0)));
       return skipped.includes(n) ? el("tr", { "data-board": n, "data-not-played": "yes" }, el("td", {}, t("board %(n)s", { n })),
                                       el("td", { colspan: String(sides.length), class: "note" }, t("not played"))) : null;
@@ -1109,7 +1122,11 @@
       // A confirmation tapped that the server has not answered yet: said, and sent when it answers.
       const unanswered = delivering && delivering.path === "/confirm";
       const held = !unanswered && (link.offline || waiting().length > 0);
-      if (held) box.append(el("p", { class: "note", id: "confirm-waits" }, t("Confirming waits for the connection to the server: the moves made offline are sent first.")));
+      // (the moves made offline named only where this phone holds some: a table's second phone,
+      // the one its other side confirms on, holds none, and was told of moves it never made)
+      if (held) box.append(el("p", { class: "note", id: "confirm-waits" }, waiting().length
+        ? t("Confirming waits for the connection to the server: the moves made offline are sent first.")
+        : t("Confirming waits for the connection to the server.")));
       if (unanswered && delivering.waits) box.append(el("p", { class: "note waits", id: "confirm-pending" },
         waitWords(delivering.busy, true)));
       if (pin) box.append(pin);
