@@ -116,3 +116,19 @@ def test_a_duplicate_tables_game_is_not_called_still_in_play(tmp_path: Path) -> 
     text = feed.duplicate_table(1, 2)
     assert phrases.translate(text, "es", PHRASES, i18n.FOLDERS).startswith(
         "ronda 1, mesa 2: es una mesa de duplicado, sin partida propia")
+
+
+def test_a_board_marked_twice_from_the_directors_page_says_who_in_spanish() -> None:
+    """The director's page marks a board as "the director's page": a second mark's refusal, read in
+    Spanish, named it in English ("por the director's page"); a person's name stays as typed."""
+    from domrec import phrases
+    from tournament import i18n
+    from tournament.web import app
+
+    def said(who: str) -> str:
+        return phrases.translate(f"round 1 table 2 board 3 was already marked not played, 2026-12-07 03:00 by {who} — "
+                                 f"ran out of time; nothing was changed", "es", app.PHRASES, i18n.FOLDERS)
+
+    assert "desde la página del árbitro — ran out of time" in said("the director's page")
+    assert "the director's page" not in said("the director's page")
+    assert "por Ana — " in said("Ana")

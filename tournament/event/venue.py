@@ -369,6 +369,9 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s board %(n3)s: no longer marked not played; its result is to be entered"),
     N_("round %(n)s table %(n2)s board %(n3)s was already marked not played, %(when)s by %(who)s — %(reason)s; "
        "nothing was changed"),
+    # (the same, marked from this page: its author's words are the page's, said in the page's language)
+    N_("round %(n)s table %(n2)s board %(n3)s was already marked not played, %(when)s by the director's page — "
+       "%(reason)s; nothing was changed"),
     N_("round %(n)s table %(n2)s board %(n3)s: result NS %(n4)s, EW %(n5)s taken back (kept in the history); the "
        "board is to be entered again"),
     # (the page's own advice for two of them: _director_board)
