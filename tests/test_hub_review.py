@@ -378,3 +378,49 @@ def test_a_public_document_too_big_unpacked_is_refused_before_it_is_unpacked(
     assert "more than 100,000 bytes unpacked" in (cache.problem or "") and cache.snapshot is None
     small = {"a": {1: "b"}, "c": [1, 2]}
     assert relay.unpack(relay.pack(small)) == small  # (the venue's own, as before)
+
+
+# --- the archive says what it could not read --------------------------------------------------------
+
+
+def test_the_archive_says_each_message_it_could_not_read_and_exits_1(tmp_path: Path, monkeypatch) -> None:
+    """An event's message the hub cannot read (forged with a venue's credentials) may have held what
+    the archive should: ``tournament archive`` wrote what it could read and said nothing, exit 0 (only
+    the log had it); now a line a message on stderr and exit 1, the archive still written."""
+    pytest.importorskip("nats")
+    from typer.testing import CliRunner
+
+    from tournament.cli import app
+    from tournament.event.simulate import simulate_event
+    from tournament.web import hub, relay
+    from tournament.web.hub import EventCache
+    from tournament import open_event
+    from tournament.web.upstream import outgoing
+
+    path = tmp_path / "club.db"
+    simulate_event(path, "competitive", "rotating", 8, 2, seed=5)
+    with open_event(path) as store:
+        event = relay.event_id(store.uuid)
+        sent = list(outgoing(store, event, 0, None))
+    cache = EventCache(event)
+    for seq, m in enumerate(sent, 1):
+        cache.read(seq, m.subject, m.body, m.headers)
+    cache.read(len(sent) + 1, relay.public_subject(event), b"not gzip")  # (a forged message)
+    assert cache.unreadable
+
+    async def read_all(url: str, options: Any) -> dict[str, EventCache]:
+        return {event: cache}
+
+    monkeypatch.setattr(hub, "read_all", read_all)
+    out = tmp_path / "season.jsonl"
+    result = CliRunner().invoke(app, ["archive", "--nats", "nats://127.0.0.1:4222", "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    assert f"error: event {event}: message {len(sent) + 1} (" in result.output
+    assert "the archive may lack what it held" in result.output
+    assert out.exists() and f"{out}: " in result.output and "records of 1 events" in result.output
+    assert "Traceback" not in result.output
+
+    cache.unreadable.clear()  # a stream read whole: exit 0, nothing said
+    out.unlink()
+    result = CliRunner().invoke(app, ["archive", "--nats", "nats://127.0.0.1:4222", "-o", str(out)])
+    assert result.exit_code == 0 and "error:" not in result.output
