@@ -133,18 +133,9 @@ def test_a_captains_sheet_says_a_table_is_forfeited(tmp_path: Path) -> None:
     """A team a pair short: the table its withdrawn pair would sit at is lost by forfeit as the round
     is paired; its captain's sheet fills that table in (the opponents' forfeit score and game) and
     says it is forfeited, where it offered empty boxes; the match's other table still has its boxes."""
-    event = tmp_path / "teams.db"
-    run("new", event, "--name", "Teams", "--game", "competitive", "--format", "teams", "--team-size", 4)
-    for t in range(1, 5):
-        run("team", event, "add", f"Team {t}", "--pair", f"N{t},S{t}", "--pair", f"E{t},W{t}")
-    run("pair", event)
-    for table in (1, 2, 3, 4):
-        run("result", event, "--table", table, "--score", "NS=100,EW=40")
-    run("withdraw", event, "N2 & S2")
-    run("pair", event)
-    rows = json.loads(run("tables", event, "--json"))["rows"]
-    [lost] = {r["table"] for r in rows if r["name"] == "N2"}
-    winner = next(r["team"] for r in rows if r["table"] == lost and r["team"] != "Team 2")
+    from tests.test_duplicate_teams_sheets import _short_team  # (the same team event, a pair short in round 2)
+
+    event, lost, _, winner = _short_team(tmp_path)
     sheets = _captains_sheets(event, tmp_path / "en", 2, "en")
     [(first, sheet)] = [(k, v) for k, v in sheets.items() if "Team 2" in v]
     table_rows = re.findall(r'<tr[^>]*><td class="hand">(\d+)</td><td>([^<]*)</td>.*?'
