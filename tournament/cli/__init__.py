@@ -34,7 +34,7 @@ for _command in (pages.report, pages.export):  # --best pairs with the --by next
     app.command(cls=PairedBest)(_command)
 for _command in (event.info, event.simulate, stages.knockout, stages.roundrobin, stages.final, stages.bracket,
                  ratings.ratings, rounds.amend, rounds.clear, checks.history, venue.serve,
-                 venue.links, venue.keys, venue.pins, venue.correct, hub.hub, hub.archive):
+                 venue.links, venue.keys, venue.pins, venue.correct, hub.hub, hub.archive, hub.stream):
     app.command()(_command)
 
 __all__ = ["app", "main"]

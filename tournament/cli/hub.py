@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -131,3 +131,95 @@ def archive(
         worst = max(worst, subprocess.run([sys.executable, "-m", "domrec.cli", "validate", "-j", "0", "-q",
                                            str(output)]).returncode)
     raise typer.Exit(worst)
+
+
+#: A size's units, as ``--max-bytes`` and ``--max-message`` take them (KB: a thousand; KiB: 1,024).
+_UNITS = {"": 1, "B": 1, "KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3, "TB": 1000 ** 4,
+          "KIB": 1024, "MIB": 1024 ** 2, "GIB": 1024 ** 3, "TIB": 1024 ** 4}
+
+
+def size_of(text: str, option: str) -> int:
+    """A size as a federation writes one (``500MB``, ``1GiB``, ``8388608``), in bytes; refused in one
+    line when it is none, or nothing."""
+    import re
+
+    found = re.fullmatch(r"\s*(\d{1,15})\s*([A-Za-z]{0,3})\s*", text)
+    unit = found[2].upper() if found else ""
+    if found is None or unit not in _UNITS or int(found[1]) == 0:
+        raise UnusableInput(f"{option} {text!r}: a size in bytes, such as 500MB, 1GiB or 8388608 (more than 0)")
+    return int(found[1]) * _UNITS[unit]
+
+
+@guarded
+def stream(
+    event: str = typer.Argument(..., help="The event's id (its uuid: printed by serve --upstream)."),
+    nats_url: str = typer.Option(..., "--nats", help="The federation's NATS JetStream server (nats://HOST:4222)."),
+    creds: Optional[Path] = typer.Option(None, "--creds", help="The federation's own NATS credentials (a user that "
+                                                               "may make and change streams): a credentials file, "
+                                                               "or a line USER:PASSWORD."),
+    max_bytes: str = typer.Option("1GiB", "--max-bytes", help="The most the event's stream holds (a 250-table "
+                                                              "event sends some 60 MB; docs/hub.md)."),
+    max_message: str = typer.Option("8MiB", "--max-message", help="The largest message it takes (a game's record: "
+                                                                  "some 22 KB)."),
+) -> None:
+    """Make an event's stream before its venue sends, or change its limits: the most it holds, and its
+    largest message (docs/hub.md, "Limits of a stream"). A venue then needs no right to make streams."""
+    import asyncio
+
+    try:
+        import nats  # noqa: F401
+    except ImportError:
+        raise UnusableInput("the stream command needs the NATS client: pip install nats-py") from None
+    from tournament.web import relay
+    from tournament.web.link import Refused
+    from tournament.web.upstream import connect_options
+
+    try:
+        uuid = relay.event_id(event)
+    except relay.BadMessage:
+        raise UnusableInput(f"{event!r} is not an event's id: its uuid, as serve --upstream prints it") from None
+    limits = size_of(max_bytes, "--max-bytes"), size_of(max_message, "--max-message")
+    options = connect_options(nats_url, creds, "--nats", "--creds")
+    try:
+        made, info = asyncio.run(_stream(nats_url, options, uuid, *limits))
+    except Refused as e:
+        raise UnusableInput(f"nats at {nats_url} refused these credentials: {e}") from None
+    except UnusableInput:
+        raise
+    except (OSError, TimeoutError) as e:
+        raise UnusableInput(f"cannot reach nats at {nats_url}: {str(e) or 'no answer'}") from None
+    except Exception as e:  # nats-py's own errors: no servers, refused, a JetStream refusal
+        raise UnusableInput(f"nats at {nats_url}: {type(e).__name__} {e}".rstrip()) from None
+    typer.echo(f"{info.config.name}: {'made' if made else 'changed'}: it holds at most "
+               f"{info.config.max_bytes:,} bytes, "
+               f"a message at most {info.config.max_msg_size:,} bytes, the newest refused once full; it holds "
+               f"{info.state.bytes:,} bytes in {info.state.messages:,} messages")
+
+
+async def _stream(url: str, options: dict, event: str, max_bytes: int, max_message: int) -> tuple[bool, Any]:
+    """The event's stream made with these limits (True), or its limits changed (False); its state.
+    A limit below what the stream holds is refused: JetStream would drop its oldest messages to meet
+    it, the event's first changes, whatever the stream's discard policy."""
+    from nats.js.api import DiscardPolicy
+    from nats.js.errors import NotFoundError
+
+    from tournament.web import relay
+    from tournament.web.link import Answered, Heard
+    from tournament.web.upstream import connect
+
+    heard = Heard()
+    nc = await connect(options, "domrec stream", heard)
+    try:
+        js = Answered(nc.jetstream(timeout=10), heard)
+        name = relay.stream_name(event)
+        try:
+            info = await js.stream_info(name)
+        except NotFoundError:
+            return True, await js.add_stream(**relay.stream_limits(event, max_bytes, max_message))
+        if max_bytes < info.state.bytes:
+            raise UnusableInput(f"{name} holds {info.state.bytes:,} bytes already: give a --max-bytes above that "
+                                f"(a lower limit would drop the event's first messages)")
+        config = info.config.evolve(max_bytes=max_bytes, max_msg_size=max_message, discard=DiscardPolicy.NEW)
+        return False, await js.update_stream(config)
+    finally:
+        await nc.close()

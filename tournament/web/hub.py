@@ -17,7 +17,8 @@ started later catches up from the streams.  It writes nothing to NATS: its user 
 The streams are read on the server's event loop (:class:`StreamReader`): each event's stream from
 the next message the hub lacks (``next_by_subj``, so a message replaced since is simply passed),
 at once when a core subscription to the events' subjects hears of a message, and every
-:data:`POLL` seconds besides; new streams are looked for every :data:`DISCOVER` seconds.  When the
+:data:`POLL` seconds besides; new streams are looked for every :data:`DISCOVER` seconds, and with
+them the messages the hub could not read (a problem whose message the stream no longer holds is over).  When the
 NATS server is down the hub serves what it has and tries again every :data:`RETRY` seconds.
 
 It refuses as the venue does (:meth:`Hub._refused`; docs/hub.md, "Refusals"): one JSON line in the
@@ -84,6 +85,9 @@ LIFETIME = 600.0
 MAX_STREAMS = 5000
 #: Pages kept per event between two changes.
 KEPT_PAGES = 64
+#: Messages the hub could not read, looked for again on their streams at each look for new streams
+#: (:meth:`StreamReader._still_there`), at most: a problem whose message is gone is cleared.
+RECHECKED = 64
 
 _SECURITY = {"x-content-type-options": "nosniff", "referrer-policy": "no-referrer", "x-frame-options": "DENY",
              "content-security-policy": "default-src 'self'; img-src 'self' data:; style-src 'self' "
@@ -179,8 +183,11 @@ class EventCache:
         self.pages: dict[tuple, tuple[int, bytes, bytes]] = {}
         self.moved = asyncio.Event()
         #: subject -> why its message could not be read (the hub keeps what it read before, and
-        #: says so at /healthz and in /api/v1/events); cleared by a readable message on the subject.
+        #: says so at /healthz and in /api/v1/events); cleared by a readable message on the subject,
+        #: or once the stream no longer holds that message (:meth:`gone`).
         self.unreadable: dict[str, str] = {}
+        #: subject -> the stream's number of the message :attr:`unreadable` tells of.
+        self.unread_at: dict[str, int] = {}
 
     def read(self, seq: int, subject: str, data: bytes, headers: dict[str, str] | None = None) -> bool:
         """The stream's message ``seq``: taken (whether it changed anything shown), or kept as a
@@ -195,9 +202,20 @@ class EventCache:
             if self.unreadable.get(subject) != problem:
                 log.warning("hub: event %s: %s; what the hub holds of it is kept", self.event, problem)
             self.unreadable[subject] = problem
+            self.unread_at[subject] = seq
             return False
         self.unreadable.pop(subject, None)
+        self.unread_at.pop(subject, None)
         return moved
+
+    def gone(self, subject: str, seq: int) -> None:
+        """The stream no longer holds message ``seq`` (removed by the federation, ``nats stream rmm``;
+        or replaced by a later one on its subject): its problem, if still that message's, is over."""
+        if self.unread_at.get(subject) == seq:
+            log.warning("hub: event %s: message %d (%s) is no longer on the stream: its problem is cleared",
+                        self.event, seq, subject)
+            self.unreadable.pop(subject, None)
+            self.unread_at.pop(subject, None)
 
     @property
     def problem(self) -> str | None:
@@ -334,6 +352,8 @@ class StreamReader:
         #: The events a message was heard on since their streams were last read.
         self._dirty: set[str] = set()
         self._stopping = False
+        #: (event, subject, message) -> when :meth:`_still_there` last looked for it.
+        self._checked: dict[tuple[str, str, int], float] = {}
 
     def start(self) -> None:
         self._task = asyncio.ensure_future(self._run())
@@ -371,6 +391,7 @@ class StreamReader:
                 while not self._stopping and nc.is_connected:
                     if time.monotonic() - looked >= DISCOVER:
                         self._dirty |= await self._discover(js)  # a new stream: read at once
+                        await self._still_there(js)
                         looked = time.monotonic()
                         if not self.connected:  # the streams listed: the hub reads NATS
                             self.connected, self.problem = True, None
@@ -445,6 +466,25 @@ class StreamReader:
             if len(found) < 256:
                 return new
             offset += len(found)
+
+    async def _still_there(self, js: Any) -> None:
+        """Each message the hub could not read, looked for on its stream (:data:`RECHECKED` at most a
+        look, the longest unchecked first): one no longer there has its problem cleared
+        (:meth:`EventCache.gone`), so ``/healthz`` tells of what the streams hold now, not of a message
+        the federation removed.  One still there is still a problem: a hub started now would meet it."""
+        from nats.js.errors import NotFoundError
+
+        held = [(cache, subject, seq) for cache in list(self.events.values())
+                for subject, seq in list(cache.unread_at.items())]
+        held.sort(key=lambda found: self._checked.get((found[0].event, found[1], found[2]), 0.0))
+        for cache, subject, seq in held[:RECHECKED]:
+            self._checked[(cache.event, subject, seq)] = time.monotonic()
+            try:
+                await js.get_msg(relay.stream_name(cache.event), seq)
+            except NotFoundError:
+                cache.gone(subject, seq)
+        kept = {(c.event, subject, seq) for c, subject, seq in held}
+        self._checked = {k: v for k, v in self._checked.items() if k in kept}
 
     async def _read(self, js: Any, cache: EventCache) -> None:
         from nats.js.errors import NotFoundError

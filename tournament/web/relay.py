@@ -14,7 +14,11 @@ own, so the log is kept whole, while a page's data and an amended game keep only
 Every message carries its id (``Nats-Msg-Id``: the event, what it is, and its change number), so
 a message sent twice within the stream's window is stored once, and a later one replaces its twin
 on the same subject (a change's is refused instead, its subject taken: below): never doubled.  ``Domrec-Seq`` says up to which change the venue had sent
-when it sent it: the venue, back online, reads it off the stream's last message and sends the rest.
+when it sent it: the venue, back online, reads it off the stream's last change (:func:`sent_by`: a
+message forged on another subject does not count) and sends the rest.
+
+The stream is bounded (:func:`stream_limits`): its bytes, and a message's size; full, it refuses the
+newest message, and the venue says so and waits (docs/hub.md, "Limits of a stream").
 
 A change's message carries ``Domrec-Digest``, the sha256 of the change itself (:func:`change_digest`),
 and asks the stream to store it only on an empty subject (``Nats-Expected-Last-Subject-Sequence``
@@ -49,6 +53,24 @@ EXPECTED_HEADER = "Nats-Expected-Last-Subject-Sequence"
 WRONG_LAST_SEQUENCE = 10071
 #: A game's record hash (the venue's, so that the hub's replay page is the venue's, byte for byte).
 HASH_HEADER = "Domrec-Hash"
+#: JetStream's error codes when a stream made with :func:`stream_limits` refuses a message: the stream
+#: holds its most bytes (its discard policy ``new`` refuses the newest: the event's first changes stay),
+#: or the message is larger than the stream takes.
+STREAM_FULL = 10077
+MESSAGE_TOO_BIG = 10054
+
+#: The most an event's stream holds, in bytes, unless the federation says otherwise (docs/hub.md,
+#: "Limits of a stream").  A 250-table event of 1,000 players sends about 13 KB a game (its record,
+#: the largest 22 KB) and 0.4 KB a change: six rounds were 21 MB on the stream (measured), 15 rounds,
+#: 3,750 games, some 60 MB (80 MB were every game as long as the longest).  1 GiB is more than ten
+#: times that, and bounds what a venue's credentials, misused, can make the federation's server keep
+#: (the stream had no bound).
+MAX_STREAM_BYTES = 1024 * 1024 * 1024
+#: The largest message an event's stream takes, in bytes, unless the federation says otherwise: a
+#: game's record is at most some 22 KB, the pages' data of that 250-table event 0.11 MB packed after two
+#: rounds and 0.18 MB after six (some 0.35 MB after 15).  NATS's own ``max_payload`` (1 MB unless the
+#: server's configuration raises it) refuses a larger message first.
+MAX_MESSAGE_BYTES = 8 * 1024 * 1024
 
 _UUID = re.compile(r"^[0-9a-fA-F-]{8,64}$")
 
@@ -82,8 +104,24 @@ def subjects(event: str) -> str:
     return f"{PREFIX}.{event}.>"
 
 
+def stream_limits(event: str, max_bytes: int = MAX_STREAM_BYTES,
+                  max_message: int = MAX_MESSAGE_BYTES) -> dict[str, Any]:
+    """The event's stream as a venue (or ``tournament stream``) makes it, JetStream's names for it:
+    its subjects, one message a subject, the duplicate window, and its limits: ``max_bytes`` in all,
+    ``max_message`` a message, the newest refused once full (``discard`` new: a stream that dropped
+    its oldest instead would lose the event's first changes without a word)."""
+    return {"name": stream_name(event), "subjects": [subjects(event)], "max_msgs_per_subject": 1,
+            "duplicate_window": DUPLICATE_WINDOW, "max_bytes": max_bytes, "max_msg_size": max_message,
+            "discard": "new"}
+
+
 def change_subject(event: str, seq: int) -> str:
     return f"{PREFIX}.{event}.change.{seq}"
+
+
+def changes_subject(event: str) -> str:
+    """Every change's subject (a wildcard: JetStream's last message on it is the last change stored)."""
+    return f"{PREFIX}.{event}.change.*"
 
 
 def game_subject(event: str, round_no: int, table_no: int) -> str:
@@ -104,6 +142,24 @@ def headers(msg_id: str, seq: int, digest: str | None = None, change: str | None
         out[DIGEST_HEADER] = change
         out[EXPECTED_HEADER] = "0"
     return out
+
+
+def sent_by(subject: str, headers: dict[str, str] | None, event: str) -> int | None:
+    """The change a venue had sent up to when it sent this message (its ``Domrec-Seq``), or None when
+    the message is no venue's: not on one of the event's subjects a venue sends (a change's, a game's,
+    the pages' data's), or without a ``Domrec-Seq`` that is a whole number, its change's own number on
+    a change's subject.  A message forged with a venue's credentials is not where the venue stopped."""
+    said = (headers or {}).get(SEQ_HEADER, "")
+    if not (said.isascii() and said.isdigit() and len(said) < 19):
+        return None
+    seq = int(said)
+    what = subject.split(".")[3:] if subject.startswith(f"{PREFIX}.{event}.") else []
+    if what == ["public"] or (len(what) == 3 and what[0] == "game"
+                              and all(w.isascii() and w.isdigit() for w in what[1:])):
+        return seq
+    if len(what) == 2 and what[0] == "change" and what[1] == said:
+        return seq
+    return None
 
 
 #: What a change's digest covers: the log's row, as :func:`tournament.event.changes.changes_since`

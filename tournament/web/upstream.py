@@ -10,7 +10,13 @@ one: :meth:`Upstream.poke`) and sends what the stream lacks (:mod:`tournament.we
 what and how): each new change, each newly confirmed game's record, and the public pages' data
 when it has moved on.  When the link is down the venue goes on serving its hall; this thread
 tries again every :data:`RETRY` seconds and, once connected, asks the stream where it stopped
-(its last message's ``Domrec-Seq``) and sends the rest.  A message sent twice is stored once.
+(its last change's ``Domrec-Seq``: a message forged on another subject does not move it) and sends the
+rest.  A message sent twice is stored once.
+
+The venue makes its stream when the federation has not (:func:`tournament.web.relay.stream_limits`):
+bounded in bytes and in a message's size, so that its credentials cannot fill the federation's disk.
+A stream full, or a message larger than it takes, is said in words (:class:`StreamFull`) and tried
+again every :data:`RETRY` seconds: only the sending waits; the event file, the event, is untouched.
 
 A change number is a place in one history, and a stream takes one history only.  An event file
 copied to a second laptop and served there with ``--upstream`` too, or restored from an older copy
@@ -63,6 +69,27 @@ _GAME_KINDS = frozenset((changes.RESULT_ENTERED, changes.RESULT_AMENDED, changes
 
 class UpstreamRefused(TournamentError):
     """The upstream refused what the venue sent (its credentials do not allow the event's subjects)."""
+
+
+class StreamFull(UpstreamRefused):
+    """The event's stream refused a message for its limits (it is full, or the message is larger than
+    it takes): the hub lacks what follows, the event file keeps it, and it is sent once the federation
+    raises the limit (tried again every :data:`RETRY` seconds)."""
+
+    @classmethod
+    def full(cls, stream: str, sent: int) -> "StreamFull":
+        return cls(f"the federation's stream {stream} is full (it holds the most bytes the federation allows it): "
+                   f"what this event logged after change {sent} is not on the hub. Nothing is lost: the event file "
+                   f"keeps it all, and it is sent once the federation raises the stream's limit (tournament stream "
+                   f"--max-bytes); see docs/hub.md")
+
+    @classmethod
+    def too_big(cls, stream: str, subject: str, size: int, server: bool = False) -> "StreamFull":
+        most, raised = ("the NATS server's max_payload", "its NATS server's max_payload") if server else \
+            ("its largest message", "the limit (tournament stream --max-message)")
+        return cls(f"a message of {size:,} bytes ({subject}) is larger than the federation's stream {stream} takes "
+                   f"({most}): it and what follows are not on the hub. Nothing is lost: the event file keeps it "
+                   f"all, and it is sent once the federation raises {raised}; see docs/hub.md")
 
 
 class HistoryDiffers(TournamentError):
@@ -128,8 +155,11 @@ class Upstream:
     """The thread that sends the event's public log to the upstream; :meth:`close` stops it."""
 
     def __init__(self, event: Path, url: str, creds: Path | None = None, poll: float = POLL, retry: float = RETRY,
-                 club: str | None = None, federation: str | None = None, league: str | None = None) -> None:
+                 club: str | None = None, federation: str | None = None, league: str | None = None,
+                 max_bytes: int = relay.MAX_STREAM_BYTES, max_message: int = relay.MAX_MESSAGE_BYTES) -> None:
         self.event = Path(event)
+        #: The limits of the event's stream, when this venue makes it (the federation's, when it made it).
+        self.limits = {"max_bytes": max_bytes, "max_message": max_message}
         self.options = connect_options(url, creds)
         self.url = url
         self.poll, self.retry = poll, retry
@@ -262,7 +292,7 @@ class Upstream:
         self._poke.clear()
 
     async def _resume(self, js: Any) -> None:
-        """Where the stream stopped: its last message's ``Domrec-Seq`` (the stream made if missing);
+        """Where the stream stopped (:meth:`_stopped_at`; the stream made if missing, with its limits);
         and that the last change the file and the stream share is the same change in both."""
         from nats.js.errors import NotFoundError
 
@@ -271,22 +301,42 @@ class Upstream:
         try:
             info = await js.stream_info(name)
         except NotFoundError:
-            info = await js.add_stream(name=name, subjects=[relay.subjects(self.event_uuid)], max_msgs_per_subject=1,
-                                       duplicate_window=relay.DUPLICATE_WINDOW)
+            info = await js.add_stream(**relay.stream_limits(self.event_uuid, self.limits["max_bytes"],
+                                                             self.limits["max_message"]))
         last = info.state.last_seq
         self.sent, self.revision = 0, None
         if last:
-            try:
-                msg = await js.get_msg(name, last)
-            except NotFoundError:  # (purged, past an age limit set on the stream, or deleted by hand)
-                raise UpstreamRefused(
-                    f"the federation's stream {name} no longer holds its last message ({last}), so where this "
-                    f"venue stopped sending is not known: the federation deletes the stream (nats stream rm "
-                    f"{name}) and this venue sends the event whole again; see docs/hub.md") from None
-            self.sent = int((msg.headers or {}).get(relay.SEQ_HEADER, 0))
+            self.sent = await self._stopped_at(js, name, last)
         shared = min(self.sent, changes.latest_seq(self._read()))
         if shared:
             await self._compare(js, shared)
+
+    async def _stopped_at(self, js: Any, name: str, last: int) -> int:
+        """The change the venue had sent up to: the ``Domrec-Seq`` of the stream's last change (the venue
+        sends its changes in order; a game's record and the pages' data carry the last change sent
+        before them, so the stream's last message, when the venue's, says the same), else of its last
+        message, when either is a venue's (:func:`relay.sent_by`); else 0: the whole log sent again
+        (each change the stream holds compared, never doubled).  A message forged with the venue's
+        credentials on another subject (without a ``Domrec-Seq``, with one that is no number, or with
+        any number) is not taken for where it stopped."""
+        from nats.js.errors import NotFoundError
+
+        assert self.event_uuid is not None
+        try:
+            msg = await js.get_msg(name, last)
+        except NotFoundError:  # (purged, past an age limit set on the stream, or deleted by hand)
+            raise UpstreamRefused(
+                f"the federation's stream {name} no longer holds its last message ({last}), so where this "
+                f"venue stopped sending is not known: the federation deletes the stream (nats stream rm "
+                f"{name}) and this venue sends the event whole again; see docs/hub.md") from None
+        said = relay.sent_by(msg.subject, msg.headers, self.event_uuid)
+        if said is not None and msg.subject == relay.change_subject(self.event_uuid, said):
+            return said  # (the last message is a change: the last change)
+        try:  # the last message on the change subjects (JetStream's last by a subject with a wildcard)
+            change = await js.get_msg(name, subject=relay.changes_subject(self.event_uuid))
+        except NotFoundError:
+            return said or 0
+        return relay.sent_by(change.subject, change.headers, self.event_uuid) or said or 0
 
     async def _compare(self, js: Any, seq: int) -> None:
         """The stream's change ``seq`` against the file's: :class:`HistoryDiffers` when their digests
@@ -340,14 +390,22 @@ class Upstream:
     async def _publish(self, js: Any, m: "Message") -> None:
         """One message, acknowledged; a change the stream already holds (a duplicate, or its subject
         taken after the duplicate window) is compared with the stream's (:meth:`_compare`)."""
-        from nats.errors import NoRespondersError
+        from nats.errors import MaxPayloadError, NoRespondersError
         from nats.js.errors import APIError
 
+        assert self.event_uuid is not None
+        stream = relay.stream_name(self.event_uuid)
         try:
             ack = await js.publish(m.subject, m.body, headers=m.headers)
         except NoRespondersError:
             raise UpstreamRefused(f"no stream takes {m.subject}") from None
+        except MaxPayloadError:  # (the NATS server's own bound, told by the client before it is sent)
+            raise StreamFull.too_big(stream, m.subject, len(m.body), server=True) from None
         except APIError as e:
+            if e.err_code == relay.STREAM_FULL:
+                raise StreamFull.full(stream, self.sent or 0) from None
+            if e.err_code == relay.MESSAGE_TOO_BIG:
+                raise StreamFull.too_big(stream, m.subject, len(m.body)) from None
             if not (m.change and e.err_code == relay.WRONG_LAST_SEQUENCE):
                 raise
             await self._compare(js, m.seq)  # held already: the same change, or HistoryDiffers
