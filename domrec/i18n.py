@@ -116,6 +116,43 @@ def negotiate(accept_language: str | None, default: str = DEFAULT) -> str:
     return known(found_lang) or default
 
 
+def moment_words(at: str, lang: str = DEFAULT) -> str:
+    """An ISO 8601 time (as the tools store them, UTC) as people of ``lang`` write it, through
+    Babel's date formats: "Dec 2, 2026, 3:17:04 PM UTC", "2 dic 2026, 15:17:04 UTC" (what every
+    page and message shows a person, never ``2026-12-02T15:17:04+00:00``).  A time without its
+    zone is UTC; where Babel is not installed (the phone's engine), "2026-12-02 15:17:04 UTC"."""
+    import datetime
+
+    moment = datetime.datetime.fromisoformat(at)
+    moment = moment.replace(tzinfo=datetime.UTC) if moment.tzinfo is None else moment.astimezone(datetime.UTC)
+    try:
+        from babel.dates import format_datetime
+    except ImportError:
+        return f"{moment:%Y-%m-%d %H:%M:%S} UTC"
+    return f"{format_datetime(moment, 'medium', tzinfo=datetime.UTC, locale=lang)} UTC"
+
+
+#: An English time as :func:`moment_words` writes it ("Dec 2, 2026, 3:17:04 PM UTC": Babel puts a
+#: narrow no-break space before the AM or PM), which a sentence in another language writes again.
+_ENGLISH_MOMENT = re.compile(r"([A-Z][a-z]{2}) (\d{1,2}), (\d{4}), (\d{1,2}):(\d{2}):(\d{2})[\s\u202f]?([AP]M) UTC")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def moment_in(text: str, lang: str) -> str:
+    """An English time of :func:`moment_words` (``text``) as ``lang`` writes it; any other text as it is."""
+    found = _ENGLISH_MOMENT.fullmatch(text)
+    if lang == DEFAULT or found is None or found.group(1) not in _MONTHS:
+        return text
+    month, day, year, hour, minute, second, half = found.groups()
+    hour24 = int(hour) % 12 + (12 if half == "PM" else 0)
+    iso = (f"{int(year):04d}-{_MONTHS.index(month) + 1:02d}-{int(day):02d}T{hour24:02d}:{int(minute):02d}:"
+           f"{int(second):02d}+00:00")
+    try:
+        return moment_words(iso, lang)
+    except ValueError:  # (no such day: as it is)
+        return text
+
+
 def catalog_paths(lang: str, folders: Sequence[Path] = (LOCALE,)) -> list[Path]:
     """Every ``.po`` file of ``lang`` in ``folders`` (``FOLDER/LANG/LC_MESSAGES/*.po``)."""
     return [p for folder in folders for p in sorted((Path(folder) / lang / "LC_MESSAGES").glob("*.po"))]

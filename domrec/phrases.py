@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Mapping
 
 import attrs
 
-from domrec.i18n import DEFAULT, LOCALE, N_, translations
+from domrec.i18n import DEFAULT, LOCALE, N_, moment_in, translations
 
 #: What each kind of placeholder may hold (the name without its trailing digits: ``tile2`` is a
 #: tile).  A name not listed holds any text, and what it holds is translated in turn.
@@ -744,9 +744,10 @@ def number_words(value: str, lang: str) -> str:
 
 
 def _render(text: str, gettext: Callable[[str], str], phrases: tuple[str, ...], depth: int,
-            number: Callable[[str], str] = lambda value: value) -> tuple[str, bool]:
-    """``text`` in the catalog's words (a grouped number in ``number``'s), and whether every nested
-    part of it was listed."""
+            number: Callable[[str], str] = lambda value: value,
+            moment: Callable[[str], str] = lambda value: value) -> tuple[str, bool]:
+    """``text`` in the catalog's words (a grouped number in ``number``'s, a time, ``%(when)s``, in
+    ``moment``'s: :func:`domrec.i18n.moment_in`), and whether every nested part of it was listed."""
     found = _match(text, phrases) if depth < 8 else None
     if found is None:
         return text, False
@@ -759,9 +760,12 @@ def _render(text: str, gettext: Callable[[str], str], phrases: tuple[str, ...], 
         if name.rstrip("0123456789") in NUMBERS:
             values[name] = number(value)
             continue
+        if name.rstrip("0123456789") == "when":
+            values[name] = moment(value)
+            continue
         if name.rstrip("0123456789") not in NESTED:
             continue
-        rendered, listed = _render(value, gettext, phrases, depth + 1, number)
+        rendered, listed = _render(value, gettext, phrases, depth + 1, number, moment)
         values[name] = rendered
         whole = whole and listed
     try:
@@ -785,7 +789,7 @@ def _translated(text: str, lang: str, phrases: tuple[str, ...], folders: tuple[P
     prefix = re.match(r"\d+:\d+: ", text)
     head, body = (prefix.group(), text[prefix.end():]) if prefix else ("", text)
     return head + _render(body, translations(lang, folders).gettext, phrases, 0,
-                          lambda value: number_words(value, lang))[0]
+                          lambda value: number_words(value, lang), lambda value: moment_in(value, lang))[0]
 
 
 def listed(text: str, phrases: tuple[str, ...] = PHRASES) -> bool:

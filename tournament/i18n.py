@@ -14,6 +14,7 @@ from typing import Any
 
 from domrec import i18n
 from domrec.i18n import DEFAULT, LANGUAGES, N_, NAMES, known, language, negotiate  # noqa: F401  (the names pages use)
+from domrec.i18n import moment_words  # noqa: F401  (a stored time as people read it: the pages, the messages)
 
 #: The tournament tool's catalogs.
 LOCALE = Path(__file__).resolve().parent / "locale"

@@ -245,12 +245,11 @@ def say_if_stale(store: EventStore) -> None:
     paired on standings it changed (as a game's correction says it).  A board of a round before the
     last can change them: a board marked not played at one table of a match settles it at both, and
     taking a result or a mark back (or entering one afresh) rescores the match."""
-    if store.settings.team_duplicate:
-        from tournament.event import desk
+    from tournament.event import desk
 
-        stale = desk.stale_pairing(store, str(store.path))
-        if stale:
-            typer.echo(f"note: {stale}")
+    note = desk.stale_board_pairing(store, str(store.path))  # (the director's page says it too)
+    if note:
+        typer.echo(note)
 
 
 def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) -> None:

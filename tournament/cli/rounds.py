@@ -516,7 +516,8 @@ def record(
         if not path.exists():
             template = (sh.table_record(store.settings, t, players) if the_board is None
                         else sh.board_record(store.settings, t, players, the_board))
-            sh.write_file(path, text_of([template], "json" if path.suffix == ".json" else "dgn"))
+            sh.write_file(path, text_of([template], "json" if path.suffix == ".json" else "dgn"),
+                          kind=sh.game_file_kind(the_board))  # (a board's deal: 0600)
             typer.echo(f"wrote {label}: round {t.round} table {t.number}"
                        + (f" board {the_board.number}" if the_board is not None else ""))
     code = EXIT_OK

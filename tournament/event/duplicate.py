@@ -30,6 +30,7 @@ from domrec.validate import Report
 from tournament.errors import PairingError, Refused, ResultRefused, UnusableInput
 from tournament.event import changes, progress, results as res
 from tournament.event.audit import default_author
+from tournament.i18n import moment_words
 from tournament.pairing import boards as bd, matchpoints as mp, movements as mv
 from tournament.pairing.plan import Plan
 from tournament.settings import PARTNERSHIP_SIDES
@@ -775,8 +776,10 @@ class BoardMark:
     def summary(self) -> str:
         if self.what == "already":
             was = self.was or {}
+            at = was.get("marked_at")
+            when = moment_words(at) if at else "at a time not kept"  # (as people read a time: not ISO 8601)
             return (f"round {self.round} table {self.table} board {self.board} was already marked not played, "
-                    f"{was.get('marked_at')} by {was.get('marked_by')} — {was.get('reason')}; nothing was changed")
+                    f"{when} by {was.get('marked_by')} — {was.get('reason')}; nothing was changed")
         if self.what == "not played" and self.match is not None:
             return (f"round {self.round} table {self.table} board {self.board}: not played — the board is not "
                     f"scored in the match of tables {self.match[0]}-{self.match[1]} (a result at the other table "
@@ -914,16 +917,18 @@ def clear_board(store: EventStore, round_no: int, table_no: int, board_no: int, 
 # --- scoring -------------------------------------------------------------------------------------
 
 
-def table_results(store: EventStore) -> list[mp.TableResult]:
-    """Every stored board result as the scoring reads it (the movement's pair numbers)."""
+def table_results(store: EventStore, shown: set[int] | None = None) -> list[mp.TableResult]:
+    """Every stored board result as the scoring reads it (the movement's pair numbers); ``shown``:
+    those of these boards only."""
     seated = {t.table_id: t for t in table_boards(store)}
     return [mp.TableResult(r["board"], seated[r["table_id"]].ns, seated[r["table_id"]].ew, r["ns_points"],
-                           r["ew_points"]) for r in sql.results(store)]
+                           r["ew_points"]) for r in sql.results(store) if shown is None or r["board"] in shown]
 
 
-def session(store: EventStore) -> mp.Session:
-    """The session scored afresh from every board result (the game's IMP step)."""
-    return mp.score_session(table_results(store), mp.IMP_STEP[store.settings.game])
+def session(store: EventStore, shown: set[int] | None = None) -> mp.Session:
+    """The session scored afresh from every board result (the game's IMP step); ``shown``: from
+    those of these boards only (:func:`standings`)."""
+    return mp.score_session(table_results(store, shown), mp.IMP_STEP[store.settings.game])
 
 
 def directions(store: EventStore) -> dict[int, str]:
@@ -944,7 +949,7 @@ def directions(store: EventStore) -> dict[int, str]:
     return {p: next(iter(d)) if len(d) == 1 else "both" for p, d in seen.items()}
 
 
-def standings(store: EventStore) -> dict[str, Any]:
+def standings(store: EventStore, shown: set[int] | None = None) -> dict[str, Any]:
     """The pairs ranked by the event's choice (matchpoints or IMPs; the other breaks a tie), as
     ``standings --json`` prints them: ``{"pairs": [{"rank", "pair", "name", "direction", "boards",
     "matchpoints", "top", "percent", "imps", "unscored"}...], "ranked_by", "too_few": [{"board",
@@ -952,9 +957,13 @@ def standings(store: EventStore) -> dict[str, Any]:
     "members": {"pair": [its two players' names]}}``.  ``pair`` is the movement's number (``members``
     is keyed by it, as text: a league by player credits each of them with their pair's place and
     score, :mod:`tournament.event.league`); ``unscored`` the boards the pair played that had too few
-    tables to be compared."""
+    tables to be compared.  ``shown`` (the hall's pages and the public feed:
+    :func:`tournament.event.duplicate_hall.complete_boards`): counting those boards only, a board
+    counting once every table due to play it has played it (its matchpoints, and a total that
+    holds them, would tell the tables still to play it how it went); the provisional rows and
+    ``missing`` still count every result to come."""
     check_duplicate(store, "duplicate standings")
-    scored = session(store)
+    scored = session(store, shown)
     names = {t.id: t.name for t in store.teams()}
     ids = sql.pair_numbers(store)
     players = {p.id: p.name for p in store.players()}

@@ -129,8 +129,11 @@ class Match:
         return not self.waiting
 
 
-def matches(store: EventStore, round_no: int | None = None) -> list[Match]:
-    """Every match (of one round, or all), scored afresh from the stored board results."""
+def matches(store: EventStore, round_no: int | None = None, shown: set[int] | None = None) -> list[Match]:
+    """Every match (of one round, or all), scored afresh from the stored board results.  ``shown``
+    (the hall's pages and the public feed: :func:`complete_boards`): the boards whose results may
+    be read; any other is waiting, at both tables, whatever is in there (its points, or the IMPs
+    and running totals that count them, would tell the tables still playing it what it holds)."""
     s = store.settings
     squad_of = pairing.squad_of_players(squads_sql.squads(store), store.teams())
     results = {(r["table_id"], r["board"]): (r["ns_points"], r["ew_points"]) for r in sql.results(store)}
@@ -153,7 +156,9 @@ def matches(store: EventStore, round_no: int | None = None) -> list[Match]:
         played, waiting, not_scored = [], [], []
         for b in round_boards(store, r):
             a, c = results.get((first.id, b)), results.get((second.id, b))
-            if (first.id, b) in marked or (second.id, b) in marked:  # not played at a table: not scored
+            if shown is not None and b not in shown:  # not every table of the round has played it
+                waiting.append(b)
+            elif (first.id, b) in marked or (second.id, b) in marked:  # not played at a table: not scored
                 not_scored.append(b)
             elif a is None or c is None:
                 waiting.append(b)
@@ -164,7 +169,8 @@ def matches(store: EventStore, round_no: int | None = None) -> list[Match]:
     return out
 
 
-def standings(store: EventStore, through_round: int | None = None) -> dict[str, Any]:
+def standings(store: EventStore, through_round: int | None = None, shown: set[int] | None = None
+              ) -> dict[str, Any]:
     """The teams ranked, as ``standings --json`` prints them: ``{"teams": [{"rank", "team", "id",
     "played", "won", "drawn", "lost", "byes", "match_points", "victory_points", "imps_for",
     "imps_against", "imps"}...], "ranked_by", "provisional", "members": {"id": [names]}}``, ``members``
@@ -174,14 +180,15 @@ def standings(store: EventStore, through_round: int | None = None) -> dict[str, 
     tables have played (the standings are provisional while one is missing); it is won by the team
     with more IMPs.  Ranked by victory points (``--victory-points``) or match points, then the IMP
     difference, then the IMPs won; a team's bye is a match won (2 match points, 12 VPs, no IMPs).
-    ``through_round``: the standings after that round (what the next round was paired on)."""
+    ``through_round``: the standings after that round (what the next round was paired on);
+    ``shown``: counting only those boards (:func:`matches`; the hall's and the public feed's)."""
     check(store, "duplicate-teams standings")
     found = squads_sql.squads(store)
     acc: dict[int, dict[str, float]] = {s.id: {k: 0 for k in ("played", "won", "drawn", "lost", "byes",
                                                                "match_points", "victory_points", "imps_for",
                                                                "imps_against")} for s in found}
     provisional = False
-    for m in matches(store):
+    for m in matches(store, shown=shown):
         if through_round is not None and m.round > through_round:
             continue
         provisional = provisional or not m.finished
@@ -253,20 +260,21 @@ def kept_rows(doc: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
     return [(r["id"], r["rank"], {key: r[key], "imps": r["imps"], "imps_for": r["imps_for"]}) for r in doc["teams"]]
 
 
-def match_docs(store: EventStore, round_no: int | None = None) -> list[dict[str, Any]]:
+def match_docs(store: EventStore, round_no: int | None = None, shown: set[int] | None = None
+               ) -> list[dict[str, Any]]:
     """Every match (of one round, or all) as ``tournament export`` gives it: its round, tables (the
     home team N-S at the first), teams (``home_id``, ``away_id`` their numbers), each board's
     points at both tables (``first``, ``second``: [NS, EW]), the home team's net and IMPs, the
     IMPs and victory points, the boards waiting, and the boards not scored (``not_scored``: each
     board marked not played at one of the match's tables, ``{"board", "first", "second",
     "not_played"}``, a table's points where it has a result there, kept but not counted, and the
-    tables marked)."""
+    tables marked).  ``shown``: only those boards' results, any other waiting (:func:`matches`)."""
     names = {s.id: s.name for s in squads_sql.squads(store)}
     results = {(r["table_id"], r["board"]): [r["ns_points"], r["ew_points"]] for r in sql.results(store)}
     marked = {(r["table_id"], r["board"]) for r in sql.not_played(store)}
     ids = {(t.round, t.number): t.id for t in store.tables(round_no)}
     out = []
-    for m in matches(store, round_no):
+    for m in matches(store, round_no, shown):
         first, second = ids[(m.round, m.first)], ids[(m.round, m.second)]
         out.append({
             "round": m.round, "tables": [m.first, m.second], "home": names[m.home], "away": names[m.away],

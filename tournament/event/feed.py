@@ -124,11 +124,14 @@ def _round_label(format: str, stage: stages.Stage | None, number: int, moved: bo
 # --- the standings -------------------------------------------------------------------------------
 
 
-def standings(store: EventStore) -> dict[str, Any]:
+def standings(store: EventStore, withhold: bool = False) -> dict[str, Any]:
     """The event's standings (those of its rounds; a rotating event's final is ranked in its
     stage, not added in), with ``columns``: each column's key, and for the ranking columns their
     place in the ranking and what they count, named as the event names them (``efectividad``); a
-    team event's ``teams`` besides, ranked by its ``team_tiebreaks``."""
+    team event's ``teams`` besides, ranked by its ``team_tiebreaks``.  ``withhold`` (the hall's
+    pages, the public feed): a duplicate event's counting only the boards every table due to play
+    them has played (:func:`_complete_boards`), as its travellers and rounds show them."""
+    shown = _complete_boards(store) if withhold else None
     table = event_standings(store)
     doc = table.to_dict()
     keys = table.columns() if table.rows else ["rank", "id", "name", *table.tiebreaks]
@@ -143,11 +146,11 @@ def standings(store: EventStore) -> dict[str, Any]:
     if store.settings.duplicate:  # the pairs by matchpoints and IMPs, as `standings --json` gives them
         from tournament.event import duplicate
 
-        doc.update(duplicate.standings(store))
+        doc.update(duplicate.standings(store, shown))
     if store.settings.team_duplicate:  # the teams by IMPs and VPs, as `standings --json` gives them
         from tournament.event import duplicate_teams
 
-        dt = duplicate_teams.standings(store)
+        dt = duplicate_teams.standings(store, shown=shown)
         doc.update(teams=dt["teams"], team_ranked_by=dt["ranked_by"], team_provisional=dt["provisional"],
                    team_tiebreaks=[dt["ranked_by"], "imps", "imps-for"])
     elif store.settings.teams:
@@ -161,19 +164,21 @@ def published_standings(store: EventStore) -> dict[str, Any]:
     matchpoints and IMPs; duplicate teams: the teams by victory or match points and IMPs),
     ``columns`` and ``tiebreaks`` naming them: its rounds have no games of their own, so the ranking
     of games (and the players' and pairs' rankings of games beside it) would be all zeros there.
-    The hall's own pages read :func:`standings`."""
+    The hall's own pages read :func:`standings`.  Public: a duplicate event's count only the boards
+    every table due to play them has played (``withhold``)."""
     s = store.settings
     if not (s.duplicate or s.team_duplicate):
-        return standings(store)
+        return standings(store, withhold=True)
+    shown = _complete_boards(store)
     from tournament.event import duplicate, duplicate_teams
     from tournament.event.browsing import DUPLICATE_COLUMNS, DUPLICATE_TEAM_COLUMNS
 
     if s.duplicate:
-        doc = duplicate.standings(store)
+        doc = duplicate.standings(store, shown)
         rows, keys = doc["pairs"], DUPLICATE_COLUMNS
         ties = ["percent", "imps"] if doc["ranked_by"] == "matchpoints" else ["imps", "percent"]
     else:
-        doc = duplicate_teams.standings(store)
+        doc = duplicate_teams.standings(store, shown=shown)
         rows, keys = doc["teams"], DUPLICATE_TEAM_COLUMNS
         first = "victory_points" if doc["ranked_by"] == "victory-points" else "match_points"
         ties = [first, "imps", "imps_for"]

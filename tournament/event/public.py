@@ -60,7 +60,7 @@ def _event_data(store: EventStore, log: bool, hall: bool = False) -> dict[str, A
     stage_list = stages.load(store)
     rounds = feed.rounds(store, withhold=hall)  # the hall: no board's points before its last table
     # A rotating event's final is not added into the standings of its rounds: both are shown.
-    standings = feed.standings(store)
+    standings = feed.standings(store, withhold=hall)
     stage_docs = []
     for x in stage_list:
         unit_names = stages.side_names(store, x)
@@ -123,8 +123,10 @@ def _event_data(store: EventStore, log: bool, hall: bool = False) -> dict[str, A
         out["event"]["duplicate_teams"] = {"boards_per_round": s.boards_per_round,
                                            "victory_points": s.victory_points}
         out["boards"] = boards_doc(dup_boards.boards(store))
-        out["duplicate_team_matches"] = duplicate_teams.match_docs(store)
-        out["duplicate_team_standings"] = duplicate_teams.standings(store)
+        # The hall: a board's results, and the IMPs and totals counting them, once every table has played it.
+        shown = duplicate_teams.complete_boards(store) if hall else None
+        out["duplicate_team_matches"] = duplicate_teams.match_docs(store, shown=shown)
+        out["duplicate_team_standings"] = duplicate_teams.standings(store, shown=shown)
         out["travellers"] = duplicate_teams.travellers(store, out["duplicate_team_matches"])
     if s.teams:  # a team event: its teams, and the players' own ranking inside it
         from tournament.event.teams import player_standings
@@ -141,14 +143,15 @@ def _event_data(store: EventStore, log: bool, hall: bool = False) -> dict[str, A
         if s.team_duplicate:  # scored on the boards: the IMPs and boards under their own names
             out["team_matches"] = [exported_duplicate_match(m) for m in out["team_matches"]]
     if s.duplicate:  # the boards, each board's traveller and the duplicate standings
-        from tournament.event import duplicate
+        from tournament.event import duplicate, duplicate_hall
         from tournament.pairing.boards import boards_json
 
         out["event"]["duplicate"] = {"movement": s.movement, "boards_per_round": s.boards_per_round,
                                      "ranking": s.ranking}
         out["boards"] = boards_json(duplicate.boards(store))
         out["travellers"] = duplicate.travellers(store)
-        out["duplicate_standings"] = duplicate.standings(store)
+        out["duplicate_standings"] = duplicate.standings(  # the hall: of the boards every table has played
+            store, duplicate_hall.complete_boards(store) if hall else None)
     if log:
         entries = feed.all_changes(store)
         out.update(latest_seq=entries[-1]["seq"] if entries else 0, changes=entries)

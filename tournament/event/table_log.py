@@ -49,7 +49,8 @@ class VenueError(TournamentError):
     #: Whether the refusal is kept with the write's id (``cid``), so that the same write sent again
     #: is answered it again.  False for a refusal that stands for good whatever comes (a table past
     #: its cap of calls, a round that is over): the same write sent again is refused again anyway,
-    #: and a phone sending refused writes under new ids adds nothing to the event file.
+    #: and a phone sending refused writes under new ids adds nothing to the event file.  The others
+    #: are kept up to :data:`MAX_REFUSALS` a table.
     remembered = True
 
     def __init__(self, message: str, state: dict | None = None) -> None:
@@ -106,6 +107,16 @@ class RoundOver(Locked):
 #: past a hundred is a phone gone wrong, or a hostile one (20,000 calls were 1.3 MB of the file).
 MAX_CALLS = 100
 MAX_MODES = 100
+#: The most refused writes kept with their ids (``cid``) a table: a refusal is kept so that the same
+#: write sent again is answered the same, and each kept refusal is a row of the event file.  A real
+#: table is refused a few writes a round (a tile tapped twice, a line typed wrong, the first queued
+#: line after the other phone moved the table on: the lines queued after it are not sent); a
+#: thousand is one every four seconds of an hour's round, a phone gone wrong, or a key holder sending
+#: refused moves under new ids, which grew the file without end.  Past it a refusal is answered as
+#: ever but not kept (:meth:`tournament.event.venue.Venue._remember_refusal`): the same write sent
+#: again is judged again, and refused again (a stale revision stays stale, the same move on the
+#: same position is refused the same way).  A write taken is always kept.
+MAX_REFUSALS = 1000
 
 
 @attrs.define
@@ -308,6 +319,10 @@ class Facts:
     boards: tuple | None = None
     #: The table's round is over: a later round is paired (:func:`check_open`).
     over: bool = False
+    #: Who each side is where a side is a pair (a pairs or team event): ``((side, pair, team), …)``,
+    #: the pair's name and its team's (None outside a team event), this table's sides only, so that
+    #: its phone names them (its seats name the players); empty elsewhere.
+    units: tuple[tuple[str, str, str | None], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = {"event": self.event, "round": self.round, "table": self.table, "sides": list(self.sides),
@@ -315,6 +330,8 @@ class Facts:
                 "next": self.next, "over": self.over}
         if self.boards is not None:
             data["boards"] = list(self.boards)
+        if self.units:
+            data["units"] = units_json(self.units)
         return data
 
     @classmethod
@@ -323,7 +340,14 @@ class Facts:
         return cls(event=data["event"], round=data["round"], table=data["table"], sides=tuple(data["sides"]),
                    by_seat=data["by_seat"], time_limit=data.get("time_limit"), pins=bool(data.get("pins")),
                    result=data.get("result"), next=data.get("next"),
-                   boards=None if boards is None else tuple(boards), over=bool(data.get("over")))
+                   boards=None if boards is None else tuple(boards), over=bool(data.get("over")),
+                   units=tuple((side, u["pair"], u.get("team")) for side, u in (data.get("units") or {}).items()))
+
+
+def units_json(units: tuple[tuple[str, str, str | None], ...]) -> dict[str, dict[str, str | None]]:
+    """A table's :attr:`Facts.units` as its state says them: ``{side: {"pair", "team"}}``, as the
+    director's page says each table's (``units`` there too)."""
+    return {side: {"pair": pair, "team": team} for side, pair, team in units}
 
 
 def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
@@ -342,6 +366,8 @@ def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
             "corrected": live.corrected,
             "next": facts.next if result is not None else None,
             "result": result}
+    if facts.units:
+        answer["units"] = units_json(facts.units)
     if duplicate:
         numbers = [b["board"] for b in facts.boards or ()]
         answer["boards"] = numbers

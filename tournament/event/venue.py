@@ -44,8 +44,8 @@ from domrec.i18n import N_
 from domrec.session import Session
 
 from tournament.errors import EventFileError, LevelAtTop, TournamentError, WinnerContradicts
-from tournament.event import (audit, changes, corrections, duplicate, duplicate_hall, duplicate_teams, results, rounds,
-                              table_log, teams)
+from tournament.event import (audit, changes, corrections, desk, duplicate, duplicate_hall, duplicate_teams, results,
+                              rounds, table_log, teams)
 from tournament.event import progress as event_progress
 from tournament.event.results import Entry
 from tournament.event.table_log import (CID, CID_REFUSAL, MADE_AT_REFUSAL, MODES, Facts, Live,  # noqa: F401
@@ -374,6 +374,12 @@ REFUSALS = (
        "%(reason)s; nothing was changed"),
     N_("round %(n)s table %(n2)s board %(n3)s: result NS %(n4)s, EW %(n5)s taken back (kept in the history); the "
        "board is to be entered again"),
+    # (and after it, when the last round, unplayed, was paired on standings it changed: the command
+    # line's note, tournament.event.desk.stale_board_pairing)
+    N_("note: round %(n)s was paired on team standings this correction has changed, and none of it is played "
+       "yet: `tournament unpair %(event)s` then `tournament pair %(event)s` pairs it again"),
+    N_("note: round %(n)s was paired on standings this correction has changed, and none of it is played yet: "
+       "`tournament unpair %(event)s` then `tournament pair %(event)s` pairs it again"),
     # (the page's own advice for two of them: _director_board)
     N_("round %(n)s table %(n2)s board %(n3)s has a result (NS %(n4)s, EW %(n5)s): take it back first (Take the "
        "board's result back)"),
@@ -761,6 +767,8 @@ class Venue:
         self._templates: dict[int, tuple[tuple, Any]] = {}  # each table's template as JSON, and what it was made of
         self._deals: dict[int, tuple[tuple, tuple]] = {}  # a duplicate table's boards' deals, and what they were made of
         self._withheld: dict[int, tuple[tuple, Live]] = {}  # a table as an old key reads it (_withheld_view)
+        self._refusals_full: set[int] = set()  # the tables whose refusals are no longer kept, said once in the log
+        self._units: dict[int, tuple[tuple, tuple]] = {}  # each table's sides' pairs and teams (_units_of)
         #: When each table's phone was last heard from (any request with the table's key), by table id:
         #: kept in memory only (a dict write a request); after a restart, the table's last write stands in.
         self.contact: dict[int, str] = {}
@@ -964,7 +972,7 @@ class Venue:
             result = self.store.result_for(table.id)
         return Facts(event=settings.name, round=table.round, table=table.number, sides=table.sides(),
                      by_seat=not settings.partnership, time_limit=settings.time_limit, pins=self.pins,
-                     over=table.round < self.store.last_round(),
+                     over=table.round < self.store.last_round(), units=self._units_of(table),
                      next=self._next_seats(table) if result is not None else None,
                      result=None if result is None else {
                          "scores": dict(result.scores), "winner": result.winner, "kind": result.kind,
@@ -1001,7 +1009,33 @@ class Venue:
         return Facts(event=settings.name, round=table.round, table=table.number, sides=table.sides(),
                      by_seat=False, time_limit=settings.time_limit, pins=self.pins,
                      next=self._next_seats(table) if result is not None else None, result=result,
-                     boards=boards, over=table.round < self.store.last_round())
+                     boards=boards, over=table.round < self.store.last_round(), units=self._units_of(table))
+
+    def _units_of(self, table: Table) -> tuple[tuple[str, str, str | None], ...]:
+        """Who each of this table's sides is where a side is a pair (a pairs or team event): its
+        pair's name and, in a team event, its team's (:attr:`Facts.units`), as the director's page
+        names them; the table's own sides only (its key reads nothing of another table's).  Made
+        again only when the event changed (a pair renamed, a reserve brought in), not at every
+        refresh of every table's page."""
+        settings = self.store.settings
+        if not settings.partnership:
+            return ()
+        key = (table.seats, changes.latest_seq(self.store))
+        kept = self._units.get(table.id)
+        if kept is None or kept[0] != key:
+            players = self.store.players_by_id([s.player for s in table.seats])
+            mine = {players[s.player].team for s in table.seats if s.player in players}
+            pair_names = {x.id: x.name for x in self.store.teams() if x.id in mine}
+            team_of_pair = ({pid: sq.name for sq in teams.squads(self.store) for pid in sq.pairs if pid in mine}
+                            if settings.teams else {})
+            units: dict[str, tuple[str, str, str | None]] = {}
+            for s in table.seats:
+                pair = players[s.player].team if s.player in players else None
+                if pair in pair_names and s.side not in units:
+                    units[s.side] = (s.side, pair_names[pair], team_of_pair.get(pair))
+            kept = (key, tuple(units[side] for side in table.sides() if side in units))
+            self._units[table.id] = kept
+        return kept[1]
 
     def _withheld_view(self, table: Table, live: Live, facts: Facts
                        ) -> tuple[Facts, Live, list[tuple[int, str, str, str]]] | None:
@@ -1228,12 +1262,32 @@ class Venue:
     def _remember_refusal(self, table: Table, cid: str, made_at: str | None, e: VenueError) -> None:
         """A refused write's id and its refusal, kept in a write of their own (the refused write
         was undone), so that the same write sent again gets the same refusal.  A fault of the
-        server's own is not kept: sent again, the write is judged again."""
+        server's own is not kept: sent again, the write is judged again.
+
+        At most :data:`~tournament.event.table_log.MAX_REFUSALS` refusals are kept a table (counted
+        in the file, within this write, so that two servers of the file keep no more either): past
+        that a refusal is not kept, and the same write sent again is judged again, and refused
+        again.  A refusal kept stands for what the write was judged on, and judged again that
+        still holds: a revision the table has moved on from stays behind (its log only grows, and
+        a write over calls of the director alone is judged on the same game); the same line on the
+        same revision is the same move on the same game, refused by the same rule in the same
+        words; a table past its cap of calls or of switches, or whose round is over, refuses it
+        again (those were never kept).  A confirmed table's refusal holds while its result
+        stands: taken back by the director, a write refused for it, never seen refused by the
+        phone that sent it (its answer lost), may be taken when sent again, as it would have
+        been had it come then."""
         answer = {"error": e.message, "state": e.state is not None}
         if isinstance(e, Unprocessable) and e.line is not None:
             answer.update(line=e.line, column=e.column)
         try:
             with self.store.write():
+                if venue_sql.refusals_kept(self.store, table.id) >= table_log.MAX_REFUSALS:
+                    if table.id not in self._refusals_full:
+                        self._refusals_full.add(table.id)
+                        log.warning("round %s table %s: %s refused writes kept, the most a table may: its "
+                                    "refusals are no longer kept (sent again, a write is judged again)",
+                                    table.round, table.number, table_log.MAX_REFUSALS)
+                    return
                 venue_sql.remember_answer(self.store, table.id, cid, None, e.status,
                                           json.dumps(answer, ensure_ascii=False), made_at, now())
         except Exception:  # noqa: BLE001 - not kept: the same write sent again is judged again, as before
@@ -1843,7 +1897,14 @@ class Venue:
                 venue_sql.upgrade_for_venue(self.store)
                 venue_sql.set_entered_via(self.store, table.id, "director")
             self.store.bring_browsing_up_to_date()
-            return self._state(table, self._current(table), [entry.summary()])
+            return self._state(table, self._current(table), self._with_stale_note([entry.summary()]))
+
+    def _with_stale_note(self, said: list[str]) -> list[str]:
+        """``said``, and the note the command line prints after a board's change when the last round,
+        unplayed, was paired on standings it changed (:func:`desk.stale_board_pairing`): the page
+        says it as ``tournament result`` and ``tournament clear --board`` do."""
+        note = desk.stale_board_pairing(self.store, str(self.store.path))
+        return [*said, note] if note else said
 
     def director_clear(self, round_no: int, table_no: int, reason: Any, cid: Any = None, board: Any = None) -> dict:
         """A result taken back from the director's page: :func:`tournament.event.results.clear_result`
@@ -1912,7 +1973,7 @@ class Venue:
             except TournamentError as e:
                 raise Unprocessable(e.message) from None
             self.store.bring_browsing_up_to_date()
-            return self._state(table, self._current(table), [done.summary()])
+            return self._state(table, self._current(table), self._with_stale_note([done.summary()]))
 
     def lines(self, round_no: int, table_no: int) -> dict[str, Any]:
         """The table's game hand by hand, one line a move, as a correction numbers them

@@ -24,8 +24,11 @@ from tournament.pairing.boards import Board
 from tournament.settings import Settings
 
 BOARD_SLIPS_MARK = '<meta name="generator" content="domrec tournament board slips">'
-#: The page of board slips (an earlier one is replaced without --force).
-BOARD_SLIPS = outputs.Kind("a page of board slips written by tournament boards", outputs.marked(BOARD_SLIPS_MARK))
+#: The page of board slips (an earlier one is replaced without --force).  It holds every board's deal,
+#: which the tables still to play a board must not read: written readable by its owner alone (0600),
+#: as the PIN slips and the sheets with keys are (docs/duplicate.md, "Who may read the deals").
+BOARD_SLIPS = outputs.Kind("a page of board slips written by tournament boards", outputs.marked(BOARD_SLIPS_MARK),
+                           private=True)
 
 _CSS = """
 *{box-sizing:border-box}

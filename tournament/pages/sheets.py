@@ -51,6 +51,16 @@ SHEETS = outputs.Kind("a page written by tournament sheets", outputs.marked(SHEE
 #: so the page is written readable by its owner alone (0600), as the event file and the PIN slips are
 #: (docs/venue.md, "Who may do what"): another account of the laptop could record at any table.
 SHEETS_WITH_KEYS = attrs.evolve(SHEETS, private=True)
+#: A duplicate table's pre-filled game file of a board: it holds the board's deal, every seat's
+#: tiles, which the tables still to play the board must not read, so it is written readable by its
+#: owner alone (0600), as the board slips, the PIN slips and the sheets with keys are
+#: (docs/duplicate.md, "Who may read the deals").
+BOARD_RECORDS = attrs.evolve(outputs.RECORDS, private=True)
+
+
+def game_file_kind(board: Board | None) -> outputs.Kind:
+    """How a table's pre-filled game file is written: a board's (its deal) private, else a record's."""
+    return outputs.RECORDS if board is None else BOARD_RECORDS
 
 #: The ways a hand ends (a record's ``result.end``), as a sheet's "Ended" column names them.
 HAND_ENDS = (N_("out"), N_("blocked"), N_("sudden-death"), N_("target"), N_("abandoned"))
@@ -838,14 +848,17 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
     captains = team_matches(store, tables if table_no is None else store.tables(rnd))
     lost = forfeited_tables(captains)  # forfeited before it is played: no game to record, no file
     texts: list[tuple[Path, str]] = []
+    kinds: list[outputs.Kind] = []
     for t in tables:
         if t.id in lost:
             continue
         if plays.get(t.id):
             texts.extend((folder / board_dgn_name(rnd, t.number, b.number), board_dgn(store.settings, t, players, b))
                          for b in plays[t.id])
+            kinds.extend(game_file_kind(b) for b in plays[t.id])  # (a board's deal: its owner's alone)
         else:
             texts.append((folder / dgn_name(rnd, t.number), table_dgn(store.settings, t, players)))
+            kinds.append(game_file_kind(None))
     table_links = public = None
     if url is not None:
         from tournament.event.venue import links
@@ -856,7 +869,7 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
     page = sheets_page(store.settings, tables, players, team_names, _match_labels(store, rnd, lang), links=table_links,
                        public=public, lang=lang, captains=captains if table_no is None else (),
                        boards=plays, numbers=shown_numbers(store), forfeits=lost)
-    kinds = [outputs.RECORDS] * len(texts) + [SHEETS if table_links is None else SHEETS_WITH_KEYS]
+    kinds.append(SHEETS if table_links is None else SHEETS_WITH_KEYS)
     texts.append((folder / sheets_name(rnd, table_no), page))
     if folder.is_dir():
         existing = []

@@ -123,14 +123,9 @@ class Words:
         date formats: "Dec 2, 2026, 3:17:04 PM UTC", "2 dic 2026, 15:17:04 UTC"."""
         if not at:
             return ""
-        import datetime
+        from tournament.i18n import moment_words
 
-        from babel.dates import format_datetime
-
-        moment = datetime.datetime.fromisoformat(at)
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=datetime.UTC)
-        return f"{format_datetime(moment, 'medium', tzinfo=datetime.UTC, locale=self.lang)} UTC"
+        return moment_words(at, self.lang)  # (the messages' own: "already marked not played, Dec 2, 2026, …")
 
     def round_heading(self, r: dict[str, Any]) -> str:
         """"Round 3", or "Round 4 · final, game 1" for a round of a later stage."""

@@ -31,13 +31,15 @@ transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament li
 * ``venue_writes`` (schema 8, issue 36): each write a phone sent with its own id (``cid``), and
   what it was answered: the revision it became in ``venue_log`` and what was said of it, or the
   refusal.  A write sent again with the same id (a retry after a lost answer, a queued write sent
-  twice) is answered from here and applied nothing again.  The director's page's writes that are
-  no write of the table's log (a result entered or taken back, wrong PINs cleared, a new key, the
-  next round paired) are kept here too, their answer naming the write (``{"write": "key", …}``) and
-  their ``rev`` empty: each with its table; the next round paired with the first table (lowest id)
-  of the round it made, a refusal of it with the last round's (:func:`answered_by_a_round`).  A
-  round taken back (``tournament unpair``) takes its tables' rows with it.  ``made_at`` is when a queued write was
-  made, by the phone's clock (kept as sent, never used to order anything); ``at`` when the server
+  twice) is answered from here and applied nothing again.  A table's own refused writes are kept
+  up to 1,000 refusals a table (``table_log.MAX_REFUSALS``): past that one is answered but not
+  kept, and sent again it is judged again (and refused again); a write taken is always kept.
+  The director's page's writes that are no write of the table's log (a result entered or taken
+  back, wrong PINs cleared, a new key, the next round paired) are kept here too, their answer
+  naming the write (``{"write": "key", …}``) and their ``rev`` empty: each with its table; the
+  next round paired with the first table (lowest id) of the round it made, a refusal of it with
+  the last round's (:func:`answered_by_a_round`).  A round taken back (``tournament unpair``)
+  takes its tables' rows with it.  ``made_at`` is when a queued write was made, by the phone's clock (kept as sent, never used to order anything); ``at`` when the server
   took it.  Made, and the file becomes schema 8, in the transaction of the first write that
   carries an id; older tools ignore it.
 * ``meta`` rows ``venue_director_pin_misses`` and ``venue_director_pin_wait_until``: the wrong
@@ -328,6 +330,15 @@ def remember_answer(store: EventStore, table_id: int, cid: str, rev: int | None,
         store._bump_schema(WRITES_SCHEMA_VERSION)
     store.conn.execute("INSERT INTO venue_writes(table_id, cid, rev, status, answer, made_at, at) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)", [table_id, cid, rev, status, answer, made_at, at])
+
+
+def refusals_kept(store: EventStore, table_id: int) -> int:
+    """How many refused writes are kept with the table: its own, its wrong PINs, the director's
+    writes at it (the cap on a table's own: :data:`tournament.event.table_log.MAX_REFUSALS`)."""
+    if not store.has_table("venue_writes"):
+        return 0
+    return int(store.conn.execute("SELECT COUNT(*) FROM venue_writes WHERE table_id = ? AND status != 200",
+                                  [table_id]).fetchone()[0])
 
 
 def queued_writes(store: EventStore, table_ids: list[int]) -> dict[int, tuple[int, int, str]]:

@@ -91,7 +91,7 @@ from tournament.pages.sheets import boards_played, qr_data_uri, sheets_page, tea
 from tournament.settings import Settings
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import Checkpointer, is_busy, not_waiting
-from tournament.web import engine_bundle
+from tournament.web import devices, engine_bundle
 from tournament.web.engine_bundle import EngineFiles
 from tournament.web.files import WholeFiles
 from tournament.web.openapi import OPENAPI
@@ -236,6 +236,9 @@ class _Refusal(Exception):
 class _Buckets:
     """A token bucket per client address: :data:`RATE` a second, bursts of :data:`BURST`.
 
+    ``device``: the device an address is counted as (the server's: :func:`tournament.web.devices.device`,
+    an IPv6 client off the laptop's own network by its /64; by default each address is one).
+
     At most ``addresses`` are kept, in the order they were last heard from: when one more comes,
     the address silent the longest is forgotten (its bucket has long filled up again: forgetting
     it costs it nothing).  An address that keeps asking is never the one forgotten, however many
@@ -243,8 +246,9 @@ class _Buckets:
     long as it floods."""
 
     def __init__(self, rate: float = RATE, burst: int = BURST, clock: Callable[[], float] = time.monotonic,
-                 addresses: int = ADDRESSES) -> None:
+                 addresses: int = ADDRESSES, device: Callable[[str], str] = str) -> None:
         self.rate, self.burst, self.clock, self.addresses = rate, burst, clock, addresses
+        self.device = device
         self._buckets: collections.OrderedDict[str, tuple[float, float]] = collections.OrderedDict()
 
     def __len__(self) -> int:
@@ -252,7 +256,7 @@ class _Buckets:
 
     def waits(self, who: str) -> bool:
         """Whether :meth:`take` would make ``who`` wait now (nothing taken: a look only)."""
-        kept = self._buckets.get(who)
+        kept = self._buckets.get(self.device(who))
         if kept is None:
             return self.burst < 1
         level, then = kept
@@ -260,6 +264,7 @@ class _Buckets:
 
     def take(self, who: str) -> float:
         """0 if ``who`` may go on now, else how many seconds to wait."""
+        who = self.device(who)
         now = self.clock()
         level, then = self._buckets.get(who, (float(self.burst), now))
         level = min(float(self.burst), level + (now - then) * self.rate)
@@ -814,7 +819,7 @@ class Site(abc.ABC):
         #: The origins a browser's write may come from: the address the server is served at
         #: (its links' address) and ``also_at``, the addresses it listens on (127.0.0.1, localhost).
         self.origins = frozenset(o for o in map(origin_of, (base_url, *also_at)) if o is not None)
-        self.buckets = _Buckets(rate, burst)
+        self.buckets = _Buckets(rate, burst, device=devices.device)
         # A request's id ties a one-line refusal to its line in the server's log: unique in the
         # server's life (and unlike another run's), not a secret, so a counter after a random start.
         self._request_ids = map("{:012x}".format, itertools.count(secrets.randbits(47)))

@@ -10,8 +10,10 @@ here every connection
 * has :data:`HEADER_TIMEOUT` seconds to send a request's headers whole, from the moment it opens
   and again from each answer (while a request is being answered, however long, nothing is
   timed): a connection that has not is closed;
-* counts against its client's address: at most :data:`PER_ADDRESS` are open at once from one
-  address; one more is answered 429 and closed at once.  A hall's phone opens a handful;
+* counts against its client's device: at most :data:`PER_ADDRESS` are open at once from one
+  address (an IPv6 client off this computer's own network by its /64, as the rate limit counts
+  it: :func:`tournament.web.devices.device`); one more is answered 429 and closed at once.  A
+  hall's phone opens a handful;
 * may send at most :data:`MAX_HEAD` bytes of a request's line and headers: past them the request
   is answered 431 in the venue's one JSON line and the connection closed.  httptools (uvicorn's
   reader where installed) keeps a request's headers, however long, until they end: one phone
@@ -57,6 +59,8 @@ import signal
 from typing import Any, Callable
 
 import uvicorn
+
+from tournament.web.devices import device
 
 try:
     import httptools
@@ -533,7 +537,8 @@ def guarded(base: type[asyncio.Protocol], header_timeout: float, per_address: in
             super().connection_made(transport)  # type: ignore[arg-type]
             self._venue_timer: asyncio.TimerHandle | None = None
             client = getattr(self, "client", None)
-            self._venue_address: str | None = client[0] if client and client[0] not in uncounted else None
+            self._venue_address: str | None = (device(client[0]) if client and client[0] not in uncounted
+                                               else None)  # (an IPv6 device by its /64, as the rate limit)
             if self._venue_address is not None:
                 open_at[self._venue_address] += 1
                 if open_at[self._venue_address] > per_address:

@@ -44,7 +44,9 @@ _WRITE_IDS = {
                            "same transaction as the write: the same cid sent again (a retry after a lost answer, "
                            "a queued write sent twice) is answered that again, whatever its rev, and nothing is "
                            "applied twice; a refusal is kept too (the same refusal again; a fault of the "
-                           "server's own is not kept). An accepted write's repeat answers what was said of it with "
+                           "server's own is not kept), up to 1,000 refusals a table: past them a refusal is not "
+                           "kept, and the same write sent again is judged again and refused again (an accepted "
+                           "write is always kept). An accepted write's repeat answers what was said of it with "
                            "the table as it is now (the first answer exactly, while nothing was written after it). "
                            "Without cid a write is taken as it always was."},
     "at": {"type": "string", "format": "date-time",
@@ -198,6 +200,9 @@ OPENAPI: dict[str, Any] = {
                                "table": {"type": "integer"}, "mode": {"enum": ["play", "sheet", None]},
                                "status": {"enum": ["not started", "playing", "waiting", "called", "confirmed"]},
                                "sides": {"type": "array", "items": {"type": "string"}},
+                               "units": {"type": "object", "description": "A pairs or team event: who each of "
+                                         "the table's sides is, {side: {pair, team}} (team null outside a team "
+                                         "event); absent where the sides are not pairs."},
                                "by_seat": {"type": "boolean"}, "confirmations": {"type": "object"},
                                "called": {"type": "boolean"}, "pins": {"type": "boolean"},
                                "last_at": {"type": ["string", "null"]}, "said": {"type": "array", "items": {"type": "string"}},

@@ -12,8 +12,10 @@
 // answers again (on "online", and by trying again, waiting longer each time); a write leaves it
 // only once the server has answered it.  A queued write the server refuses (the table moved on
 // meanwhile, on another phone) is listed under the board with the server's reason, to retype or
-// drop; the table's stored moves win.  A confirmation is never queued: unanswered, it is said to
-// wait for the server and sent again with its id until the server answers (deliver).  A server slow
+// drop; the table's stored moves win.  A confirmation is not queued behind moves: unanswered, it is
+// said to wait for the server and sent again with its id until the server answers (deliver); and
+// it is kept in the outbox's storage meanwhile, so that a page opened again (reloaded, the
+// browser killed) sends it, once, from there.  A server slow
 // to answer is told apart from a lost connection ("waiting for the server", then "offline":
 // SLOW_MS, LOST_MS).
 "use strict";
@@ -29,8 +31,8 @@
 
   // --- Each write's own id, and the outbox ------------------------------------------------------
   const KEY = page.token;
-  // The writes an outbox keeps (a move, the mode, a call of the director); never a confirmation,
-  // and never the director's own writes at the table (they carry the director's PIN).
+  // The writes an outbox keeps (a move, the mode, a call of the director); a confirmation only as
+  // deliver keeps it (below), never the director's own writes at the table (the director's PIN).
   const QUEUED = ["/dgn", "/mode", "/call"];
   const WAIT_MS = 10000;  // a request unanswered this long: the server is taken as out of reach
   // ... and a write unanswered this long where the phone's engine is ready: the engine answers it
@@ -141,7 +143,7 @@
   function shutOut() {
     gone = true;
     view = null;
-    ["players", "panel", "moves", "earlier-table", "totals"].forEach((id) => $(id) && $(id).replaceChildren());
+    ["players", "panel", "moves", "earlier-table", "totals", "units"].forEach((id) => $(id) && $(id).replaceChildren());
     ["earlier", "typed", "layout"].forEach((id) => { if ($(id)) $(id).hidden = true; });
     document.querySelectorAll("button, textarea, input").forEach((x) => { x.disabled = true; });
     document.body.dataset.locked = "yes";
@@ -259,10 +261,14 @@
     const known = handsQuery(held, path);
     // (a write the engine can answer is given a moment and a half; anything else 10 seconds)
     const ms = writing && QUEUED.includes(path) && !extra.headers && engineReady() ? ANSWER_MS : WAIT_MS;
+    // (a write the outbox would keep: given up when the browser says it is online again, see staleTries)
+    const stale = writing && !stop && !persist && QUEUED.includes(path) && !extra.headers ? new AbortController() : null;
+    if (stale) staleTries.add(stale);
     try {
       link.asking();
       const response = await within(api + path + known, { method, headers: Object.assign({}, headers, extra.headers || {}),
-                                                          body: body ? JSON.stringify(body) : undefined, cache: "no-store" }, ms, stop);
+                                                          body: body ? JSON.stringify(body) : undefined, cache: "no-store" },
+                                    ms, stop || (stale && stale.signal));
       // The service worker's kept copy (the server did not answer): the table this page holds is
       // newer, and only a page opened again out of reach draws the copy (when it holds nothing else).
       if (response.headers.get("x-domrec-kept")) {
@@ -361,6 +367,7 @@
       } else refused(t("no connection to the server: nothing was sent; try again"));  // (every other write is delivered: never here)
       later();
     } finally {
+      if (stale) staleTries.delete(stale);
       if (writing) sending -= 1;
       if (!abandoned) {
         if (method === "GET") document.body.dataset.refreshed = String((Number(document.body.dataset.refreshed) || 0) + 1);
@@ -384,10 +391,16 @@
   // when the phone is back online), until the server answers it.  The server takes a write once
   // by its id however often it arrives (a try given up may still reach it when it wakes: it is
   // then answered again, not applied again), and its revision holds it to the table it was made
-  // on.  Kept in the page's memory only (a PIN travels with it): a page closed meanwhile forgets
-  // it, and the table shows, once opened again, whether it arrived.
+  // on.  A confirmation is kept in the outbox's storage too, from its first try until the server
+  // answers it (``live``: this page is sending it, so the outbox does not): a page opened again
+  // meanwhile (reloaded, the tab or the browser closed) finds it there, says so, and sends it from
+  // the outbox, once, with its same id, when the server answers (before, it was kept in the page's
+  // memory only, and a reload lost a confirmation the server never had).  Its PIN is kept with it
+  // until then, and removed with it.  The director's writes at the table are never stored (the
+  // director's PIN travels with them).
   // <body data-unanswered="/confirm"> while it waits said, and data-tries (how often it was sent).
   let delivering = null;  // {path, tries, waits, busy}: such a write on its way
+  const sentByPage = new Set();  // the stored confirmations this page is sending (never the outbox's too)
   let wakeUp = null;      // ends the pause between two tries ("online")
   // What the page says of such a write waiting (``busy``: what the server's last answer to it
   // said, see request; false when its last try found no answer).
@@ -403,6 +416,11 @@
   async function deliver(method, path, body, extra) {
     const mine = { path, tries: 0, waits: false, busy: false };
     delivering = mine;
+    let stored = null;
+    if (path === "/confirm" && !(extra && extra.headers)) {
+      stored = await db.add({ key: KEY, path, body: Object.assign({}, body, { at: new Date().toISOString() }), live: true });
+      if (stored !== null && stored !== undefined) sentByPage.add(stored);
+    }
     const tell = () => {  // (said once the write waits, and again whenever what its last try found changes)
       if (delivering !== mine || (mine.waits && mine.said === mine.busy)) return;
       mine.waits = true;
@@ -425,6 +443,7 @@
         wakeUp = null;
       }
     } finally {
+      if (stored !== null && stored !== undefined) await db.remove(stored);  // (answered: taken, or refused)
       clearTimeout(slowly);
       delivering = null;
       delete document.body.dataset.unanswered;
@@ -494,8 +513,18 @@
   // that the phone is offline (the Wi-Fi is fine; sending again sooner would only be refused again).
   // (A refresh that finds the server waits for that moment too; the phone rejoining the Wi-Fi,
   // the "online" event, tries at once.)
+  // The browser saying it is online again (the "online" event) sends the outbox at once: a try
+  // still on its way then (made while the network was down: its request may hang until its 10
+  // seconds run out) is given up and made again at once, as is a write whose request was on its
+  // way (it goes into the outbox, and the outbox out); after that try, the tries wait 1, 2, 4 …
+  // seconds again.  (Before, the outbox's first try after the network came back waited behind
+  // the try still hanging, up to 10 seconds.)  A write given up here and sent again is taken once
+  // by its id, had the first request reached the server.
+  const staleTries = new Set();  // the AbortControllers of the requests to give up then
+  let promptly = false;          // the next try goes at once, not after its wait (cleared as it starts)
   let backoff = 1000, timer = null, flushing = false, busyUntil = 0;
   function later() {
+    if (promptly && !flushing && waiting().length) { flush(); return; }
     if (!waiting().length || timer) return;
     const wait = Math.max(backoff, busyUntil - Date.now());
     document.body.dataset.nextTry = String(Math.round(wait / 1000));
@@ -506,9 +535,14 @@
     if (gone || flushing || !waiting().length) return chain;
     if (Date.now() < busyUntil) { later(); return chain; }
     flushing = true;
+    promptly = false;
     // (then the table as the server holds it now, its stored moves win: a refresh, once the
-    // writes made meanwhile go into the outbox no more)
-    const run = () => sendQueued().finally(() => { flushing = false; }).then((answered) => { if (answered) refresh(); });
+    // writes made meanwhile go into the outbox no more; a try given up as the browser came back
+    // online is made again at once)
+    const run = () => sendQueued().finally(() => { flushing = false; }).then((answered) => {
+      if (answered) refresh();
+      else if (promptly) flush();
+    });
     chain = chain.then(run, run);
     return chain;
   }
@@ -528,14 +562,20 @@
         let response, data = {};
         try {
           link.asking();
-          response = await within(api + entry.path + handsQuery(held, entry.path), { method: "POST", headers,
-                                                                                    body: JSON.stringify(entry.body), cache: "no-store" }, WAIT_MS);
-          try { data = await response.json(); } catch (e) { data = {}; }
+          const stale = new AbortController();
+          staleTries.add(stale);
+          try {
+            response = await within(api + entry.path + handsQuery(held, entry.path), { method: "POST", headers,
+                                                                                      body: JSON.stringify(entry.body), cache: "no-store" },
+                                    WAIT_MS, stale.signal);
+            try { data = await response.json(); } catch (e) { data = {}; }
+          } finally { staleTries.delete(stale); }
         } catch (e) { lost = true; busyServer = false; link.failed(e); break; }
         whole(data, held);
         whole(data.state, held);
         link.heard();
-        if (response.status === 429 || response.status >= 500) {  // not an answer: later
+        // (a confirmation's 429 is its own refusal: the table waits after wrong PINs)
+        if ((response.status === 429 && entry.path !== "/confirm") || response.status >= 500) {  // not an answer: later
           const after = Number(response.headers.get("Retry-After"));
           busyUntil = after > 0 ? Date.now() + Math.min(after, 300) * 1000 : 0;
           busyServer = true;
@@ -563,7 +603,9 @@
           delivered += 1;
           continue;
         }
-        if (response.status === 403 && !data.state) { shutOut(); return false; }
+        // (a confirmation's 403 is its own refusal, a wrong PIN: listed; a key changed meanwhile
+        // is found by the refresh after it)
+        if (response.status === 403 && !data.state && entry.path !== "/confirm") { shutOut(); return false; }
         entry.refused = response.status === 409 ? movedOn(data, true, entry.path, entry.body) : data.error || t("refused (%(status)s)", { status: response.status });
         await db.put(entry);
         refusedNow += 1;
@@ -599,12 +641,30 @@
     box.hidden = false;
     if (n) {
       box.className = state === "slow" ? "outbox slow" : "outbox waiting";
-      box.textContent = busyServer ? (n === 1 ? t("the server is busy: 1 move waiting to be sent again shortly")
-                                                           : t("the server is busy: %(n)s moves waiting to be sent again shortly", { n }))
-        : link.offline ? (n === 1 ? t("offline: 1 move waiting to be sent") : t("offline: %(n)s moves waiting to be sent", { n }))
-        : state === "slow" ? (n === 1 ? t("waiting for the server: 1 move kept on this phone, sent when it answers")
-                                      : t("waiting for the server: %(n)s moves kept on this phone, sent when it answers", { n }))
-        : (n === 1 ? t("sending 1 move made offline…") : t("sending %(n)s moves made offline…", { n }));
+      // What waits, named as it is: a confirmation kept on the phone (a page opened again while it
+      // waited), a table that types its hands' scores (scores only: each write is a hand's score,
+      // not a move), else moves.  (A call of the director waiting too is counted with them.)
+      const said = busyServer ? "busy" : link.offline ? "offline" : state === "slow" ? "slow" : "sending";
+      const confirming = waiting().every((x) => x.path === "/confirm");
+      box.textContent = confirming ? ({
+        busy: t("the server is busy: the confirmation kept on this phone is sent again shortly"),
+        offline: t("offline: the confirmation kept on this phone is sent when the connection is back"),
+        slow: t("waiting for the server: the confirmation kept on this phone is sent when it answers"),
+        sending: t("sending the confirmation kept on this phone…") })[said]
+        : view && view.mode === "sheet" ? ({
+          busy: n === 1 ? t("the server is busy: 1 score waiting to be sent again shortly")
+                        : t("the server is busy: %(n)s scores waiting to be sent again shortly", { n }),
+          offline: n === 1 ? t("offline: 1 score waiting to be sent") : t("offline: %(n)s scores waiting to be sent", { n }),
+          slow: n === 1 ? t("waiting for the server: 1 score kept on this phone, sent when it answers")
+                        : t("waiting for the server: %(n)s scores kept on this phone, sent when it answers", { n }),
+          sending: n === 1 ? t("sending 1 score made offline…") : t("sending %(n)s scores made offline…", { n }) })[said]
+        : ({
+          busy: n === 1 ? t("the server is busy: 1 move waiting to be sent again shortly")
+                        : t("the server is busy: %(n)s moves waiting to be sent again shortly", { n }),
+          offline: n === 1 ? t("offline: 1 move waiting to be sent") : t("offline: %(n)s moves waiting to be sent", { n }),
+          slow: n === 1 ? t("waiting for the server: 1 move kept on this phone, sent when it answers")
+                        : t("waiting for the server: %(n)s moves kept on this phone, sent when it answers", { n }),
+          sending: n === 1 ? t("sending 1 move made offline…") : t("sending %(n)s moves made offline…", { n }) })[said];
     } else if (gone) {  // (nothing more goes to the server from this link: "all sent" would not be true)
       const left = outbox.filter((x) => x.refused).length;
       box.className = "outbox waiting";
@@ -629,9 +689,11 @@
     if (!list) return;
     list.hidden = !refused.length;
     $("refused-list").replaceChildren(...refused.map((x) => el("li", { "data-seq": x.seq },
-      el("code", {}, x.path === "/dgn" ? x.body.text : x.path === "/mode" ? t("mode: %(mode)s", { mode: x.body.mode }) : t("call the director")),
+      el("code", {}, x.path === "/dgn" ? x.body.text : x.path === "/mode" ? t("mode: %(mode)s", { mode: x.body.mode })
+        : x.path === "/confirm" ? t("confirmation for %(side)s", { side: x.body.side || x.body.seat }) : t("call the director")),
       " — ", ...window.venue.sentence(x.refused), " ",
-      gone ? "" : el("button", { type: "button", class: "retype", onclick: () => retype(x) }, t("Retype")),
+      // (a confirmation refused is tapped again on its button, with its PIN: nothing to retype)
+      gone || x.path === "/confirm" ? "" : el("button", { type: "button", class: "retype", onclick: () => retype(x) }, t("Retype")),
       el("button", { type: "button", class: "drop", onclick: () => drop(x) }, t("Drop")))));
   }
   async function drop(entry) {
@@ -721,6 +783,19 @@
     const held = view.status === "confirmed" && view.result && view.result.scores ? view.result.scores : null;
     box.replaceChildren(...Object.keys(game.totals).map((side) =>
       el("span", {}, side + " ", el("b", {}, held ? (held[side] ?? 0) : game.totals[side]))));
+  }
+
+  // Who each side is where a side is a pair (a pairs or team event): the pair's name, and its
+  // team's, under the scores (the seats below name the players).  Names are the players' own
+  // text: drawn as text (name(), never as HTML), as every name on the page.
+  function units() {
+    const box = $("units");
+    if (!box) return;
+    const known = view.units || {};
+    const sides = (view.sides || []).filter((s) => known[s] && known[s].pair);
+    box.hidden = !sides.length;
+    box.replaceChildren(...sides.map((s) => el("div", { "data-side": s }, s + " ", el("b", {}, name(known[s].pair)),
+      ...(known[s].team ? [" · ", name(known[s].team)] : []))));
   }
 
   function players(game) {
@@ -1122,9 +1197,15 @@
       // A confirmation tapped that the server has not answered yet: said, and sent when it answers.
       const unanswered = delivering && delivering.path === "/confirm";
       const held = !unanswered && (link.offline || waiting().length > 0);
+      // A confirmation this phone kept (the page opened again while it waited): said, its side's
+      // button greyed with the others, and sent from the outbox when the server answers.
+      const keptConfirm = waiting().find((x) => x.path === "/confirm");
+      if (keptConfirm) box.append(el("p", { class: "note waits", id: "confirm-kept" },
+        t("The confirmation for %(side)s is kept on this phone: it is sent when the connection to the server is back. There is no need to tap again.",
+          { side: keptConfirm.body.side || keptConfirm.body.seat })));
       // (the moves made offline named only where this phone holds some: a table's second phone,
       // the one its other side confirms on, holds none, and was told of moves it never made)
-      if (held) box.append(el("p", { class: "note", id: "confirm-waits" }, waiting().length
+      else if (held) box.append(el("p", { class: "note", id: "confirm-waits" }, waiting().length
         ? t("Confirming waits for the connection to the server: the moves made offline are sent first.")
         : t("Confirming waits for the connection to the server.")));
       if (unanswered && delivering.waits) box.append(el("p", { class: "note waits", id: "confirm-pending" },
@@ -1147,10 +1228,12 @@
     document.body.dataset.rev = view.rev;
     document.body.dataset.drawn = String((Number(document.body.dataset.drawn) || 0) + 1);  // how many times drawn
     const game = view.game;
-    window.venue.names = [...Object.values(game.players || {}), view.event || ""];
+    window.venue.names = [...Object.values(game.players || {}), view.event || "",
+                          ...Object.values(view.units || {}).flatMap((u) => [u.pair || "", u.team || ""])];
     $("title").replaceChildren(...withNodes(t("%(event)s · round %(round)s · table %(table)s", { event: slot("event"), round: view.round, table: view.table }),
                                             { event: name(view.event) }));
     totals(game);
+    units();
     players(game);
     const main = $("panel");
     // The panel is drawn again when the table moves on (a new rev starts afresh) or after a write of
@@ -1243,12 +1326,25 @@
     say(t("no connection to the server: the language changes when the connection is back"), "bad");
   }));
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
-  window.addEventListener("online", () => { backoff = 1000; busyUntil = 0; if (wakeUp) wakeUp(); flush(); refresh(); });
+  window.addEventListener("online", () => {
+    backoff = 1000;
+    busyUntil = 0;
+    if (wakeUp) wakeUp();
+    if (timer) { clearTimeout(timer); timer = null; }
+    promptly = true;  // (the outbox's next try, at once: below, or as soon as the try on its way is given up)
+    for (const stale of [...staleTries]) stale.abort();
+    flush();
+    if (!staleTries.size && !flushing) promptly = false;  // (nothing given up: the tries go on as they were)
+    refresh();
+  });
   window.addEventListener("offline", () => { link.offline = true; banner(); if (view) render(); });
   setInterval(() => { if (!document.hidden) refresh(); }, 5000);  // (none while a write is on its way)
   // The outbox as this phone left it (a tab closed while writes waited), then the table.
   timed(db.all(), 3000).catch(() => null).then((entries) => {
-    outbox = (entries || []).sort((a, b) => a.seq - b.seq);
+    // (a confirmation a page gone was sending, stored as "live": the outbox sends it now; never
+    // one this page is sending itself)
+    outbox = (entries || []).filter((x) => !sentByPage.has(x.seq)).sort((a, b) => a.seq - b.seq);
+    for (const entry of outbox) if (entry.live) { delete entry.live; db.put(entry); }
     told = outbox.length > 0;
     loaded = true;
     if (gone) unsent();
