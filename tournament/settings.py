@@ -62,6 +62,12 @@ DEFAULT_TEAM_TIEBREAKS = ("games", "efectividad")
 DUPLICATE = "duplicate"
 #: A duplicate event's movements (:mod:`tournament.pairing.movements`).
 MOVEMENTS = ("mitchell", "howell")
+#: How a Mitchell of an even number of tables keeps the EW pairs off boards they have played: bridge's
+#: share and relay (the default), or the skip (after round T/2 the EW pairs move up two tables).
+MITCHELL_EVEN = ("relay", "skip")
+#: ``--movement`` as a director says it: a skip Mitchell is ``mitchell-skip`` (stored as the movement
+#: ``mitchell`` with :attr:`Settings.even` ``skip``).
+MOVEMENT_CHOICES = ("mitchell", "mitchell-skip", "howell")
 #: What ranks a duplicate event's pairs: the matchpoint percentage or the IMPs (the other breaks ties).
 DUPLICATE_RANKINGS = ("matchpoints", "imps")
 #: The boards a duplicate round may have (bridge clubs play 2 to 4 a round).
@@ -210,6 +216,12 @@ class Settings:
     movement: str | None = None
     #: A duplicate event's boards a round (2 to 4).
     boards_per_round: int = 0
+    #: A Mitchell's cure at an even number of tables (:data:`MITCHELL_EVEN`): ``relay`` (the default)
+    #: or ``skip`` (``--movement mitchell-skip``).
+    even: str = "relay"
+    #: A duplicate session cut short (``--rounds N``, a curtailed movement): the movement's first N
+    #: rounds.  0: the movement's whole length (a Howell beyond 8 tables: its three quarters).
+    movement_rounds: int = 0
     #: A duplicate event's ranking (:data:`DUPLICATE_RANKINGS`).
     ranking: str | None = None
     #: Duplicate teams (``--format teams --team-size 4 --duplicate``, docs/duplicate.md): each match
@@ -230,6 +242,20 @@ class Settings:
         """A duplicate event: the same boards at every table, scored board by board
         (:mod:`tournament.event.duplicate`)."""
         return self.movement is not None
+
+    @property
+    def movement_choice(self) -> str | None:
+        """The movement as ``--movement`` names it (:data:`MOVEMENT_CHOICES`): ``mitchell-skip`` for a
+        skip Mitchell; None: not duplicate pairs."""
+        if self.movement is None:
+            return None
+        return f"{self.movement}-skip" if self.movement == "mitchell" and self.even == "skip" else self.movement
+
+    @property
+    def movement_words(self) -> str:
+        """The movement as ``new`` and ``info`` say it: ``mitchell-skip movement, curtailed to 9 rounds``."""
+        return f"{self.movement_choice} movement" + (f", curtailed to {self.movement_rounds} rounds"
+                                                     if self.movement_rounds else "")
 
     @property
     def teams(self) -> bool:
@@ -293,6 +319,13 @@ class Settings:
         if self.movement is None:  # every event that is not duplicate: its settings unchanged
             for key in ("movement", "ranking") + (() if self.team_duplicate else ("boards_per_round",)):
                 del data[key]
+        # The settings of every event before skip Mitchells and curtailed sessions, unchanged; an event
+        # with either cannot be read by a tool from before them (it refuses the file, naming the key,
+        # rather than play the whole relay movement the event did not choose).
+        if self.even == "relay":
+            del data["even"]
+        if not self.movement_rounds:
+            del data["movement_rounds"]
         if not self.team_duplicate:
             del data["team_duplicate"], data["victory_points"]
         if self.lang == "en":
@@ -325,6 +358,10 @@ class Settings:
             # An event made before the two conventions was ranked by a mini-league: it still is
             # (its rounds were paired on those standings), unless the director changes it.
             data["head_to_head"] = HEAD_TO_HEAD_LEAGUE
+        unknown = sorted(set(data) - {f.name for f in attrs.fields(cls)})
+        if unknown:  # (a tool from before a setting reads no further: it would ignore what the event chose)
+            raise ValueError(f"they hold {', '.join(map(repr, unknown[:5]))}, which this tool does not know: "
+                             f"the file was probably written by a newer tournament tool")
         # Events made before time limits and forfeits: no limit, and the game's default forfeit score.
         if "forfeit_score" not in data:
             data["forfeit_score"] = default_forfeit_score(data["game"], data.get("variant"),
@@ -468,8 +505,10 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
         raise SettingsError("--team-size, --team-pairing, --team-tiebreak and --team-set are for --format teams")
     else:
         team_size, team_schedule, team_tiebreaks, team_set = 0, "swiss", (), None
+    even, movement_rounds = "relay", 0
     if format == DUPLICATE:
-        movement, boards_per_round, ranking = _duplicate_choices(movement, boards_per_round, ranking)
+        movement, even, boards_per_round, ranking = _duplicate_choices(movement, boards_per_round, ranking)
+        movement_rounds, rounds = _duplicate_rounds(movement, even, rounds), None
         format = PAIRS
     elif movement is not None or (boards_per_round is not None and not team_duplicate) or ranking is not None:
         raise SettingsError("--movement, --boards-per-round and --ranking are for --format duplicate")
@@ -573,8 +612,9 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
         if not rounds:
             raise SettingsError("a balanced schedule is fixed in advance: say how many rounds (--rounds N)")
     elif rounds:
-        raise SettingsError("--rounds fixes the length of a balanced schedule (--schedule balanced); "
-                            "a standings-based event has as many rounds as are paired")
+        raise SettingsError("--rounds fixes the length of a balanced schedule (--schedule balanced) or of a "
+                            "duplicate session (--format duplicate); a standings-based event has as many rounds "
+                            "as are paired")
     accelerated = int(accelerated or 0)
     if accelerated:
         if not 1 <= accelerated <= MAX_ACCELERATED:
@@ -592,8 +632,8 @@ def make_settings(name: str, game: str, format: str, table_size: int | None = No
                     rounds=int(rounds or 0), lang=lang, team_size=int(team_size or 0),
                     team_schedule=team_schedule or "swiss", team_tiebreaks=tuple(team_tiebreaks or ()),
                     preset=preset, team_set=team_set, movement=movement,
-                    boards_per_round=int(boards_per_round or 0), ranking=ranking,
-                    team_duplicate=bool(team_duplicate), victory_points=bool(victory_points),
+                    boards_per_round=int(boards_per_round or 0), even=even, movement_rounds=movement_rounds,
+                    ranking=ranking, team_duplicate=bool(team_duplicate), victory_points=bool(victory_points),
                     head_to_head=head_to_head, sit_out=sit_out_score, accelerated=accelerated)
 
 
@@ -636,14 +676,22 @@ def _duplicate_teams_choices(team_size: int | None, team_set: int | None, boards
 
 
 def _duplicate_choices(movement: str | None, boards_per_round: int | None,
-                       ranking: str | None) -> tuple[str, int, str]:
-    """A duplicate event's movement, boards a round and ranking, checked, with their defaults
-    (a Mitchell, 2 boards a round, ranked by matchpoints).  The game must deal boards: every game
-    whose hands start from a deal does (:mod:`tournament.pairing.boards`); whether it is played in
-    partnerships, as duplicate pairs need, is checked with the pairs format's own check."""
+                       ranking: str | None) -> tuple[str, str, int, str]:
+    """A duplicate event's movement, its even-tables cure, boards a round and ranking, checked, with
+    their defaults (a Mitchell with share and relay, 2 boards a round, ranked by matchpoints).  The
+    game must deal boards: every game whose hands start from a deal does
+    (:mod:`tournament.pairing.boards`); whether it is played in partnerships, as duplicate pairs
+    need, is checked with the pairs format's own check."""
     movement = movement or MOVEMENTS[0]
-    if movement not in MOVEMENTS:
-        raise SettingsError(f"a duplicate movement is {' or '.join(MOVEMENTS)}, not {movement!r}")
+    if movement not in MOVEMENT_CHOICES:
+        if movement.startswith("howell-"):
+            raise SettingsError(f"a Howell has no {movement[7:]}: everybody moves, and no pair meets a board twice "
+                                f"at any number of tables (--movement howell; a skip is for a Mitchell, "
+                                f"--movement mitchell-skip)")
+        raise SettingsError(f"a duplicate movement is {' or '.join(MOVEMENTS)} (a Mitchell with the skip at an even "
+                            f"number of tables: mitchell-skip), not {movement!r}")
+    movement, _, even = movement.partition("-")
+    even = even or MITCHELL_EVEN[0]
     boards_per_round = 2 if boards_per_round is None else boards_per_round
     if not MIN_BOARDS_PER_ROUND <= boards_per_round <= MAX_BOARDS_PER_ROUND:
         raise SettingsError(f"a duplicate round has {MIN_BOARDS_PER_ROUND} to {MAX_BOARDS_PER_ROUND} boards, "
@@ -651,7 +699,23 @@ def _duplicate_choices(movement: str | None, boards_per_round: int | None,
     ranking = ranking or DUPLICATE_RANKINGS[0]
     if ranking not in DUPLICATE_RANKINGS:
         raise SettingsError(f"duplicate pairs are ranked by {' or '.join(DUPLICATE_RANKINGS)}, not {ranking!r}")
-    return movement, boards_per_round, ranking
+    return movement, even, boards_per_round, ranking
+
+
+def _duplicate_rounds(movement: str, even: str, rounds: int | None) -> int:
+    """A curtailed session's rounds (``--rounds N``), checked as far as they can be before the
+    pairs are known (1 to the longest such movement; the table count's own range is checked when
+    round 1 is seated: :func:`tournament.pairing.movements.for_event`); 0: the whole movement."""
+    if rounds is None:
+        return 0
+    # (the longest of each at 30 tables, the most a movement has: a Mitchell 30, a skip Mitchell 29,
+    # a Howell 2 × 30 - 1)
+    most = 59 if movement == "howell" else 29 if even == "skip" else 30
+    name = "skip Mitchell" if even == "skip" else movement.capitalize()
+    if not 1 <= rounds <= most:
+        raise SettingsError(f"--rounds {rounds}: a {name} has 1 to {most} rounds ({most} at 30 tables, the most; "
+                            f"fewer tables, fewer rounds)")
+    return int(rounds)
 
 
 def solo_counts(game: str, variant: str | None, options: dict[str, Any] | None) -> tuple[int, ...]:

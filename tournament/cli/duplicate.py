@@ -162,7 +162,11 @@ def print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, w
         at = next((i for i, line in enumerate(guide) if int(line.split(":")[0].split()[1]) > out.pair), len(guide))
         guide.insert(at, f"pair {out.pair}: sits out this round (table {out.table} is not played)")
     style = STYLE_WORDS.get(moving.style, moving.style)
-    footer = [f"{moving.tables}-table {moving.kind} ({style}), round {round_no} of {moving.rounds}", *guide]
+    if moving.style == "skip":  # when the EW pairs skip a table: the director says so to the room
+        style = f"skip: after round {moving.tables // 2} the EW pairs move up two tables"
+    curtailed = store.settings.movement_rounds
+    footer = [f"{moving.tables}-table {moving.kind} ({style}), round {round_no} of {moving.rounds}"
+              + (f" (curtailed: --rounds {curtailed})" if curtailed else ""), *guide]
     emit(shown, False, False, f"{store.settings.name} — round {round_no}", footer=footer, wide=wide,
          keep=("table", "boards"))
 

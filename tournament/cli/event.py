@@ -61,13 +61,15 @@ def new(
                                                      "the game's target)."),
     schedule: Optional[str] = typer.Option(None, "--schedule", help="Rotating partners: standings (default) or "
                                                                     "balanced (fixed in advance, --rounds N)."),
-    rounds_: Optional[int] = typer.Option(None, "--rounds", min=1, max=MAX_COUNT,
-                                          help="The rounds of a balanced schedule."),
+    rounds_: Optional[int] = typer.Option(None, "--rounds", max=MAX_COUNT,
+                                          help="The rounds of a balanced schedule; a duplicate event: a "
+                                               "session cut short to its movement's first N rounds."),
     lang: Optional[str] = typer.Option(None, "--lang", help="The language of the players' pages when their "
                                                             "browser asks for none of en, es (and of report and "
                                                             "sheets): en (default) or es."),
-    movement: Optional[str] = typer.Option(None, "--movement", help="A duplicate event: mitchell (default) or "
-                                                                    "howell."),
+    movement: Optional[str] = typer.Option(None, "--movement", help="A duplicate event: mitchell (default; "
+                                           "share and relay at an even number of tables), mitchell-skip "
+                                           "(the skip instead) or howell."),
     boards_per_round: Optional[int] = typer.Option(None, "--boards-per-round", min=1, max=MAX_COUNT,
                                                    help="A duplicate event: boards a round, 2 (default) to 4."),
     ranking: Optional[str] = typer.Option(None, "--ranking", help="A duplicate event: rank the pairs by "
@@ -93,6 +95,8 @@ def new(
     keys = tuple(k.strip() for k in tiebreak.split(",") if k.strip()) if tiebreak is not None else None
     team_keys = (tuple(k.strip() for k in team_tiebreak.split(",") if k.strip()) if team_tiebreak is not None
                  else None)
+    if rounds_ is not None and rounds_ < 1 and format != "duplicate":  # (a duplicate session's range: make_settings)
+        raise UnusableInput(f"--rounds is a number of rounds, 1 or more, not {rounds_}")
     settings = make_settings(name, game, format, table_size, seed, variant, options, bye_values, places, keys,
                              time_limit, forfeit_score, schedule=schedule, rounds=rounds_, lang=lang,
                              team_size=team_size, team_schedule=team_pairing, team_tiebreaks=team_keys, preset=preset,
@@ -107,7 +111,7 @@ def new(
                   if settings.teams else "")
                + (f"; matches are sets to {settings.team_set} game points" if settings.team_set else "")
                + (f"; preset {settings.preset}" if settings.preset else "")
-               + (f"; {settings.movement} movement, {settings.boards_per_round} boards a round, ranked by "
+               + (f"; {settings.movement_words}, {settings.boards_per_round} boards a round, ranked by "
                   f"{settings.ranking} (make the boards: tournament boards {event} --boards N --seed S)"
                   if settings.duplicate else "")
                + (f"; duplicate teams, {settings.boards_per_round} boards a round, ranked by "
@@ -255,7 +259,7 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
                 lines.append(f"matches: sets, won by the first team to {s.team_set} game points (a game 1 point); "
                              f"a captain's change after 6 games (tournament team EVENT change)")
         if s.duplicate:
-            lines.append(f"duplicate: {s.movement} movement, {s.boards_per_round} boards a round, pairs ranked by "
+            lines.append(f"duplicate: {s.movement_words}, {s.boards_per_round} boards a round, pairs ranked by "
                          f"{s.ranking}")
         if s.preset:
             from tournament.settings import PRESETS
@@ -322,8 +326,8 @@ def simulate(
     pairs: Optional[int] = typer.Option(None, "--pairs", min=5, max=60,
                                         help="--format duplicate: how many pairs, instead of --tables (an odd "
                                              "number: one pair sits out each round)."),
-    movement: Optional[str] = typer.Option(None, "--movement", help="--format duplicate: mitchell (default) "
-                                                                    "or howell."),
+    movement: Optional[str] = typer.Option(None, "--movement", help="--format duplicate: mitchell (default), "
+                                                                    "mitchell-skip or howell."),
     boards_per_round: Optional[int] = typer.Option(None, "--boards-per-round", min=1, max=MAX_COUNT,
                                                    help="Duplicate (pairs or teams): boards a round, 2 to 4."),
     duplicate: bool = typer.Option(False, "--duplicate", help="--format teams: duplicate teams (teams of 4, "

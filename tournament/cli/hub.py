@@ -23,8 +23,9 @@ def hub(
     leagues: list[str] = typer.Option([], "--league", help="A league's tie-breaks, NAME=won,diff,for (repeatable; "
                                                             "default won,diff,for)."),
     per_device: int = typer.Option(64, "--connections-per-device", min=1, max=1_000_000,
-                                   help="Connections one device (one address) may hold open at once (a proxy's "
-                                        "on this computer are not counted)."),
+                                   help="Connections one device (an IPv4 address; an IPv6 client from another "
+                                        "network, by its /64) may hold open at once (a proxy's on this computer "
+                                        "are not counted)."),
 ) -> None:
     """Serve a federation's hub: every event the venues publish (tournament serve --upstream), its
     public pages, live stream and JSON feed, rebuilt from the streams alone. Ctrl-C stops it."""

@@ -287,7 +287,8 @@ def serve(
                                                                       "X-Forwarded-Proto). Off: anyone could "
                                                                       "make up an address for each request."),
     per_device: int = typer.Option(64, "--connections-per-device", min=1, max=1_000_000,
-                                   help="Connections one device (one address) may hold open at once."),
+                                   help="Connections one device (an IPv4 address; an IPv6 client from another "
+                                        "network, by its /64) may hold open at once."),
     hall_port: Optional[int] = typer.Option(None, "--hall-port", min=0, max=65535,
                                             help="The port of the hall's pages (public pages, live stream, "
                                                  "feed), served by a process of their own so the tables never "

@@ -176,13 +176,15 @@ MIN_PAIRS = 2 * mv.MIN_TABLES - 1
 def movement(store: EventStore, pairs: int | None = None) -> mv.Movement:
     """The event's movement: for the pairs numbered at round 1 (or ``pairs``, before it), on
     (pairs + 1) // 2 tables; an odd number of pairs plays it with a phantom pair 2T, the pair it
-    would meet sitting out each round (:func:`tournament.pairing.movements.with_phantom`)."""
+    would meet sitting out each round (:func:`tournament.pairing.movements.with_phantom`).  The
+    settings' choices (a skip Mitchell, a curtailed session) are drawn, or refused in one line where
+    these tables make no sense of them (:func:`tournament.pairing.movements.for_event`: exit 2)."""
     s = store.settings
     if pairs is None:
         pairs = len(sql.pair_numbers(store))
         if not pairs:
             raise UnusableInput("round 1 has not been seated yet: the movement is drawn for the pairs there are then")
-    return mv.movement(s.movement or "mitchell", (pairs + 1) // 2, s.boards_per_round, phantom=pairs % 2 == 1)
+    return mv.for_event(s, pairs)
 
 
 @attrs.frozen

@@ -135,7 +135,9 @@ def report_of(store: EventStore) -> ff.Report:
     if s.duplicate or s.team_duplicate:
         event.append(("boards_per_round", str(s.boards_per_round)))
     if s.duplicate:
-        event += [("movement", s.movement or ""), ("ranking", s.ranking or "")]
+        event += [("movement", s.movement_choice or ""), ("ranking", s.ranking or "")]
+        if s.movement_rounds:  # a curtailed session: the rounds it was cut to
+            event.append(("movement_rounds", str(s.movement_rounds)))
     if s.time_limit is not None:
         event.append(("time_limit", str(s.time_limit)))
     event += [("forfeit_score", str(s.forfeit_score)), ("tiebreaks", ",".join(s.tiebreaks)),

@@ -103,7 +103,7 @@ def event(store: EventStore) -> dict[str, Any]:
     stage_docs = [_stage_doc(store, x) for x in later]
     return {"feed_version": FEED_VERSION, "uuid": store.uuid, "name": s.name, "game": s.game, "variant": s.variant,
             "options": dict(s.options), "format": s.format, "table_size": s.table_size,
-            "tiebreaks": list(s.tiebreaks), "time_limit": s.time_limit, "planned_rounds": s.rounds or None,
+            "tiebreaks": list(s.tiebreaks), "time_limit": s.time_limit, "planned_rounds": s.rounds or s.movement_rounds or None,
             "status": progress.status(store), "current_round": progress.current_round(store),
             "rounds_paired": store.last_round(), "players": len(store.players()), "rounds": rounds,
             "stages": stage_docs, "stage": stage_docs[-1] if stage_docs else None,
@@ -124,14 +124,15 @@ def _round_label(format: str, stage: stages.Stage | None, number: int, moved: bo
 # --- the standings -------------------------------------------------------------------------------
 
 
-def standings(store: EventStore, withhold: bool = False) -> dict[str, Any]:
+def standings(store: EventStore, withhold: bool = False, shown: set[int] | None = None) -> dict[str, Any]:
     """The event's standings (those of its rounds; a rotating event's final is ranked in its
     stage, not added in), with ``columns``: each column's key, and for the ranking columns their
     place in the ranking and what they count, named as the event names them (``efectividad``); a
     team event's ``teams`` besides, ranked by its ``team_tiebreaks``.  ``withhold`` (the hall's
     pages, the public feed): a duplicate event's counting only the boards every table due to play
-    them has played (:func:`_complete_boards`), as its travellers and rounds show them."""
-    shown = _complete_boards(store) if withhold else None
+    them has played (:func:`complete_boards`), as its travellers and rounds show them; ``shown``:
+    those boards, when the caller has them already (the hall's read: :func:`complete_boards` once)."""
+    shown = (shown if shown is not None else complete_boards(store)) if withhold else None
     table = event_standings(store)
     doc = table.to_dict()
     keys = table.columns() if table.rows else ["rank", "id", "name", *table.tiebreaks]
@@ -169,7 +170,7 @@ def published_standings(store: EventStore) -> dict[str, Any]:
     s = store.settings
     if not (s.duplicate or s.team_duplicate):
         return standings(store, withhold=True)
-    shown = _complete_boards(store)
+    shown = complete_boards(store)
     from tournament.event import duplicate, duplicate_teams
     from tournament.event.browsing import DUPLICATE_COLUMNS, DUPLICATE_TEAM_COLUMNS
 
@@ -202,10 +203,11 @@ DUPLICATE_ABOUT = {
 # --- rounds and tables ---------------------------------------------------------------------------
 
 
-def rounds(store: EventStore, withhold: bool = False) -> list[dict[str, Any]]:
+def rounds(store: EventStore, withhold: bool = False, shown: set[int] | None = None) -> list[dict[str, Any]]:
     """Every round: its label, its tables (seats, result if any, status) and byes.  ``withhold``
-    (the hall's pages): a duplicate board's points only once every table that plays it has played it."""
-    seen = _Seen(store, withhold)
+    (the hall's pages): a duplicate board's points only once every table that plays it has played it
+    (``shown``: those boards, when the caller has them already, as :func:`standings` takes them)."""
+    seen = _Seen(store, withhold, shown)
     return [_round(store, r.number, seen) for r in store.rounds()]
 
 
@@ -221,7 +223,7 @@ def round_(store: EventStore, number: int) -> dict[str, Any]:
 class _Seen:
     """What every round of one answer reads: read once, not once a round."""
 
-    def __init__(self, store: EventStore, withhold: bool = False) -> None:
+    def __init__(self, store: EventStore, withhold: bool = False, shown: set[int] | None = None) -> None:
         self.names = {p.id: p.name for p in store.players()}
         self.results = store.results()
         self.round_stage = store.round_stage()
@@ -231,7 +233,7 @@ class _Seen:
             for row in store.match_tables(x.id):
                 self.match_of[row["table_id"]] = (row["key"], row["game"])
         self.byes = store.byes()
-        self.complete = _complete_boards(store) if withhold else None
+        self.complete = (shown if shown is not None else complete_boards(store)) if withhold else None
         self.sit_outs: dict[int, Any] = {}
         if store.settings.duplicate:
             from tournament.event.duplicate import sit_outs
@@ -239,14 +241,17 @@ class _Seen:
             self.sit_outs = sit_outs(store)
 
 
-def _complete_boards(store: EventStore) -> set[int] | None:
+def complete_boards(store: EventStore) -> set[int] | None:
     """A duplicate event's boards every table that plays them has played (None in any other event).
     A board's result at one table is about its deal: until the last table has played the board, the
-    feed (public) says only that a table has played it, never its points or how the hand ended."""
+    feed (public) says only that a table has played it, never its points or how the hand ended.
+    Read every result of the event (some 50 ms for 250 tables): the hall's read of the whole event
+    (:func:`tournament.event.public.public_data`) makes it once, and hands it to the parts that
+    withhold (:func:`rounds`, :func:`standings`), not once a part."""
     if store.settings.duplicate:
-        from tournament.event.duplicate_hall import complete_boards
+        from tournament.event.duplicate_hall import complete_boards as complete_pair_boards
 
-        return complete_boards(store)
+        return complete_pair_boards(store)
     if store.settings.team_duplicate:
         from tournament.event.duplicate_teams import complete_boards as complete_team_boards
 

@@ -72,7 +72,7 @@ def _movement_rounds(store: EventStore) -> int:
     if not numbers:
         return 0
     s = store.settings
-    return len(movements.movement(s.movement or "mitchell", (len(numbers) + 1) // 2, s.boards_per_round).sittings)
+    return movements.for_event(s, len(numbers)).rounds
 
 
 def _played(store: EventStore) -> set[int]:

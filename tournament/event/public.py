@@ -52,15 +52,21 @@ def event_data(store: EventStore, log: bool = False) -> dict[str, Any]:
         return _event_data(store, log)
 
 
-def _event_data(store: EventStore, log: bool, hall: bool = False) -> dict[str, Any]:
+def _event_data(store: EventStore, log: bool, hall: bool = False, complete: set[int] | None = None
+                ) -> dict[str, Any]:
+    """:func:`event_data`; ``hall``: as the hall shows it, a duplicate board's results only once
+    every table due to play it has played it (``complete``: those boards, :func:`feed.complete_boards`,
+    made once for the whole read by :func:`public_data`)."""
     s = store.settings
+    if hall and complete is None:
+        complete = feed.complete_boards(store)
     players = standings_of.seated_players(store)  # a reserve brought in: its pair
     teams = store.teams()
     team_names = {t.id: t.name for t in teams}
     stage_list = stages.load(store)
-    rounds = feed.rounds(store, withhold=hall)  # the hall: no board's points before its last table
+    rounds = feed.rounds(store, withhold=hall, shown=complete)  # the hall: no board's points before its last table
     # A rotating event's final is not added into the standings of its rounds: both are shown.
-    standings = feed.standings(store, withhold=hall)
+    standings = feed.standings(store, withhold=hall, shown=complete)
     stage_docs = []
     for x in stage_list:
         unit_names = stages.side_names(store, x)
@@ -124,7 +130,7 @@ def _event_data(store: EventStore, log: bool, hall: bool = False) -> dict[str, A
                                            "victory_points": s.victory_points}
         out["boards"] = boards_doc(dup_boards.boards(store))
         # The hall: a board's results, and the IMPs and totals counting them, once every table has played it.
-        shown = duplicate_teams.complete_boards(store) if hall else None
+        shown = complete if hall else None
         out["duplicate_team_matches"] = duplicate_teams.match_docs(store, shown=shown)
         out["duplicate_team_standings"] = duplicate_teams.standings(store, shown=shown)
         out["travellers"] = duplicate_teams.travellers(store, out["duplicate_team_matches"])
@@ -143,15 +149,20 @@ def _event_data(store: EventStore, log: bool, hall: bool = False) -> dict[str, A
         if s.team_duplicate:  # scored on the boards: the IMPs and boards under their own names
             out["team_matches"] = [exported_duplicate_match(m) for m in out["team_matches"]]
     if s.duplicate:  # the boards, each board's traveller and the duplicate standings
-        from tournament.event import duplicate, duplicate_hall
+        from tournament.event import duplicate
         from tournament.pairing.boards import boards_json
 
         out["event"]["duplicate"] = {"movement": s.movement, "boards_per_round": s.boards_per_round,
                                      "ranking": s.ranking}
+        # (a skip Mitchell, a curtailed session: said where chosen; an event without them exports as before)
+        if s.even != "relay":
+            out["event"]["duplicate"]["even"] = s.even
+        if s.movement_rounds:
+            out["event"]["duplicate"]["rounds"] = s.movement_rounds
         out["boards"] = boards_json(duplicate.boards(store))
         out["travellers"] = duplicate.travellers(store)
         out["duplicate_standings"] = duplicate.standings(  # the hall: of the boards every table has played
-            store, duplicate_hall.complete_boards(store) if hall else None)
+            store, complete if hall else None)
     if log:
         entries = feed.all_changes(store)
         out.update(latest_seq=entries[-1]["seq"] if entries else 0, changes=entries)
@@ -193,7 +204,10 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
     session is played, whose ``boards`` hold only the boards every table that plays them has
     played (a deal shown earlier would be a leak); the report, the director's, keeps them all."""
     with store.read_once():  # the players and the tables read once, however many parts ask for them
-        data = _event_data(store, log=False, hall=hall)
+        # (the boards the hall may show: in the same read as the boards and their results, made once
+        # for every part that withholds the others)
+        complete = feed.complete_boards(store) if hall else None
+        data = _event_data(store, log=False, hall=hall, complete=complete)
         unit_of = {p.id: (p.team if store.settings.format == PAIRS and p.team else p.id)
                    for p in standings_of.seated_players(store)}  # a reserve brought in: its pair
         paired_at = {r.number: r.paired_at for r in store.rounds()}
@@ -206,20 +220,13 @@ def public_data(store: EventStore, hall: bool = False) -> dict[str, Any]:
 
         # The rounds a unit asked to sit out: its bye there scores the event's sit-out, as the standings count it.
         sat_out = {r: sorted({unit_of.get(p, p) for p in asked}) for r, asked in sit_outs(store).items()}
-        if hall and store.settings.duplicate:  # in the same read as the boards and their results
-            from tournament.event.duplicate_hall import complete_boards
-
-            complete = complete_boards(store)
-        elif hall and store.settings.team_duplicate:
-            from tournament.event.duplicate_teams import complete_boards as complete_team_boards
-
-            complete = complete_team_boards(store)
     s = store.settings
     if s.duplicate or s.team_duplicate:
         data["board_numbers"] = [b["board"] for b in data["boards"]]
         if hall:  # a board's deal, and its results, only once every table that plays it has played it
-            data["boards"] = [b for b in data["boards"] if b["board"] in complete]
-            data["travellers"] = [t if t["board"] in complete else _withheld(t) for t in data["travellers"]]
+            shown = complete or set()
+            data["boards"] = [b for b in data["boards"] if b["board"] in shown]
+            data["travellers"] = [t if t["board"] in shown else _withheld(t) for t in data["travellers"]]
     if s.duplicate:  # from the travellers the page may show
         from tournament.event.duplicate_hall import pair_cards
 

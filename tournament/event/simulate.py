@@ -240,7 +240,7 @@ def simulate_duplicate(path: str | Path, game: str, tables: int, rounds_: int | 
                                  variant, options, movement=movement, boards_per_round=boards_per_round)
         pairs = 2 * tables if pairs is None else pairs
         tables = (pairs + 1) // 2
-        moving = mv.movement(settings.movement or "mitchell", tables, settings.boards_per_round, phantom=pairs % 2 == 1)
+        moving = mv.for_event(settings, pairs)
         rounds_ = moving.rounds if rounds_ is None else rounds_
         if rounds_ > moving.rounds:
             raise ValueError(f"the {tables}-table {moving.kind} has {moving.rounds} rounds, not {rounds_}")

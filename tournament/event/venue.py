@@ -111,6 +111,11 @@ PAIRING_REFUSALS = (
     N_("the %(n)s-table %(kind)s has %(n2)s rounds, and all are seated"),
     N_("a duplicate movement is drawn for %(n)s to %(n2)s tables, not %(n3)s"),
     N_("a round has %(n)s to %(n2)s boards, not %(n3)s"),
+    N_("--movement mitchell-skip is for an even number of tables: %(n)s pairs play on %(n2)s tables, an odd "
+       "number, which a Mitchell plays without a skip or relay (enter pairs for %(n3)s or %(n4)s tables, or "
+       "make the event with --movement mitchell)"),
+    N_("--rounds %(n)s: a %(n2)s-table %(kind)s (%(n3)s pairs) has 1 to %(n4)s rounds, not %(n5)s (enter more "
+       "pairs, or make the event with --rounds %(n6)s or fewer)"),
     N_("round %(n)s plays boards %(n2)s to %(n3)s; the event has boards 1 to %(n4)s (deal them before round "
        "1: tournament boards EVENT --boards %(n3)s or more)"),
     N_("round %(n)s plays boards %(n2)s to %(n3)s; the event has none (deal them before round 1: tournament "
@@ -962,17 +967,18 @@ class Venue:
             self._templates[table.id] = kept
         return kept[1]
 
-    def _facts(self, table: Table, result: Any = False) -> Facts:
+    def _facts(self, table: Table, result: Any = False, writing: bool = False) -> Facts:
         """What the table's state shows besides its log (:class:`~tournament.event.table_log.Facts`);
-        ``result``: its result as the caller has just read it (False: read it)."""
+        ``result``: its result as the caller has just read it (False: read it); ``writing``: for a
+        table's write (:meth:`_write`), its sides' names as last read (:meth:`_units_of`)."""
         settings = self.store.settings
         if self._plays_boards:
-            return self._board_facts(table)
+            return self._board_facts(table, writing)
         if result is False:
             result = self.store.result_for(table.id)
         return Facts(event=settings.name, round=table.round, table=table.number, sides=table.sides(),
                      by_seat=not settings.partnership, time_limit=settings.time_limit, pins=self.pins,
-                     over=table.round < self.store.last_round(), units=self._units_of(table),
+                     over=table.round < self.store.last_round(), units=self._units_of(table, writing),
                      next=self._next_seats(table) if result is not None else None,
                      result=None if result is None else {
                          "scores": dict(result.scores), "winner": result.winner, "kind": result.kind,
@@ -981,7 +987,7 @@ class Venue:
                          "scores_only": result.kind == "record" and result.note == SCORES_ONLY_NOTE,
                          "via": venue_sql.entered_via(self.store, table.id)})
 
-    def _board_facts(self, table: Table) -> Facts:
+    def _board_facts(self, table: Table, writing: bool = False) -> Facts:
         """A duplicate table's facts: its round's boards (each with its hand line and deal, what its
         ``hand`` line starts) and, once every one has its result, those results as the table's
         (confirmed: only the director changes them now) and where its pairs go next."""
@@ -1009,19 +1015,25 @@ class Venue:
         return Facts(event=settings.name, round=table.round, table=table.number, sides=table.sides(),
                      by_seat=False, time_limit=settings.time_limit, pins=self.pins,
                      next=self._next_seats(table) if result is not None else None, result=result,
-                     boards=boards, over=table.round < self.store.last_round(), units=self._units_of(table))
+                     boards=boards, over=table.round < self.store.last_round(),
+                     units=self._units_of(table, writing))
 
-    def _units_of(self, table: Table) -> tuple[tuple[str, str, str | None], ...]:
+    def _units_of(self, table: Table, writing: bool = False) -> tuple[tuple[str, str, str | None], ...]:
         """Who each of this table's sides is where a side is a pair (a pairs or team event): its
         pair's name and, in a team event, its team's (:attr:`Facts.units`), as the director's page
         names them; the table's own sides only (its key reads nothing of another table's).  Made
         again only when the event changed (a pair renamed, a reserve brought in), not at every
-        refresh of every table's page."""
+        refresh of every table's page.  ``writing`` (a table's move, the hall's most common
+        request): as last made for the same seats, without asking the change log whether the event
+        changed (a move never reads it: ``tests/tournament/test_hall.py``); the phone's next refresh,
+        a few seconds on, names a pair renamed meanwhile."""
         settings = self.store.settings
         if not settings.partnership:
             return ()
-        key = (table.seats, changes.latest_seq(self.store))
         kept = self._units.get(table.id)
+        if writing and kept is not None and kept[0][0] == table.seats:
+            return kept[1]
+        key = (table.seats, changes.latest_seq(self.store))
         if kept is None or kept[0] != key:
             players = self.store.players_by_id([s.player for s in table.seats])
             mine = {players[s.player].team for s in table.seats if s.player in players}
@@ -1210,7 +1222,7 @@ class Venue:
                     else:
                         live = self._current(table)
                         result = self.store.result_for(table.id)
-                    facts = self._facts(table, result)
+                    facts = self._facts(table, result, writing=True)
                     if path is not None:
                         table_log.check_open(facts, path)
                     over = table_log.check_current(facts, live, rev, locked_ok, any_view, over_calls)
@@ -1220,7 +1232,7 @@ class Venue:
                         venue_sql.append(self.store, table.id, live.rev + 1, kind, body, at)
                         if kind != "dgn":  # a confirmation (or the director's write) may have entered the result
                             result = self.store.result_for(table.id)
-                            facts = self._facts(table, result)  # and a board's entry changes a duplicate table's
+                            facts = self._facts(table, result, writing=True)  # and a board's entry changes a duplicate table's
                         self._log_status(table, live, result)
                         _apply(live, kind, body, at)
                         live.rev += 1

@@ -28,7 +28,9 @@ the movement's table numbers).  In a Mitchell pair 2T is an EW pair, so each rou
 pair sits out; in a Howell it is the pair that stays at table 1, so table 1 is the sit-out table
 every round.  A round has ``boards_per_round`` boards (2 to 4); set s holds boards
 ``(s - 1) * boards_per_round + 1`` …  Plain values, no database: the event stores a movement's
-settings and asks it where a pair goes (:meth:`Movement.station`, :meth:`Movement.next_station`).
+settings and asks it where a pair goes (:meth:`Movement.station`, :meth:`Movement.next_station`);
+:func:`for_event` draws the one its settings choose (``--movement mitchell-skip``, ``--rounds N``) for
+the pairs seated, refusing a choice those tables make meaningless.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from typing import Iterator
 import attrs
 
 from tournament.errors import SettingsError
-from tournament.settings import MAX_BOARDS_PER_ROUND, MIN_BOARDS_PER_ROUND
+from tournament.settings import MAX_BOARDS_PER_ROUND, MIN_BOARDS_PER_ROUND, Settings
 
 MIN_TABLES, MAX_TABLES = 3, 30
 #: The largest Howell played complete by default: 8 tables, 15 rounds (30 boards at 2 a round).
@@ -312,3 +314,35 @@ def movement(kind: str, tables: int, boards_per_round: int = 2, rounds: int | No
     else:
         raise MovementError(f"a duplicate movement is a mitchell or a howell, not {kind!r}")
     return with_phantom(drawn) if phantom else drawn
+
+
+def full_rounds(kind: str, tables: int, even: str = "relay") -> int:
+    """The most rounds the movement has at ``tables`` tables: a Mitchell T (a skip Mitchell of an
+    even number T - 1), a Howell 2T - 1 (every pair met)."""
+    if kind == "howell":
+        return 2 * tables - 1
+    return tables - 1 if even == "skip" and tables % 2 == 0 else tables
+
+
+def for_event(settings: Settings, pairs: int) -> Movement:
+    """The movement an event's settings choose, for ``pairs`` pairs on (pairs + 1) // 2 tables (an
+    odd number with a phantom: :func:`with_phantom`).  A choice the pairs make meaningless is
+    refused in a line saying what this number of tables allows (the settings cannot change once
+    made, so it says too how many pairs would fit): a skip at an odd number of tables (it needs no
+    cure), a curtailed session (``--rounds N``) longer than the movement."""
+    kind = settings.movement or "mitchell"
+    tables = (pairs + 1) // 2
+    even = settings.even or "relay"
+    rounds = settings.movement_rounds or None
+    if kind == "mitchell" and even == "skip" and tables % 2:
+        raise MovementError(f"--movement mitchell-skip is for an even number of tables: {pairs} pairs play on "
+                            f"{tables} tables, an odd number, which a Mitchell plays without a skip or relay "
+                            f"(enter pairs for {tables - 1} or {tables + 1} tables, or make the event with "
+                            f"--movement mitchell)")
+    if rounds is not None and MIN_TABLES <= tables <= MAX_TABLES:
+        most = full_rounds(kind, tables, even)
+        if rounds > most:
+            name = f"{tables}-table " + ("skip Mitchell" if kind == "mitchell" and even == "skip" else kind.capitalize())
+            raise MovementError(f"--rounds {rounds}: a {name} ({pairs} pairs) has 1 to {most} rounds, not {rounds} "
+                                f"(enter more pairs, or make the event with --rounds {most} or fewer)")
+    return movement(kind, tables, settings.boards_per_round, rounds, even, phantom=pairs % 2 == 1)

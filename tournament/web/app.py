@@ -1759,6 +1759,8 @@ class VenueServer(HallSite):
             body, status = table_log.refusal_body(e, request_id, known), e.status
             if isinstance(e, (Waiting, Held)):  # a table waiting after wrong PINs, the file held: for how long
                 headers["retry-after"] = str(e.retry_after)
+            if isinstance(e, Waiting):  # (told apart from the device's rate limit, also a 429: a page's
+                body["pin_wait"] = e.retry_after  # confirmation kept on the phone is refused by this one only)
         except (TournamentError, DomrecError) as e:  # the operations' own refusals: one line each
             body, status = {"error": one_line(str(e)), "request_id": request_id}, 422
         except ClientDisconnect:

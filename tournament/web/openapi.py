@@ -28,7 +28,8 @@ def _refusals(*codes: int) -> dict[str, Any]:
              422: "Refused by the rules or unreadable, or a fault of the server's own: nothing stored (`line`, "
                   "`column` for DGN); the feed: a bad `since`, `limit` or `format`.",
              429: "Too many requests from this device; or (a confirmation) the table waits after too many "
-                  "wrong PINs: `Retry-After` says how many seconds more.",
+                  "wrong PINs (its body's `pin_wait`, the seconds, tells it from the device's limit): `Retry-After` "
+                  "says how many seconds more.",
              503: "A write: another program held the event file longer than the venue waits for it (5 s), or the "
                   "server is shutting down: nothing stored; send it again, its same `cid`, after `Retry-After` "
                   "seconds (it is stored once)."}

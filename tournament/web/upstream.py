@@ -315,8 +315,8 @@ class Upstream:
         """The change the venue had sent up to: the ``Domrec-Seq`` of the stream's last change (the venue
         sends its changes in order; a game's record and the pages' data carry the last change sent
         before them, so the stream's last message, when the venue's, says the same), else of its last
-        message, when either is a venue's (:func:`relay.sent_by`); else 0: the whole log sent again
-        (each change the stream holds compared, never doubled).  A message forged with the venue's
+        message, when either is a venue's (:func:`relay.sent_by`) and the stream holds a change; else 0:
+        the whole log sent again (each change the stream holds compared, never doubled).  A message forged with the venue's
         credentials on another subject (without a ``Domrec-Seq``, with one that is no number, or with
         any number) is not taken for where it stopped."""
         from nats.js.errors import NotFoundError
@@ -334,8 +334,8 @@ class Upstream:
             return said  # (the last message is a change: the last change)
         try:  # the last message on the change subjects (JetStream's last by a subject with a wildcard)
             change = await js.get_msg(name, subject=relay.changes_subject(self.event_uuid))
-        except NotFoundError:
-            return said or 0
+        except NotFoundError:  # no change on the stream: the venue sent none (its games and pages' data follow
+            return 0           # its changes), whatever a message on another subject says, forged or not
         return relay.sent_by(change.subject, change.headers, self.event_uuid) or said or 0
 
     async def _compare(self, js: Any, seq: int) -> None:

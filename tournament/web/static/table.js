@@ -154,11 +154,20 @@
   // phone was offline): never sent with another key, never dropped unsaid either (the outbox was
   // emptied and the banner said "all sent").  Each stays on the phone and listed, with why, to be
   // typed again on the table's new link.
+  // A confirmation that will never be sent (refused, or its link gone) keeps no PIN on the phone:
+  // its side confirms again with its button, typing the PIN again; what is listed names the side.
+  function forgetPin(entry) {
+    if (entry.path === "/confirm" && entry.body && "pin" in entry.body) delete entry.body.pin;
+    return entry;
+  }
   function unsent() {
     if (!loaded) return;  // (the outbox read later is listed then)
     for (const entry of waiting()) {
-      entry.refused = t("not sent: this link no longer opens the table; type it again on the table's new link");
-      db.put(entry);
+      // (a confirmation is not typed: its side confirms again, with its button, on the new link)
+      entry.refused = entry.path === "/confirm"
+        ? t("not sent: this link no longer opens the table; confirm again on the table's new link")
+        : t("not sent: this link no longer opens the table; type it again on the table's new link");
+      db.put(forgetPin(entry));
     }
     banner();
   }
@@ -261,8 +270,10 @@
     const known = handsQuery(held, path);
     // (a write the engine can answer is given a moment and a half; anything else 10 seconds)
     const ms = writing && QUEUED.includes(path) && !extra.headers && engineReady() ? ANSWER_MS : WAIT_MS;
-    // (a write the outbox would keep: given up when the browser says it is online again, see staleTries)
-    const stale = writing && !stop && !persist && QUEUED.includes(path) && !extra.headers ? new AbortController() : null;
+    // (a write the outbox would keep, or a confirmation deliver sends: given up when the browser
+    // says it is online again, see staleTries; never the director's writes at the table)
+    const stale = writing && !stop && !extra.headers && (persist ? path === "/confirm" : QUEUED.includes(path))
+      ? new AbortController() : null;
     if (stale) staleTries.add(stale);
     try {
       link.asking();
@@ -354,7 +365,8 @@
       link.failed(e);
       if (persist) {
         redraw = false;
-        answer = Object.assign(answer, { unanswered: true });
+        // (``again``: given up as the browser came back online: deliver sends it again at once)
+        answer = Object.assign(answer, { unanswered: true, again: !!(stale && stale.signal.aborted) });
       } else if (method === "GET") {
         // Opened again out of reach: the table as this phone last drew it (or the service worker's
         // copy, above).  Else the table drawn stays as it is (a choice in progress too), as after
@@ -417,8 +429,9 @@
     const mine = { path, tries: 0, waits: false, busy: false };
     delivering = mine;
     let stored = null;
+    const keptBody = Object.assign({}, body, { at: new Date().toISOString() });
     if (path === "/confirm" && !(extra && extra.headers)) {
-      stored = await db.add({ key: KEY, path, body: Object.assign({}, body, { at: new Date().toISOString() }), live: true });
+      stored = await db.add({ key: KEY, path, body: keptBody, live: true });
       if (stored !== null && stored !== undefined) sentByPage.add(stored);
     }
     const tell = () => {  // (said once the write waits, and again whenever what its last try found changes)
@@ -435,9 +448,25 @@
         mine.tries += 1;
         document.body.dataset.tries = String(mine.tries);
         const answer = await request(method, path, body, extra, null, true);
+        // Refused as the table's key changed meanwhile (not for its PIN): kept, listed as not
+        // sent, to confirm again on the table's new link (shutOut), never sent with this key again.
+        if (stored !== null && stored !== undefined && answer.status === 403 && !(answer.data && answer.data.state)
+            && await keyGone()) {
+          const entry = { seq: stored, key: KEY, path, body: keptBody };
+          await db.put(entry);
+          sentByPage.delete(stored);
+          stored = null;
+          outbox.push(entry);
+          shutOut();
+          return answer;
+        }
         if (!answer.unanswered) return answer;
         mine.busy = answer.busy || false;
         tell();
+        // A try given up as the browser said it was online again (its request, made while the
+        // network was down, hung): made again at once, its same id, as the outbox's is; the next
+        // pauses start again from 1 second.
+        if (answer.again) { pause = 500; continue; }
         const wait = Math.max(pause, busyUntil - Date.now());  // (a server busy says how long: Retry-After)
         await new Promise((resume) => { const timer = setTimeout(resume, wait); wakeUp = () => { clearTimeout(timer); resume(); }; });
         wakeUp = null;
@@ -518,8 +547,9 @@
   // seconds run out) is given up and made again at once, as is a write whose request was on its
   // way (it goes into the outbox, and the outbox out); after that try, the tries wait 1, 2, 4 …
   // seconds again.  (Before, the outbox's first try after the network came back waited behind
-  // the try still hanging, up to 10 seconds.)  A write given up here and sent again is taken once
-  // by its id, had the first request reached the server.
+  // the try still hanging, up to 10 seconds.)  A confirmation's try hanging then (deliver) is
+  // given up and made again at once too (it waited out its 10 seconds).  A write given up here and
+  // sent again is taken once by its id, had the first request reached the server.
   const staleTries = new Set();  // the AbortControllers of the requests to give up then
   let promptly = false;          // the next try goes at once, not after its wait (cleared as it starts)
   let backoff = 1000, timer = null, flushing = false, busyUntil = 0;
@@ -550,15 +580,21 @@
     abandon();
     sending += 1;
     let broken = false, lost = false, sent = 0, refusedNow = 0, answered = null, held = heldOf(view);
+    const refusedNowList = [];  // (what this sending refused, to say it as what it is)
     try {
       // (the writes made while these are sent, into the outbox, go too)
       for (let entries = waiting(); entries.length && !lost; entries = waiting()) for (const entry of entries) {
         if (broken && entry.path !== "/call") {
           entry.refused = t("not sent: a line made before it was refused");
-          await db.put(entry);
+          await db.put(forgetPin(entry));
           refusedNow += 1;
+          refusedNowList.push(entry);
           continue;
         }
+        // A kept confirmation (a PIN in it) is sent only with a key that still opens the table: a
+        // read first (the table given a new key meanwhile: not sent, listed to confirm again on
+        // the new link, as the lines are).
+        if (entry.path === "/confirm" && await keyGone()) { shutOut(); return false; }
         let response, data = {};
         try {
           link.asking();
@@ -574,8 +610,10 @@
         whole(data, held);
         whole(data.state, held);
         link.heard();
-        // (a confirmation's 429 is its own refusal: the table waits after wrong PINs)
-        if ((response.status === 429 && entry.path !== "/confirm") || response.status >= 500) {  // not an answer: later
+        // (a confirmation's 429 with "pin_wait" is its own refusal: the table waits after wrong
+        // PINs; any other 429 is the device's rate limit, as for a move: sent again later)
+        if ((response.status === 429 && !(entry.path === "/confirm" && data.pin_wait !== undefined))
+            || response.status >= 500) {  // not an answer: later
           const after = Number(response.headers.get("Retry-After"));
           busyUntil = after > 0 ? Date.now() + Math.min(after, 300) * 1000 : 0;
           busyServer = true;
@@ -603,12 +641,14 @@
           delivered += 1;
           continue;
         }
-        // (a confirmation's 403 is its own refusal, a wrong PIN: listed; a key changed meanwhile
-        // is found by the refresh after it)
-        if (response.status === 403 && !data.state && entry.path !== "/confirm") { shutOut(); return false; }
+        // (a confirmation's 403 is its own refusal, a wrong PIN: listed; unless the table's key
+        // changed meanwhile, asked of the server by a read: then it is not sent, as the lines, and
+        // listed to confirm again on the new link, not said to be refused for its PIN)
+        if (response.status === 403 && !data.state && (entry.path !== "/confirm" || await keyGone())) { shutOut(); return false; }
         entry.refused = response.status === 409 ? movedOn(data, true, entry.path, entry.body) : data.error || t("refused (%(status)s)", { status: response.status });
-        await db.put(entry);
+        await db.put(forgetPin(entry));
         refusedNow += 1;
+        refusedNowList.push(entry);
         broken = true;
         if (data.state) answered = data.state;
       }
@@ -621,12 +661,26 @@
     if (answered) view = answered;
     backoff = 1000;
     // (what this sending refused: the lines listed from an earlier one were said then)
+    // A kept confirmation refused alone (a wrong PIN) is said as a confirmation, with its reason:
+    // it is no line made offline, and nothing of it is retyped.
     const left = refusedNow;
-    if (left) say(left === 1 ? t("1 line made offline was refused: see the list under the board")
-                             : t("%(n)s lines made offline were refused: see the list under the board", { n: left }), "bad");
+    if (left && refusedNowList.every((x) => x.path === "/confirm"))
+      say(left === 1 ? t("the confirmation for %(side)s was refused: %(reason)s", { side: sideOf(refusedNowList[0]), reason: refusedNowList[0].refused })
+                     : t("%(n)s confirmations kept on this phone were refused: see the list under the board", { n: left }), "bad");
+    else if (left) say(left === 1 ? t("1 line made offline was refused: see the list under the board")
+                                  : t("%(n)s lines made offline were refused: see the list under the board", { n: left }), "bad");
     else if (sent) say("");  // what said "kept on this phone" is over; the outbox's box says "all sent"
     render();  // the table as the server answered the last write sent
     return true;
+  }
+
+  // Whether this link's key opens the table no more (a read answered 403): what a confirmation's
+  // 403 was, a wrong PIN or a key changed.  No answer: not known, taken as its own refusal.
+  async function keyGone() {
+    try {
+      const response = await within(api + "?log=only", { method: "GET", headers, cache: "no-store" }, WAIT_MS);
+      return response.status === 403 && !response.headers.get("x-domrec-kept");
+    } catch (e) { return false; }
   }
 
   // The banner (for people) and <body data-outbox="N"> (for programs): the writes waiting.
@@ -666,11 +720,14 @@
                         : t("waiting for the server: %(n)s moves kept on this phone, sent when it answers", { n }),
           sending: n === 1 ? t("sending 1 move made offline…") : t("sending %(n)s moves made offline…", { n }) })[said];
     } else if (gone) {  // (nothing more goes to the server from this link: "all sent" would not be true)
-      const left = outbox.filter((x) => x.refused).length;
+      const lefts = outbox.filter((x) => x.refused), left = lefts.length;
       box.className = "outbox waiting";
       box.hidden = !left;
-      box.textContent = left === 1 ? t("1 line made on this phone was not sent: it is listed below")
-                                   : t("%(n)s lines made on this phone were not sent: they are listed below", { n: left });
+      box.textContent = left && lefts.every((x) => x.path === "/confirm")
+        ? (left === 1 ? t("the confirmation for %(side)s tapped on this phone was not sent: it is listed below", { side: sideOf(lefts[0]) })
+                      : t("%(n)s confirmations tapped on this phone were not sent: they are listed below", { n: left }))
+        : left === 1 ? t("1 line made on this phone was not sent: it is listed below")
+          : t("%(n)s lines made on this phone were not sent: they are listed below", { n: left });
     } else if (link.offline || state === "slow") {
       box.className = link.offline ? "outbox waiting" : "outbox slow";
       box.textContent = window.venue.linkWords(link.offline ? "offline" : "slow");
@@ -688,14 +745,28 @@
     const list = $("refused");
     if (!list) return;
     list.hidden = !refused.length;
+    // Its heading and note as what is listed: confirmations alone (a wrong PIN, a link changed)
+    // are confirmed again on their button, not retyped; else the lines' words (the page's own).
+    if (!linesWords && $("refused-title")) linesWords = [$("refused-title").textContent, $("refused-note").textContent];
+    const confirmations = refused.length > 0 && refused.every((x) => x.path === "/confirm");
+    if (linesWords) {
+      $("refused-title").textContent = !confirmations ? linesWords[0]
+        : refused.length === 1 ? t("A confirmation the server did not take") : t("Confirmations the server did not take");
+      $("refused-note").textContent = !confirmations ? linesWords[1]
+        : gone ? t("The game's result is not confirmed by it: confirm again on the table's new link, then drop it here.")
+          : t("The game's result is not confirmed by it: confirm again (with a right PIN, where the event uses PINs), or drop it.");
+    }
     $("refused-list").replaceChildren(...refused.map((x) => el("li", { "data-seq": x.seq },
       el("code", {}, x.path === "/dgn" ? x.body.text : x.path === "/mode" ? t("mode: %(mode)s", { mode: x.body.mode })
-        : x.path === "/confirm" ? t("confirmation for %(side)s", { side: x.body.side || x.body.seat }) : t("call the director")),
+        : x.path === "/confirm" ? t("confirmation for %(side)s", { side: sideOf(x) }) : t("call the director")),
       " — ", ...window.venue.sentence(x.refused), " ",
       // (a confirmation refused is tapped again on its button, with its PIN: nothing to retype)
       gone || x.path === "/confirm" ? "" : el("button", { type: "button", class: "retype", onclick: () => retype(x) }, t("Retype")),
       el("button", { type: "button", class: "drop", onclick: () => drop(x) }, t("Drop")))));
   }
+  // (a confirmation's side, or seat in a game without sides)
+  const sideOf = (entry) => entry.body.side || entry.body.seat;
+  let linesWords = null;  // the refused list's heading and note as the page came (lines)
   async function drop(entry) {
     outbox = outbox.filter((x) => x !== entry);
     await db.remove(entry.seq);
