@@ -61,7 +61,7 @@ def new(
                                                      "the game's target)."),
     schedule: Optional[str] = typer.Option(None, "--schedule", help="Rotating partners: standings (default) or "
                                                                     "balanced (fixed in advance, --rounds N)."),
-    rounds_: Optional[int] = typer.Option(None, "--rounds", max=MAX_COUNT,
+    rounds_: Optional[int] = typer.Option(None, "--rounds", min=0, max=MAX_COUNT,  # (0: said by the settings' own line)
                                           help="The rounds of a balanced schedule; a duplicate event: a "
                                                "session cut short to its movement's first N rounds."),
     lang: Optional[str] = typer.Option(None, "--lang", help="The language of the players' pages when their "

@@ -287,7 +287,14 @@
         throw new Error("offline");
       }
       let data = {};
-      try { data = await response.json(); } catch (e) { data = { error: t("the server's answer could not be read") }; }
+      // A taken answer (2xx) whose body could not be read whole (given up mid-read after its time
+      // on a starved phone or laptop, a connection cut) is no answer: never a table without its
+      // revision drawn (every write after it refused for naming none); a write is sent again with
+      // its id, and answered from what the server kept.
+      try { data = await response.json(); } catch (e) {
+        if (response.ok || (stop && stop.aborted)) throw e;
+        data = { error: t("the server's answer could not be read") };
+      }
       if (stop && stop.aborted) throw new Error("abandoned");
       link.heard();
       whole(data, held);
@@ -604,7 +611,7 @@
             response = await within(api + entry.path + handsQuery(held, entry.path), { method: "POST", headers,
                                                                                       body: JSON.stringify(entry.body), cache: "no-store" },
                                     WAIT_MS, stale.signal);
-            try { data = await response.json(); } catch (e) { data = {}; }
+            try { data = await response.json(); } catch (e) { if (response.ok) throw e; data = {}; }  // (as call's)
           } finally { staleTries.delete(stale); }
         } catch (e) { lost = true; busyServer = false; link.failed(e); break; }
         whole(data, held);
