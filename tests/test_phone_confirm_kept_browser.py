@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tournament import add_players, create_event, make_settings, open_event, pair_next_round
+from tournament import open_event
 
 pytestmark = pytest.mark.slow
 
@@ -33,18 +33,10 @@ from tests.browser import playwright_or_skip
 playwright_api = playwright_or_skip(server=True)
 
 from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _game, _recorded, _served, _shot  # noqa: E402
+from tests.test_phone_polish_browser import GAMES, _event  # noqa: E402,F401  (one event of each game, set up alike)
 from tests.tournament.test_venue_outbox_browser import _director_post, _opened, _outbox  # noqa: E402
 from domrec.session import requests_for  # noqa: E402
 from tournament.web.background import BackgroundVenue  # noqa: E402
-
-#: (format, table size, players) of one event of each game, as tests/test_phone_polish_browser.py's.
-GAMES = {
-    "competitive": ("rotating", None, 4),
-    "horse-race": ("individual", 3, 3),
-    "broadway": ("rotating", None, 4),
-    "castle-rock": ("individual", 5, 5),
-    "domino-roads": ("individual", 3, 3),
-}
 
 CONFIRM = "**/api/v1/tables/1/1/confirm*"
 
@@ -71,16 +63,6 @@ WORDS = {
         "not sent": "no enviada: este enlace ya no abre la mesa; confirme de nuevo en el enlace nuevo de la mesa",
     },
 }
-
-
-def _event(tmp_path: Path, game: str) -> Path:
-    fmt, size, count = GAMES[game]
-    path = tmp_path / f"{game}.db"
-    store = create_event(path, make_settings("Club night", game, fmt, table_size=size, seed=4))
-    add_players(store, [f"P{i}" for i in range(1, count + 1)])
-    pair_next_round(store)
-    store.close()
-    return path
 
 
 def _confirm_rows(path: Path) -> list[tuple[str, str]]:
