@@ -1278,22 +1278,25 @@ class Venue:
 
         At most :data:`~tournament.event.table_log.MAX_REFUSALS` refusals are kept a table (counted
         in the file, within this write, so that two servers of the file keep no more either): past
-        that a refusal is not kept, and the same write sent again is judged again, and refused
-        again.  A refusal kept stands for what the write was judged on, and judged again that
-        still holds: a revision the table has moved on from stays behind (its log only grows, and
-        a write over calls of the director alone is judged on the same game); the same line on the
-        same revision is the same move on the same game, refused by the same rule in the same
-        words; a table past its cap of calls or of switches, or whose round is over, refuses it
-        again (those were never kept).  A confirmed table's refusal holds while its result
-        stands: taken back by the director, a write refused for it, never seen refused by the
-        phone that sent it (its answer lost), may be taken when sent again, as it would have
-        been had it come then."""
+        that a refusal is not kept, only counted
+        (:func:`~tournament.store.venue.add_unkept_refusal`, in the same write: the director's count
+        of a table's refused offline writes stays true), and the same write sent again is judged
+        again, and refused again (and counted again).  A refusal kept stands for what the write was
+        judged on, and judged again that still holds: a revision the table has moved on from stays
+        behind (its log only grows, and a write over calls of the director alone is judged on the
+        same game); the same line on the same revision is the same move on the same game, refused by
+        the same rule in the same words; a table past its cap of calls or of switches, or whose
+        round is over, refuses it again (those were never kept).  A confirmed table's refusal holds
+        while its result stands: taken back by the director, a write refused for it, never seen
+        refused by the phone that sent it (its answer lost), may be taken when sent again, as it
+        would have been had it come then."""
         answer = {"error": e.message, "state": e.state is not None}
         if isinstance(e, Unprocessable) and e.line is not None:
             answer.update(line=e.line, column=e.column)
         try:
             with self.store.write():
                 if venue_sql.refusals_kept(self.store, table.id) >= table_log.MAX_REFUSALS:
+                    venue_sql.add_unkept_refusal(self.store, table.id, made_at, now())  # counted still
                     if table.id not in self._refusals_full:
                         self._refusals_full.add(table.id)
                         log.warning("round %s table %s: %s refused writes kept, the most a table may: its "

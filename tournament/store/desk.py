@@ -186,6 +186,8 @@ def delete_round(store: EventStore, round_no: int) -> None:
             store.conn.execute(f"DELETE FROM venue_pin_tries WHERE table_id IN ({marks})", tids)
         if store.has_table("venue_writes"):  # (the ids of writes its tables were answered: refusals, the director's)
             store.conn.execute(f"DELETE FROM venue_writes WHERE table_id IN ({marks})", tids)
+        if store.has_table("venue_refusals_unkept"):  # (their refusals past the cap, counted)
+            store.conn.execute(f"DELETE FROM venue_refusals_unkept WHERE table_id IN ({marks})", tids)
         store.conn.execute(f"DELETE FROM seats WHERE table_id IN ({marks})", tids)
         store.conn.execute(f"DELETE FROM round_tables WHERE id IN ({marks})", tids)
     store.conn.execute("DELETE FROM byes WHERE round_id = ?", [rid])

@@ -42,6 +42,10 @@ transaction of its first venue write (:func:`upgrade_for_venue`: ``tournament li
   takes its tables' rows with it.  ``made_at`` is when a queued write was made, by the phone's clock (kept as sent, never used to order anything); ``at`` when the server
   took it.  Made, and the file becomes schema 8, in the transaction of the first write that
   carries an id; older tools ignore it.
+* ``venue_refusals_unkept``: each table's refused writes past that cap, counted (``refused``; those
+  made offline, ``offline``, and when the last of them came, ``offline_at``), so that the director's
+  page counts a table's refused offline writes truly however many came (:func:`queued_writes`).
+  Made by the first refusal not kept, within the write that counts it; older tools ignore it.
 * ``meta`` rows ``venue_director_pin_misses`` and ``venue_director_pin_wait_until``: the wrong
   director's PINs typed at all the event's tables together, and until when the director's PIN
   waits at every table (:func:`director_pin_misses`); kept in the file for the same reason as
@@ -341,15 +345,47 @@ def refusals_kept(store: EventStore, table_id: int) -> int:
                                   [table_id]).fetchone()[0])
 
 
+UNKEPT_SCHEMA = ("CREATE TABLE IF NOT EXISTS venue_refusals_unkept (table_id INTEGER PRIMARY KEY "
+                 "REFERENCES round_tables(id), refused INTEGER NOT NULL, offline INTEGER NOT NULL, offline_at TEXT)")
+
+
+def add_unkept_refusal(store: EventStore, table_id: int, made_at: str | None, at: str) -> None:
+    """Within a write: one more refused write of the table past the cap of those kept (made
+    offline when it has ``made_at``; ``at``, when the server had it): counted, so the count the
+    director sees stays true.  One small row a table, however many come."""
+    offline = made_at is not None
+    store.conn.execute(UNKEPT_SCHEMA)
+    store.conn.execute("INSERT INTO venue_refusals_unkept(table_id, refused, offline, offline_at) "
+                       "VALUES (?, 1, ?, ?) ON CONFLICT(table_id) DO UPDATE SET refused = refused + 1, "
+                       "offline = offline + excluded.offline, offline_at = COALESCE(excluded.offline_at, offline_at)",
+                       [table_id, int(offline), at if offline else None])
+
+
+def unkept_refusals(store: EventStore, table_id: int) -> int:
+    """How many of the table's refused writes came past the cap and were not kept (0: none)."""
+    if not store.has_table("venue_refusals_unkept"):
+        return 0
+    row = store.conn.execute("SELECT refused FROM venue_refusals_unkept WHERE table_id = ?", [table_id]).fetchone()
+    return int(row[0]) if row else 0
+
+
 def queued_writes(store: EventStore, table_ids: list[int]) -> dict[int, tuple[int, int, str]]:
     """Each table's writes made offline on its phone (sent with ``made_at``), among ``table_ids``:
-    (how many were taken, how many refused, when the server last had one)."""
+    (how many were taken, how many refused, when the server last had one).  The refused count
+    those past the cap of refusals kept too (:func:`add_unkept_refusal`)."""
     if not table_ids or not store.has_table("venue_writes"):
         return {}
     marks = ",".join("?" * len(table_ids))
-    return {r[0]: (int(r[1]), int(r[2]), r[3]) for r in store.conn.execute(
+    found = {r[0]: (int(r[1]), int(r[2]), r[3]) for r in store.conn.execute(
         f"SELECT table_id, SUM(status = 200), SUM(status != 200), MAX(at) FROM venue_writes "
         f"WHERE table_id IN ({marks}) AND made_at IS NOT NULL GROUP BY table_id", table_ids)}
+    if store.has_table("venue_refusals_unkept"):
+        for table_id, offline, at in store.conn.execute(
+                f"SELECT table_id, offline, offline_at FROM venue_refusals_unkept "
+                f"WHERE table_id IN ({marks}) AND offline > 0", table_ids):
+            taken, refused, last = found.get(table_id, (0, 0, at))
+            found[table_id] = (taken, refused + int(offline), max(last, at))
+    return found
 
 
 def set_entered_via(store: EventStore, table_id: int, via: str) -> None:

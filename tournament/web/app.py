@@ -1241,29 +1241,31 @@ class HallSite(Site):
 
     # --- the event's feed (public: no key) ----------------------------------------------------
 
-    async def _feed(self, request: Request, read: Callable[[EventStore], Any]) -> Response:
+    async def _feed(self, request: Request, read: Callable[[EventStore], Any], key: tuple) -> Response:
         """``read()`` (a function of :mod:`tournament.event.feed`) as JSON, public, with its ETag:
         the event and its last change's number, taken before the data in one read transaction,
-        so an ETag is never newer than the data it is sent with.  A file whose log has not begun
-        (made by an older tool, not written since) gets no ETag: it could change unlogged."""
+        so an ETag is never newer than the data it is sent with.  ``key`` names the feed and its
+        parameters: its answer is made once per change of the event and sent from memory to
+        every follower until the next (:meth:`~tournament.web.public.PublicPages.feed`), so a
+        crowd polling the standings costs the tables no more than one follower does.  A file
+        whose log has not begun (made by an older tool, not written since) gets no ETag, and its
+        answer is never kept: it could change unlogged."""
         seen = request.headers.get("if-none-match")
 
-        def work(store: EventStore) -> tuple[str | None, Any]:
-            with store.reading():
-                seq = changes.latest_seq(store)
-                tag = f'"{FEED_ETAG}-{store.uuid}-{seq}"' if seq else None
-                if tag is not None and seen is not None and _etag_matches(seen, tag):
-                    return tag, _NOT_MODIFIED
-                return tag, read(store)
+        def known(uuid: str, seq: int) -> bool:
+            return seen is not None and _etag_matches(seen, _feed_tag(uuid, seq))
 
         try:  # on the hall's thread and connection: a program following the event never holds up a table
-            tag, data = await self.public.reader.run(work)
+            uuid, seq, page = await self.public.feed(key, read, known)
         except TournamentError as e:  # FeedError with its status; a damaged file: 422, as every refusal
             return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
-        headers = _feed_headers(tag)
-        if data is _NOT_MODIFIED:
+        headers = {**_feed_headers(_feed_tag(uuid, seq) if seq else None), "vary": "Accept-Encoding"}
+        if page is None:
             return Response(status_code=304, headers=headers)
-        return JSONResponse(data, headers=headers)
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            headers["content-encoding"] = "gzip"
+            return Response(page.gzipped, media_type="application/json", headers=headers)
+        return Response(page.body, media_type="application/json", headers=headers)
 
     def _feed_refusal(self, request: Request, status: int, message: str) -> Response:
         """A feed's refusal: one JSON line in the client's language (the feed's data stays in English)."""
@@ -1273,21 +1275,22 @@ class HallSite(Site):
                             headers={**_feed_headers(None), "vary": "Accept-Language, Cookie"})
 
     async def feed_event(self, request: Request) -> Response:
-        return await self._feed(request, feed.event)
+        return await self._feed(request, feed.event, ("event",))
 
     async def feed_standings(self, request: Request) -> Response:
-        return await self._feed(request, feed.published_standings)
+        return await self._feed(request, feed.published_standings, ("standings",))
 
     async def feed_round(self, request: Request) -> Response:
         try:
             number = _int(request.path_params["round"], "round")
         except _Refusal as e:
             return self._feed_refusal(request, e.status, e.message)
-        return await self._feed(request, lambda store: feed.round_(store, number))
+        return await self._feed(request, lambda store: feed.round_(store, number), ("round", number))
 
     async def feed_changes(self, request: Request) -> Response:
         since, limit = request.query_params.get("since"), request.query_params.get("limit")
-        return await self._feed(request, lambda store: feed.changes_after(store, since, limit))
+        return await self._feed(request, lambda store: feed.changes_after(store, since, limit),
+                                ("changes", since, limit))
 
     async def feed_game(self, request: Request) -> Response:
         """A finished table's record: JSON as stored, or DGN with ``?format=dgn``.  Its ETag is the
@@ -2090,7 +2093,11 @@ class _Stream(StreamingResponse):
 #: The feed's ETags begin with this (and the feed's version), so a tool whose feed reads otherwise
 #: never answers 304 to a copy made by another.
 FEED_ETAG = f"feed{feed.FEED_VERSION}"
-_NOT_MODIFIED = object()
+
+
+def _feed_tag(uuid: str, seq: int) -> str:
+    """A feed answer's ETag: the event and the change it is as of."""
+    return f'"{FEED_ETAG}-{uuid}-{seq}"'
 
 
 def _feed_headers(tag: str | None) -> dict[str, str]:

@@ -12,42 +12,81 @@ same /64, the laptop's own: counted by it, the whole hall would share one device
 There (and for a link-local ``fe80::`` address or the loopback, which are always on this
 computer's own links) each address is a device, as an IPv4 address is: a phone of the hall
 making up addresses is the one case this leaves, as it always was.  Whether a /64 is on this
-computer's network is asked of the operating system (:func:`on_this_network`), without sending
-anything, once a /64.
+computer's network is asked of the operating system (:func:`probe`), without sending anything.
+The answer is remembered (:data:`on_this_network`): "yes" for good, "no" for
+:data:`RECHECK_SECONDS`, then asked again, so that a laptop that joins the hall's Wi-Fi after the
+server started (or whose IPv6 address came late) counts each phone as a device within seconds,
+instead of the whole hall as one for the rest of the day.
 """
 
 from __future__ import annotations
 
-import functools
+import collections
 import ipaddress
 import socket
+import time
 from typing import Callable
 
 #: The prefix an IPv6 client is counted by, off this computer's own network.
 PREFIX = 64
-#: The /64s :func:`on_this_network` remembers the answer for (the most the rate limit keeps).
+#: The /64s :data:`on_this_network` remembers the answer for (the most the rate limit keeps).
 NETWORKS = 10_000
+#: Seconds a "not this network" is believed before the system is asked again (a "yes" is kept).
+RECHECK_SECONDS = 10.0
 
 
-@functools.lru_cache(maxsize=NETWORKS)
-def on_this_network(network: str) -> bool:
+def probe(network: str) -> bool:
     """Whether the IPv6 ``network`` (a /64, ``2001:db8:1:2::/64``) is one this computer has an
     address in: the address the system would send to it from is in it.  Connecting a UDP socket
     sends nothing; no route (no IPv6 here, an unreachable network) is "not this network"."""
     target = str(ipaddress.IPv6Network(network).network_address + 1)
     try:
-        with socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as probe:
-            probe.connect((target, 9))
-            mine = probe.getsockname()[0]
+        with socket.socket(socket.AF_INET6, socket.SOCK_DGRAM) as sock:
+            sock.connect((target, 9))
+            mine = sock.getsockname()[0]
         return ipaddress.IPv6Address(mine.split("%", 1)[0]) in ipaddress.IPv6Network(network)
     except (OSError, ValueError):
         return False
 
 
+class Remembered:
+    """:func:`probe`'s answers (``ask``'s), remembered for the last :data:`NETWORKS` /64s asked
+    about: a "yes" for good (the laptop had an address there: each address counted as a device,
+    the lenient side), a "no" for ``recheck`` seconds of ``clock`` (monotonic), then asked again.
+    A "no" believed for good was a hall counted as one device for the server's whole life, had the
+    laptop joined its Wi-Fi (or had its IPv6 address) only after the first phone came."""
+
+    def __init__(self, ask: Callable[[str], bool] = probe, clock: Callable[[], float] = time.monotonic,
+                 recheck: float = RECHECK_SECONDS, most: int = NETWORKS) -> None:
+        self.ask, self.clock, self.recheck, self.most = ask, clock, recheck, most
+        #: Each /64 asked about: its answer, and when it was asked (least lately used first).
+        self._answers: collections.OrderedDict[str, tuple[bool, float]] = collections.OrderedDict()
+
+    def __call__(self, network: str) -> bool:
+        found = self._answers.get(network)
+        if found is not None and (found[0] or self.clock() - found[1] < self.recheck):
+            self._answers.move_to_end(network)
+            return found[0]
+        answer = bool(self.ask(network))
+        self._answers[network] = (answer, self.clock())
+        self._answers.move_to_end(network)
+        while len(self._answers) > self.most:
+            self._answers.popitem(last=False)
+        return answer
+
+    def cache_clear(self) -> None:
+        """Everything forgotten: the next question about each /64 is asked of the system again."""
+        self._answers.clear()
+
+
+#: Whether a /64 is on this computer's own network: :func:`probe`'s answer, remembered.
+on_this_network = Remembered()
+
+
 def device(address: str, near: Callable[[str], bool] | None = None) -> str:
     """The device ``address`` is counted as: an IPv4 address itself; an IPv4-mapped IPv6 address
     as its IPv4 address; an IPv6 address as its /64 (``2001:db8:1:2::/64``), unless the /64 is on
-    this computer's own network (``near``, else :func:`on_this_network`), or the address is
+    this computer's own network (``near``, else :data:`on_this_network`), or the address is
     link-local or the loopback: then itself, written as ``ipaddress`` writes it.  Anything else
     (no address, a name) as it is."""
     if ":" not in address:

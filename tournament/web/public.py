@@ -10,7 +10,9 @@ nothing here runs on the venue's thread (the one that writes the event file):
   public pages' revision moves on (:func:`tournament.event.changes.latest_public_seq`: a result,
   a round paired, a correction, a name), only the tables' statuses when a table starts or waits
   for its confirmation, and not at all when a table makes a move.  A hundred phones asking for
-  the standings after a result cost one read and one page.
+  the standings after a result cost one read and one page.  The JSON feed (``/api/v1/…``) is
+  kept the same way (:meth:`PublicPages.feed`): each feed and its parameters made once per change
+  of the event, as of which its ETag says, and sent from memory to every follower until the next.
 * **The live stream** (``GET /live``, Server-Sent Events): one watcher a process, not a client,
   looks at the file every :data:`POLL` seconds (at once after this server logged a change) on a
   third thread with its own connection, and wakes the open streams that follow what moved.  A
@@ -30,6 +32,7 @@ import asyncio
 import collections
 import concurrent.futures
 import gzip
+import json
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
@@ -64,6 +67,9 @@ SPREAD_PER_STREAM_MS = 3
 KEPT_PAGES = 64
 #: Replay pages kept (a replay is the heaviest page: every position of every hand drawn).
 KEPT_REPLAYS = 16
+#: Feed answers kept, all as of the event's latest change (a feed and its parameters each: the
+#: event, the standings, a round, a page of the change log): the older are made again if asked.
+KEPT_FEEDS = 32
 
 
 @attrs.frozen
@@ -78,6 +84,29 @@ class Made:
 def made(html: str, seq: int) -> Made:
     body = html.encode("utf-8")
     return Made(body, gzip.compress(body, compresslevel=6, mtime=0), seq)
+
+
+def made_json(data: Any, seq: int) -> Made:
+    """A feed's answer as it is sent: JSON as Starlette's ``JSONResponse`` writes it (the same bytes)."""
+    return made(json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")), seq)
+
+
+def kept(pages: collections.OrderedDict[tuple, Made], key: tuple, seq: int, make: Callable[[], Made], most: int,
+         keep: bool = True) -> tuple[Made, bool]:
+    """The answer kept under ``key`` if it was made at ``seq``, else ``make()``'s (kept, unless
+    ``keep`` is false, and the least lately asked dropped past ``most``); and whether it was made
+    now.  The one way the hall keeps what it made between two changes: its pages, its feed."""
+    found = pages.get(key)
+    if found is not None and found.seq == seq:
+        pages.move_to_end(key)
+        return found, False
+    page = make()
+    if keep:
+        pages[key] = page
+        pages.move_to_end(key)
+        while len(pages) > most:
+            pages.popitem(last=False)
+    return page, True
 
 
 class _Reader:
@@ -133,6 +162,11 @@ class PublicPages:
         self.made = 0
         self._pages: collections.OrderedDict[tuple, Made] = collections.OrderedDict()
         self._replays: collections.OrderedDict[tuple, Made] = collections.OrderedDict()
+        #: The feed's answers (on the reader's thread alone), all as of one change of one event.
+        self._feeds: collections.OrderedDict[tuple, Made] = collections.OrderedDict()
+        self._feeds_at: tuple[str, int] | None = None
+        #: How many feed answers were made (each sent to every follower until the event changes).
+        self.feeds_made = 0
 
     def close(self) -> None:
         self.reader.close()
@@ -170,18 +204,27 @@ class PublicPages:
         seq = self.latest if status else self.revision
         if since is not None and since == seq:
             return None
-        found = self._pages.get(key)
-        if found is not None and found.seq == seq:
-            self._pages.move_to_end(key)
-            return found
-        page = made(make({**data, "seq": seq}, site), seq)
-        self.made += 1
-        if keep:
-            self._pages[key] = page
-            self._pages.move_to_end(key)
-            while len(self._pages) > KEPT_PAGES:
-                self._pages.popitem(last=False)
+        page, new = kept(self._pages, key, seq, lambda: made(make({**data, "seq": seq}, site), seq), KEPT_PAGES, keep)
+        self.made += new
         return page
+
+    def _feed(self, store: EventStore, key: tuple, read: Callable[[EventStore], Any],
+              known: Callable[[str, int], bool]) -> tuple[str, int, Made | None]:
+        """The event's uuid and latest change, and the feed ``read`` makes as of them (None when
+        ``known(uuid, seq)``: the asker has it already), taken in one read transaction.  Made once
+        per change of the event under ``key`` (the feed and its parameters), and sent to every
+        asker until the next; only the latest change's are kept.  A file whose log has not begun
+        (``seq`` 0) could change unlogged: its feed is made for each asker, never kept."""
+        with store.reading():
+            uuid, seq = store.uuid, latest_seq(store)
+            if seq and known(uuid, seq):
+                return uuid, seq, None
+            if (uuid, seq) != self._feeds_at:  # another change (or another file): the old answers go
+                self._feeds.clear()
+                self._feeds_at = (uuid, seq)
+            page, new = kept(self._feeds, key, seq, lambda: made_json(read(store), seq), KEPT_FEEDS, keep=seq > 0)
+        self.feeds_made += new
+        return uuid, seq, page
 
     def kept_for_live(self, live: "LiveFeed", page: str, since: int, lang: str) -> Made | None | bool:
         """A live page's fetch of its main region (``?part=main&since=SEQ``, what live.js asks when
@@ -213,6 +256,11 @@ class PublicPages:
         # A search is somebody's own: made for them, not kept.
         return await self.reader.run(lambda store: self._page(store, (page, args, part, query, lang), make, not query,
                                                               since, page in pages.SHOWS_STATUS))
+
+    async def feed(self, key: tuple, read: Callable[[EventStore], Any],
+                   known: Callable[[str, int], bool]) -> tuple[str, int, Made | None]:
+        """:meth:`_feed` on the reader's thread (a follower of the feed never holds up a table)."""
+        return await self.reader.run(lambda store: self._feed(store, key, read, known))
 
     async def projector(self, part: str | None = None, since: int | None = None, lang: str = "en",
                         seconds: int = pages.SCREEN_SECONDS, size: str = "normal") -> Made | None:

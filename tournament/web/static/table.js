@@ -90,6 +90,10 @@
   let delivered = 0;        // writes of the outbox the server took while this page was open
   let localSeq = 0;
   const waiting = () => outbox.filter((x) => !x.refused);
+  // The device's rate limit (a 429 whose body has no "pin_wait"): no answer to a write, which is
+  // sent again after its Retry-After, from the outbox or by deliver alike.  A 429 with "pin_wait"
+  // is a confirmation's own refusal: the table waits after wrong PINs.
+  const rateLimited = (status, data) => status === 429 && !(data && data.pin_wait !== undefined);
   // The table as this phone last drew it, kept per key, so that a page opened again while the
   // server is out of reach shows the table (and its outbox) until the server answers.
   function keepView() { try { kept && view && kept.setItem("domrec.view." + KEY, JSON.stringify(view)); } catch (e) { /* too big, or private */ } }
@@ -301,12 +305,15 @@
       whole(data.state, held);
       answer = { ok: response.ok, status: response.status, data };
       // A write the server could not take now, nothing of it stored (503: another program holding
-      // the event file, or the server shutting down; 429 to a move: this device's rate limit; a
-      // confirmation's 429 is its own refusal, wrong PINs): not refused, sent again with its same id
-      // once the Retry-After has passed, as the outbox does: a move into the outbox, a write only
-      // the server answers (persist) by deliver's next try.
+      // the event file, or the server shutting down; 429 without "pin_wait": this device's rate
+      // limit, to a move or a confirmation alike): not refused, sent again with its same id once
+      // the Retry-After has passed, as the outbox does: a move into the outbox, a confirmation by
+      // deliver's next try (it was refused in the rate limit's words, "try again", and had to be
+      // tapped again).  A confirmation's 429 with "pin_wait" is its own refusal (the table waits
+      // after wrong PINs); the director's writes at the table keep theirs.
       const queueable = QUEUED.includes(path) && !extra.headers;
-      const busy = writing && (response.status === 503 || (response.status === 429 && queueable));
+      const limited = rateLimited(response.status, data);
+      const busy = writing && (response.status === 503 || (limited && (queueable || (persist && !extra.headers))));
       if (busy) {
         const after = Number(response.headers.get("Retry-After"));
         busyUntil = after > 0 ? Date.now() + Math.min(after, 300) * 1000 : 0;
@@ -318,8 +325,10 @@
       if (response.ok && method === "POST") tookOurs(path, body, data, !persist);
       if (busy && persist) {
         redraw = false;
-        // (what the server said: the event file held, with its Retry-After; else its own line)
-        answer = Object.assign(answer, { unanswered: true, busy: response.headers.get("Retry-After") ? "held" : data.error || "held" });
+        // (what the server said: the device's rate limit; the event file held, with its
+        // Retry-After; else its own line)
+        answer = Object.assign(answer, { unanswered: true, busy: limited ? "limit"
+          : response.headers.get("Retry-After") ? "held" : data.error || "held" });
       } else if (busy && queueable) {
         redraw = false;
         answer = await queue(path, body);
@@ -365,6 +374,10 @@
       // A 403 to a refresh: this link's key opens the table no more. (A write's 403 is its own
       // refusal: a wrong PIN, a wrong director's PIN.)
       else if (response.status === 403 && method === "GET" && !extra.headers) { redraw = false; shutOut(); }
+      // A confirmation's 403 is a wrong PIN, or this link's key changed while it was on its way:
+      // deliver tells them apart (a read) and says it, once.  (Said here first, the server's
+      // words about the key stood on the line until the page's own replaced them.)
+      else if (response.status === 403 && persist && path === "/confirm" && !extra.headers && !data.state) answer.judge = true;
       else refused(data.error || t("refused (%(status)s)", { status: response.status }));
     } catch (e) {
       if (stop && stop.aborted) { abandoned = true; return answer; }  // (a write came: the refresh is dropped)
@@ -424,6 +437,8 @@
   // What the page says of such a write waiting (``busy``: what the server's last answer to it
   // said, see request; false when its last try found no answer).
   function waitWords(busy, confirmation) {
+    // (the device's rate limit: a confirmation's only, see request)
+    if (busy === "limit") return t("The server asks this phone to wait a moment (many requests from it in a short time): this confirmation is sent again shortly by itself. Keep this page open; there is no need to tap again.");
     if (busy === "held") return confirmation
       ? t("The server is busy (another program is holding the event file): this confirmation is sent again shortly. Keep this page open; there is no need to tap again.")
       : t("The server is busy (another program is holding the event file): this is sent again shortly. Keep this page open; there is no need to tap again.");
@@ -457,12 +472,21 @@
         const answer = await request(method, path, body, extra, null, true);
         // Refused as the table's key changed meanwhile (not for its PIN): kept, listed as not
         // sent, to confirm again on the table's new link (shutOut), never sent with this key again.
-        if (stored !== null && stored !== undefined && answer.status === 403 && !(answer.data && answer.data.state)
-            && await keyGone()) {
-          const entry = { seq: stored, key: KEY, path, body: keptBody };
-          await db.put(entry);
-          sentByPage.delete(stored);
-          stored = null;
+        // The page cannot know it before: nothing it holds changes with the key (the table's
+        // revision and state stay), and no refresh runs while this is sent; the try refused for
+        // the key took nothing, and one read tells it from a wrong PIN.
+        if (answer.judge) {
+          if (!(await keyGone())) {
+            say(answer.data.error || t("refused (%(status)s)", { status: answer.status }), "bad");
+            return answer;
+          }
+          const inStore = stored !== null && stored !== undefined;
+          const entry = { seq: inStore ? stored : "m" + (++localSeq), key: KEY, path, body: keptBody };
+          if (inStore) {
+            await db.put(entry);
+            sentByPage.delete(stored);
+            stored = null;
+          }
           outbox.push(entry);
           shutOut();
           return answer;
@@ -619,8 +643,7 @@
         link.heard();
         // (a confirmation's 429 with "pin_wait" is its own refusal: the table waits after wrong
         // PINs; any other 429 is the device's rate limit, as for a move: sent again later)
-        if ((response.status === 429 && !(entry.path === "/confirm" && data.pin_wait !== undefined))
-            || response.status >= 500) {  // not an answer: later
+        if (rateLimited(response.status, data) || response.status >= 500) {  // not an answer: later
           const after = Number(response.headers.get("Retry-After"));
           busyUntil = after > 0 ? Date.now() + Math.min(after, 300) * 1000 : 0;
           busyServer = true;
