@@ -205,11 +205,14 @@ async def _stream(url: str, options: dict, event: str, max_bytes: int, max_messa
     from nats.js.errors import NotFoundError
 
     from tournament.web import relay
-    from tournament.web.link import Answered, Heard
+    from tournament.web.link import Answered, Heard, describe
     from tournament.web.upstream import connect
 
     heard = Heard()
-    nc = await connect(options, "domrec stream", heard)
+    try:
+        nc = await connect(options, "domrec stream", heard)
+    except Exception as e:  # (nats-py's connect waits on while refused: what it heard is why, in words)
+        raise UnusableInput(describe(e, url, heard, False)) from None
     try:
         js = Answered(nc.jetstream(timeout=10), heard)
         name = relay.stream_name(event)

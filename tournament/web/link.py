@@ -17,6 +17,7 @@ import contextlib
 import logging
 import os
 import re
+import socket
 from typing import Any, Awaitable, Callable, TypeVar
 
 T = TypeVar("T")
@@ -129,10 +130,15 @@ def describe(e: BaseException | None, url: str, heard: Heard, connected: bool, r
 
 
 def _reason(e: BaseException) -> str:
+    """Why a connection was not made, in the system's words: ``Connection refused`` (nothing listens
+    there), the host's name not found (a resolver's error: its own words, not ``Unknown error -2``),
+    or timed out (nothing answered)."""
+    if isinstance(e, socket.gaierror):
+        return f"the host's name was not found ({e.strerror or e})"
     if isinstance(e, OSError) and e.errno:
         return os.strerror(e.errno)
     if isinstance(e, asyncio.TimeoutError):
-        return "no answer"
+        return "timed out (no answer)"
     return str(e).strip() or type(e).__name__
 
 

@@ -395,10 +395,11 @@ OPENAPI: dict[str, Any] = {
                                                           "from: any request with its key, or its last write) and "
                                                           "offline ({taken, refused, at}: the writes its phone made "
                                                           "offline, sent with `at`; null while none came); upstream (`serve --upstream`: "
-                                                          "{url, event, connected, problem, stopped, sent, messages}, "
-                                                          "the sending to the federation's hub and, in words, why it "
-                                                          "does not reach it (stopped: for good, two histories of "
-                                                          "one event); null without --upstream)."},
+                                                          "{url, event, connected, problem, stopped, sent, messages, "
+                                                          "warning}, the sending to the federation's hub and, in "
+                                                          "words, why it does not reach it (stopped: for good, two "
+                                                          "histories of one event; warning: changes on its stream it "
+                                                          "did not write, while it sends on); null without --upstream)."},
                                   **_refusals(403, 429)}}},
         "/api/v1/director/pair": {
             "post": {"summary": "Pair the next round once every table is confirmed (director's key); round 1 "

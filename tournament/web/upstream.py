@@ -28,6 +28,16 @@ stops the sending for good (:class:`HistoryDiffers`: said once in the log and in
 the event file is not touched, and the hall goes on.  A change sent by an earlier version has no
 digest: unknown, so the sending goes on.
 
+A venue stores its changes in order, each on an empty subject: its change N is always stored after its
+change N-1.  A change on the stream that is not (stored before change N-1, or with no change N-1 at all)
+is no venue's sending: someone with publish rights on the event's subjects wrote it by hand (a foreign
+writer).  It is not another history, and the venue's own log is whole; so when the stream's last change
+is such a one (a change numbered past the event, say), the venue resumes from the last change of its
+own the stream holds, sends what follows, and tells the director how many changes it did not write the
+stream holds, and the first (:attr:`Upstream.warning`, once in the log).  Only the change whose subject
+such a message holds cannot be sent: there the sending waits (:class:`ForeignChange`, tried again every
+:data:`RETRY` seconds), and goes on by itself once the federation removes the message (``nats stream rmm``).
+
 Only the public feed's data leaves: the changes, the pages' data (``public_data(hall=True)``, what
 the hall shows: a duplicate board's results withheld until every table has played it) and the
 confirmed records; never a key, a PIN, nor a game in play.
@@ -116,6 +126,42 @@ class NoChange(HistoryDiffers):
         self.seq = seq
 
 
+class ForeignChange(UpstreamRefused):
+    """The stream holds, on the subject of one of this venue's changes, a change it did not write: stored
+    out of order (before the change numbered one less, or with none), so no venue's sending.  Not another
+    history (:class:`HistoryDiffers`: the venue's log is whole), and one message the federation can
+    remove: the sending waits at that change and is tried again every :data:`RETRY` seconds."""
+
+    def __init__(self, seq: int, message: int, stream: str) -> None:
+        super().__init__(f"the federation's stream {stream} holds a change {seq} this venue did not write (the "
+                         f"stream's message {message}, stored out of order: sent by hand with this venue's "
+                         f"credentials?), on the subject of this venue's own change {seq}: nothing from change {seq} "
+                         f"on is sent until the federation removes it (nats stream rmm {stream} {message}); this "
+                         f"venue then sends on by itself; see docs/hub.md")
+        self.seq, self.stored = seq, message
+
+
+@attrs.frozen
+class Foreign:
+    """The changes a venue found on its stream, past the last of its own, that it did not write: how
+    many, the first's number and its message on the stream (what the federation removes), the last's
+    number, and the change the venue sends on from."""
+
+    count: int
+    first: int
+    message: int
+    last: int
+    resumed: int
+
+    def said(self, stream: str) -> str:
+        changes_ = "1 change" if self.count == 1 else f"{self.count:,} changes"
+        on = f"sends on after its change {self.resumed}" if self.resumed else "sends its log from its first change"
+        return (f"the federation's stream {stream} holds {changes_} this venue did not write, out of order past its "
+                f"own (the first: change {self.first}, the stream's message {self.message}; sent by hand with this "
+                f"venue's credentials?): this venue {on}, and waits at change {self.first} until the federation "
+                f"removes it (nats stream rmm {stream} {self.message}); see docs/hub.md")
+
+
 def connect_options(url: str, creds: Path | None, url_option: str = "--upstream",
                     creds_option: str = "--upstream-creds") -> dict[str, Any]:
     """nats-py's options for the upstream: ``creds`` is a NATS credentials file (a user's JWT and
@@ -180,6 +226,10 @@ class Upstream:
         self.messages = 0
         #: The sending stopped for good (:class:`HistoryDiffers`); :attr:`problem` says why.
         self.stopped = False
+        #: Changes on the stream this venue did not write (:class:`Foreign`), in words, while it sends on
+        #: (None: none found); said once in the log, and in :meth:`state`.
+        self.warning: str | None = None
+        self._foreign: Foreign | None = None
         self._store: EventStore | None = None
         self._stopping = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -205,9 +255,10 @@ class Upstream:
     def state(self) -> dict[str, Any]:
         """What the director's API says of the sending (``upstream``): where to, whether it
         reaches it, why not in words, whether it has stopped for good (:class:`HistoryDiffers`), the
-        last change the stream holds.  The director's page shows the problem and the stop."""
+        last change the stream holds, and ``warning``: changes on the stream it did not write (:class:`Foreign`),
+        while it sends on.  The director's page shows the problem, the stop and the warning."""
         return {"url": self.url, "event": self.event_uuid, "connected": self.connected, "problem": self.problem,
-                "stopped": self.stopped, "sent": self.sent, "messages": self.messages}
+                "stopped": self.stopped, "sent": self.sent, "messages": self.messages, "warning": self.warning}
 
     def close(self, deadline: float = 10.0) -> None:
         self._stopping.set()
@@ -307,7 +358,12 @@ class Upstream:
         self.sent, self.revision = 0, None
         if last:
             self.sent = await self._stopped_at(js, name, last)
-        shared = min(self.sent, changes.latest_seq(self._read()))
+        latest = changes.latest_seq(self._read())
+        if self.sent and not await self._follows_on(js, self.sent):
+            # The stream's last change is no venue's (a change numbered past the event, written by hand):
+            # where this venue stopped is the last change of its own the stream holds.
+            self.sent = await self._past_foreign(js, name, latest)
+        shared = min(self.sent, latest)
         if shared:
             await self._compare(js, shared)
 
@@ -338,10 +394,56 @@ class Upstream:
             return 0           # its changes), whatever a message on another subject says, forged or not
         return relay.sent_by(change.subject, change.headers, self.event_uuid) or said or 0
 
+    async def _follows_on(self, js: Any, seq: int, message: int | None = None) -> bool:
+        """Whether the stream's change ``seq`` (its message ``message``: None, read here) was stored after
+        the stream's change ``seq - 1``, as a venue stores its changes; True when the stream has no change
+        ``seq`` (nothing to judge: as before)."""
+        from nats.js.errors import NotFoundError
+
+        assert self.event_uuid is not None
+        name = relay.stream_name(self.event_uuid)
+        if message is None:
+            try:
+                message = (await js.get_msg(name, subject=relay.change_subject(self.event_uuid, seq))).seq
+            except NotFoundError:
+                return True
+        if seq <= 1:
+            return True
+        try:
+            before = await js.get_msg(name, subject=relay.change_subject(self.event_uuid, seq - 1))
+        except NotFoundError:
+            return False
+        return before.seq < message
+
+    async def _past_foreign(self, js: Any, name: str, latest: int) -> int:
+        """The change this venue sends on from when the stream's last change is not a venue's: the last of
+        the stream's changes numbered 1, 2, 3, … without a gap (a venue's sending; past the file's end, the
+        stream carries on a later copy of the event, refused by :meth:`_send` as before).  The changes past
+        them are said (:class:`Foreign`): once in the log, and in :attr:`warning`."""
+        assert self.event_uuid is not None
+        info = await js.stream_info(name, subjects_filter=relay.changes_subject(self.event_uuid))
+        prefix = relay.change_subject(self.event_uuid, 0)[:-1]
+        held = {int(s[len(prefix):]) for s in (info.state.subjects or {})
+                if s.startswith(prefix) and s[len(prefix):].isascii() and s[len(prefix):].isdigit()
+                and len(s) - len(prefix) < 19}
+        run = 0
+        while run + 1 in held:
+            run += 1
+        past = sorted(n for n in held if n > run)
+        if run <= latest and past:
+            first = await js.get_msg(name, subject=relay.change_subject(self.event_uuid, past[0]))
+            self._foreign = Foreign(len(past), past[0], first.seq, past[-1], run)
+            said = self._foreign.said(name)
+            if said != self.warning:
+                log.warning("upstream %s: %s", self.url, said)
+            self.warning = said
+        return run
+
     async def _compare(self, js: Any, seq: int) -> None:
         """The stream's change ``seq`` against the file's: :class:`HistoryDiffers` when their digests
-        differ.  Nothing is said when the stream has no digest (sent by an earlier version) or no
-        such change (made by hand, or trimmed): unknown is not another history."""
+        differ; :class:`ForeignChange` when it is not the file's and was stored out of order (no
+        venue's: :meth:`_follows_on`).  Nothing is said when the stream has no digest (sent by an
+        earlier version) or no such change (made by hand, or trimmed): unknown is not another history."""
         from nats.js.errors import NotFoundError
 
         assert self.event_uuid is not None
@@ -352,6 +454,12 @@ class Upstream:
             log.debug("upstream %s: the stream has no change %d to compare", self.url, seq)
             return
         theirs = (stored.headers or {}).get(relay.DIGEST_HEADER)
+        found = changes.changes_since(self._read(), seq - 1, 1)
+        if theirs is not None and found and found[0]["seq"] == seq and relay.change_digest(found[0]) == theirs:
+            return  # this file's change: the same history
+        if not await self._follows_on(js, seq, stored.seq):
+            # Stored out of order: no venue's change, not another history; waits until the federation removes it.
+            raise ForeignChange(seq, stored.seq, relay.stream_name(self.event_uuid))
         if theirs is None:
             if not _a_change(stored.data, seq):
                 # Not a change of any version's (published by hand with this venue's credentials): it holds
@@ -360,9 +468,7 @@ class Upstream:
                 raise NoChange(seq, relay.stream_name(self.event_uuid))
             log.debug("upstream %s: the stream's change %d has no digest (an earlier version's)", self.url, seq)
             return
-        found = changes.changes_since(self._read(), seq - 1, 1)
-        if not found or found[0]["seq"] != seq or relay.change_digest(found[0]) != theirs:
-            raise HistoryDiffers(seq)
+        raise HistoryDiffers(seq)
 
     async def _send(self, js: Any) -> None:
         """Everything after :attr:`sent`, up to the public data's change, and that data if it moved."""
@@ -384,6 +490,11 @@ class Upstream:
             await self._publish(js, m)
             if m.change:
                 self.sent = m.seq
+                if self._foreign is not None and self.sent >= self._foreign.last:
+                    # Each change it did not write removed, and this venue's own stored in its place: over.
+                    log.warning("upstream %s: the changes this venue did not write are no longer on its stream",
+                                self.url)
+                    self._foreign = self.warning = None
             if m.revision is not None:
                 self.revision = m.revision
 

@@ -253,18 +253,22 @@
   }
   // `serve --upstream`: the sending to the federation's hub (the overview's `upstream`), said while
   // it does not reach it, its problem in the server's words (as its log says it), and said louder
-  // once it has stopped for good (two histories of one event: docs/hub.md); nothing while it is fed,
-  // nor without --upstream.
+  // once it has stopped for good (two histories of one event: docs/hub.md); while it is fed, only
+  // its warning (changes on its stream it did not write, "When a part fails"); nothing without --upstream.
   function renderUpstream(up) {
     const line = $("upstream");
     const problem = up && !up.connected ? up.problem : null;
-    line.hidden = !problem;
+    const warning = up && up.connected ? up.warning || null : null;
+    line.hidden = !problem && !warning;
     line.dataset.stopped = up && up.stopped ? "yes" : "no";
-    if (!problem) return line.replaceChildren();
+    line.dataset.warning = warning ? "yes" : "no";
+    if (!problem && !warning) return line.replaceChildren();
     line.className = up.stopped ? "outbox waiting" : "outbox slow";
-    line.textContent = up.stopped
-      ? t("Sending to the federation's hub has stopped until this server is started again: %(problem)s", { problem })
-      : t("Not sent to the federation's hub just now (tried again every second): %(problem)s", { problem });
+    line.textContent = !problem
+      ? t("Sent to the federation's hub, but: %(problem)s", { problem: warning })
+      : up.stopped
+        ? t("Sending to the federation's hub has stopped until this server is started again: %(problem)s", { problem })
+        : t("Not sent to the federation's hub just now (tried again every second): %(problem)s", { problem });
   }
   // An odd number of duplicate pairs: the pair sitting this round out, by its players' names, and
   // its table, which the round does not play (no row above: its number is a gap).
