@@ -59,3 +59,15 @@ def test_each_reason_a_connection_is_not_made_is_said_in_words() -> None:
     assert said(asyncio.TimeoutError()) == "cannot reach nats at nats://fed.example:4222: timed out (no answer)"
     assert describe(errors.NoServersError(), "nats://fed.example:4222", Heard(), False).startswith(
         "cannot reach nats at nats://fed.example:4222: ")
+
+
+def test_archive_says_the_address_it_tried_and_why(tmp_path: Path) -> None:
+    """``tournament archive`` said ``cannot read the streams at …: no answer`` whatever the reason;
+    it says the address and the reason as ``stream`` does, and writes no file."""
+    url = f"nats://127.0.0.1:{free_port()}"
+    out = tmp_path / "season.jsonl"
+    done = subprocess.run([sys.executable, "-m", "tournament.cli", "archive", "--nats", url, "-o", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.strip() == f"error: cannot reach nats at {url}: Connection refused"
+    assert not out.exists()

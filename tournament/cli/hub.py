@@ -95,12 +95,14 @@ def archive(
     options.pop("servers")
     if output.exists() or output.is_symlink():  # (said before the streams are read, which takes a while)
         raise UnusableInput(f"{output} exists: give a new file (-o)")
-    from tournament.web.link import Refused
+    from tournament.web.link import Refused, Unreachable
 
     try:
         events = asyncio.run(read_all(nats_url, options))
     except Refused as e:  # (said by the server at once: a venue's credentials, not the hubs' reader's)
         raise UnusableInput(f"nats at {nats_url} refused these credentials: {e}") from None
+    except Unreachable as e:  # (the address tried and why, in words)
+        raise UnusableInput(str(e)) from None
     except (OSError, TimeoutError) as e:
         raise UnusableInput(f"cannot read the streams at {nats_url}: {str(e) or 'no answer'}") from None
     except Exception as e:  # nats-py's own errors: no servers, refused, a timeout

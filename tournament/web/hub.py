@@ -64,7 +64,7 @@ from tournament.event.public import NotPublic
 from tournament.pages import public as pages
 from tournament.web import relay
 from tournament.web.files import WholeFiles
-from tournament.web.link import Answered, Heard, Refused, Said, describe
+from tournament.web.link import Answered, Heard, Refused, Said, Unreachable, describe
 from tournament.web.upstream import connect
 
 log = logging.getLogger("tournament.hub")
@@ -508,7 +508,12 @@ async def read_all(url: str, options: dict[str, Any] | None = None) -> dict[str,
     """Every event's stream read once, whole (``tournament archive``): what a hub starting now would hold."""
     reader = StreamReader(url, options)
     heard = Heard()
-    nc = await connect({"servers": [url], **reader.options}, "domrec archive", heard)
+    try:
+        nc = await connect({"servers": [url], **reader.options}, "domrec archive", heard)
+    except Exception as e:  # (nats-py's connect waits on while refused: what it heard is why, in words)
+        if heard.refusal() is not None:
+            raise Refused(heard.refusal()) from None
+        raise Unreachable(describe(e, url, heard, False)) from None
     try:
         js = Answered(nc.jetstream(timeout=10), heard)
         for event in sorted(await reader._discover(js)):

@@ -30,6 +30,11 @@ class Refused(Exception):
     """The server refused a subject these credentials need (its ``-ERR`` heard by :class:`Heard`)."""
 
 
+class Unreachable(ConnectionError):
+    """No connection was made to the NATS server: its message is :func:`describe`'s sentence (the
+    address tried and why), for a command to say as it stands."""
+
+
 class Heard:
     """nats-py's error callback for one connection: what its server said last (an exception), and
     ``now``, told at once (the venue's and the hub's state say why while a connect still waits)."""
