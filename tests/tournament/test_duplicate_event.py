@@ -74,6 +74,15 @@ def play_session(tmp_path: Path, event: Path) -> list[P.TableResult]:
     return played
 
 
+def shown_percent(matchpoints: int, top: int) -> float:
+    """The percentage ``standings --json`` promises for a pair: 100 x matchpoints / top, rounded to
+    two places as the code rounds it (``round(percent, 2)``: :func:`tournament.event.duplicate.standings`),
+    0 without a top.  Compared for equality: "within abs=0.005 of the unrounded value" failed on an
+    exact half-hundredth (3 of 32 is 9.375, shown 9.38; the float 9.38 is 0.0050000000000008 from
+    9.375), a rounding the code does right."""
+    return round(100.0 * matchpoints / top, 2) if top else 0.0
+
+
 def check_standings(event: Path, played: list, by: str = "matchpoints") -> dict:
     doc = json.loads(run("standings", event, "--json"))
     expected = rescored(played)
@@ -81,13 +90,22 @@ def check_standings(event: Path, played: list, by: str = "matchpoints") -> dict:
     assert got == dict(expected)
     for r in doc["pairs"]:
         assert set(r) >= {"rank", "pair", "direction", "boards", "matchpoints", "percent", "imps"}
-        assert r["percent"] == pytest.approx(100 * r["matchpoints"] / r["top"], abs=0.005)
+        assert r["percent"] == shown_percent(r["matchpoints"], r["top"])
     key = (lambda r: (-Fraction(r["matchpoints"], r["top"]), -r["imps"])) if by == "matchpoints" else \
         (lambda r: (-r["imps"], -Fraction(r["matchpoints"], r["top"])))
     assert [key(r) for r in doc["pairs"]] == sorted(key(r) for r in doc["pairs"])
     assert doc["ranked_by"] == by and doc["too_few"] == []
     assert doc["provisional"] is False and doc["missing"] == {}  # every board of every round is in
     return doc
+
+
+def test_a_percent_on_a_half_hundredth_is_checked_as_the_code_rounds_it() -> None:
+    # 3 matchpoints of a top of 32 is 9.375%: the standings show 9.38, which the helper's old
+    # comparison (within abs=0.005 of 9.375) refused, by the float's 0.0000000000000008.
+    total = P.PairTotal(1, 16, 3, 32, 0, 0)
+    assert round(total.percent, 2) == 9.38 == shown_percent(3, 32)
+    assert 9.38 != pytest.approx(100 * 3 / 32, abs=0.005)
+    assert shown_percent(0, 0) == 0.0
 
 
 def test_a_seven_table_mitchell_of_fourteen_boards(tmp_path: Path) -> None:

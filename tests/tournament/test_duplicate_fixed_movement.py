@@ -1,8 +1,9 @@
 """A duplicate pairs movement is fixed for the whole session once round 1 is seated: a pair
 withdrawn then was still seated by the movement (``check``: "Ines plays but is not entered for
-round 2"), and a pair entered then never was (``check`` failed too).  Both are refused now, in
-one line that says why (and, for a withdrawal, what to do: its boards entered as not played);
-before round 1 both are as in any pairs event."""
+round 2"), and a pair entered then never was (``check`` failed too).  An entry is refused now, in
+one line that says why; a withdrawal is taken, the movement seating the pair on with its boards
+marked not played (tests/tournament/test_duplicate_withdraw.py); before round 1 both are as in any
+pairs event."""
 
 from __future__ import annotations
 
@@ -11,16 +12,15 @@ from pathlib import Path
 from tests.tournament.test_duplicate_not_played import _howell, ok, run
 
 
-def test_a_pair_cannot_withdraw_from_a_seated_movement(tmp_path: Path) -> None:
+def test_a_pair_withdrawn_from_a_seated_movement_is_still_seated_with_its_boards_not_played(tmp_path: Path) -> None:
+    # (Refused before; now its boards from then on are marked not played: test_duplicate_withdraw.py.)
     e = _howell(tmp_path)
-    r = run("withdraw", e, "Tigres")
-    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
-    assert "Tigres cannot withdraw: a duplicate movement is fixed for the whole session" in r.output
-    assert "--not-played" in r.output
-    assert "withdrew" not in ok("history", e)
+    out = ok("withdraw", e, "Tigres")
+    assert "withdrew Tigres from round 2 on" in out and "not played for its opponents" in out
+    assert "withdrew the pair Tigres" in ok("history", e)
     for t in (3,):
         for b in (1, 2):
-            ok("result", e, "--round", 1, "--table", t, "--board", b, "--score", "NS=20,EW=0")
+            run("result", e, "--round", 1, "--table", t, "--board", b, "--score", "NS=20,EW=0")
     ok("pair", e)
     ok("check", e)
 

@@ -13,10 +13,11 @@ from domrec import console
 from tournament.cli.app import (MAX_COUNT, SEED_MAX, SEED_MIN, emit, guarded, number, once_written, open_for_command,
                                 parse_pairs, parse_rule_options)
 from tournament.errors import UnusableInput
-from tournament.event import players as pl
+from tournament.event import duplicate_withdrawal, players as pl
 from tournament.event.files import create_event
 from tournament.event.simulate import simulate_event
 from tournament.settings import FORMATS, HEAD_TO_HEAD, HEAD_TO_HEAD_RULES, MAX_ACCELERATED, PAIRS, make_settings
+from tournament.values import Team
 
 
 @guarded
@@ -125,7 +126,7 @@ def add(
     names: list[str] = typer.Argument(None, help="Player names (a pairs event: the two partners)."),
     from_csv: Optional[Path] = typer.Option(None, "--csv", help="A CSV file with a header: name (and partner, "
                                                                 "pair for a pairs event; optional id, "
-                                                                "partner_id)."),
+                                                                "partner_id); - reads it from standard input."),
     pair_name: Optional[str] = typer.Option(None, "--pair", help="The pair's name (pairs event; default A & B)."),
     player_id: list[str] = typer.Option([], "--id", help="A player's id from outside the event (a federation "
                                                          "number), one a name in order; ratings match on it."),
@@ -215,6 +216,10 @@ def withdraw(
     with open_for_command(event) as store:
         who = pl.withdraw(store, player, reason, by)
         typer.echo(f"withdrew {who.name} from round {who.withdrawn} on")
+        if isinstance(who, Team):  # a seated duplicate event: its boards from now on, not played
+            more = duplicate_withdrawal.told(store, "pair_withdrawn", who.id)
+            if more:
+                typer.echo(more)
 
 
 @guarded

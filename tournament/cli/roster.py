@@ -10,7 +10,7 @@ import typer
 
 from tournament.cli.app import MAX_COUNT, guarded, open_for_command
 from tournament.cli.desk import BY, REASON
-from tournament.event import players as pl, roster
+from tournament.event import duplicate_withdrawal, players as pl, roster
 from tournament.event.desk import Who
 
 
@@ -73,7 +73,11 @@ def return_(
     """A withdrawn player (or pair) comes back from the next round, with their games so far."""
     with open_for_command(event) as store:
         name, number = roster.return_player(store, player, Who(by, reason))
+        team = roster.pair_named(store, name)
+        more = duplicate_withdrawal.told(store, "pair_returned", team.id) if team is not None else ""
     typer.echo(f"{name} is back from round {number}")
+    if more:  # a seated duplicate event: the boards its withdrawal marked in the round in play
+        typer.echo(more)
 
 
 @guarded

@@ -179,7 +179,9 @@ def _unit_standings(store: EventStore, by: str, round_no: Optional[int], as_csv:
 
         said = Words(lang).ranked_text({"tiebreaks": [TEAM_KEY_COLUMNS.get(k, k) for k in table.tiebreaks]})
         ranked = said[:1].lower() + said[1:]
-    emit(rows, as_csv, False, title, footer=[ranked] + sets, wide=wide)
+    unranked = ["no rank: a reserve who has not played"] if by == "player" and any(r["rank"] is None for r in rows) \
+        else []
+    emit(rows, as_csv, False, title, footer=[ranked] + sets + unranked, wide=wide)
 
 
 def _prize_lists(store: EventStore, table: Any, by: str, best: Optional[int], as_csv: bool, as_json: bool,

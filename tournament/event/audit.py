@@ -227,14 +227,20 @@ class DeskChange:
         player = who(d["player"]) if "player" in d else d.get("name", "")
         said = {
             "player_withdrawn": lambda: f"withdrew {player} from round {self.round} on",
-            "pair_withdrawn": lambda: f"withdrew the pair {d.get('name', '')} from round {self.round} on",
+            "pair_withdrawn": lambda: f"withdrew the pair {d.get('name', '')} from round {self.round} on"
+                                      + _marks_said(d.get("not_played"), "; not played for its opponents: "),
             "team_withdrawn": lambda: f"withdrew the team {d.get('name', '')} from round {self.round} on",
             "player_returned": lambda: f"{player} back from round {self.round} (withdrawn from round "
                                        f"{d.get('withdrawn_from')})",
             # (by its name, as its withdrawal: a pair's id is not the number the pages show it by;
             # a line written before the name was kept gives the id)
             "pair_returned": lambda: f"the pair {d.get('name') or '#' + str(d.get('pair'))} back from round "
-                                     f"{self.round}",
+                                     f"{self.round}" + _marks_said(d.get("cleared"), "; to play again, no longer "
+                                                                   "marked not played: "),
+            "withdrawn_pair_not_played": lambda: f"table {d.get('table')} board"
+                                                 f"{'s' if len(d.get('boards') or []) > 1 else ''} "
+                                                 f"{_plain(d.get('boards'))}: not played (the pair "
+                                                 f"{d.get('name')} has withdrawn)",
             "player_renamed": lambda: f"renamed #{d.get('player')} {d.get('old')} to {d.get('name')}",
             "pair_renamed": lambda: f"renamed the pair {d.get('old')} to {d.get('name')}",
             "player_removed": lambda: f"removed {d.get('name')} (#{d.get('player')})",
@@ -289,6 +295,15 @@ class DeskChange:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "when": self.when, "by": self.by, "action": self.action, "round": self.round,
                 "detail": self.detail, "reason": self.reason}
+
+
+def _marks_said(marks: Any, lead: str) -> str:
+    """The boards a pair's withdrawal marked not played (or its return took back), after ``lead``:
+    ``round 2 table 3 boards 5, 6``; nothing where there are none."""
+    if not marks or not isinstance(marks, list):
+        return ""
+    return lead + "; ".join(f"round {m['round']} table {m['table']} board{'s' if len(m['boards']) > 1 else ''} "
+                            f"{', '.join(map(str, m['boards']))}" for m in marks)
 
 
 def _plain(value: Any) -> str:

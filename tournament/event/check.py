@@ -241,6 +241,14 @@ def _forfeited_seats(store: EventStore, tables: Sequence[Table]) -> dict[int, se
     return out
 
 
+def _withdrawn_seated(store: EventStore) -> dict[int, set[int]]:
+    """Duplicate pairs: round -> the players of a pair the movement seats after it withdrew (its
+    boards there are not played: :mod:`tournament.event.duplicate_withdrawal`)."""
+    from tournament.event.duplicate_withdrawal import seated_away
+
+    return seated_away(store)
+
+
 def diagnose_file(path: str | Path) -> CheckReport:
     """``check`` on an event file too damaged to be opened (its meta table or settings cannot be
     read): the damage diagnosis alone, read-only."""
@@ -305,7 +313,7 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
     findings.extend(pairing_findings(settings, players, teams, [t for t in tables if t.round in swiss_rounds],
                                      {r: v for r, v in byes.items() if r in swiss_rounds}, excused,
                                      squad_store.substitutions(store) if settings.teams else (),
-                                     _forfeited_seats(store, tables) if settings.teams else {},
+                                     _forfeited_seats(store, tables) if settings.teams else _withdrawn_seated(store),
                                      squad_store.squads(store) if settings.teams else ()))
     # A keep-apart or a pin the seats go against (a swap or a move since the pairing): as a repeat.
     findings.extend(Finding("error", where, message) for where, message in desk.request_findings(store))

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import csv
 import io
+import sys
 import unicodedata
 from pathlib import Path
 from typing import Any, Sequence
 
 from domrec.errors import InputError
-from domrec.reader import MAX_LIST_BYTES, read_bytes, unicode_text, unreadable
+from domrec.reader import MAX_LIST_BYTES, read_bytes, read_stream, unicode_text, unreadable
 
 from tournament.errors import PlayerInputError, Refused
 from tournament.event.numbering import find_pair, shown_numbers  # noqa: F401  (shown_numbers: the event's callers)
@@ -263,6 +264,23 @@ def add_pairs(store: EventStore, pairs: Sequence[tuple[str, str, str | None]],
     return [by_id[i] for i in ids]
 
 
+class StandardInput(type(Path())):  # type: ignore[misc]
+    """``--csv -``: a players CSV read from standard input (a spreadsheet's export piped in, a list
+    made by another program).  A path whose text is ``<stdin>``, domrec's name for standard input,
+    so that every refusal that names the file and a line (``<stdin>, line 3: the name is empty``)
+    names it so; :func:`read_list_file` reads standard input for it."""
+
+    def __str__(self) -> str:
+        return "<stdin>"
+
+
+def csv_source(path: str | Path) -> Path:
+    """The players CSV a command names: ``-`` is standard input (:class:`StandardInput`)."""
+    if isinstance(path, StandardInput):
+        return path
+    return StandardInput("-") if str(path) == "-" else Path(path)
+
+
 def read_csv(path: str | Path, pairs: bool) -> list[tuple[str, str, str | None]] | list[str]:
     """Players from a CSV file with a header row: ``name`` (and ``partner``, optional ``pair``
     for a pairs event).  Returns names, or (name, partner, pair) triples."""
@@ -287,8 +305,8 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
     """:func:`read_csv_ids`, and every other column of each row as that player's (club, sex,
     birth year: prize lists are drawn by them, and the export gives them back): a dict a row, a
     pair of dicts a row in a pairs event, where ``partner_X`` is the partner's ``X`` and a column
-    without a ``partner_`` twin is both players'."""
-    path = Path(path)
+    without a ``partner_`` twin is both players'.  ``path`` ``-``: standard input (:func:`csv_source`)."""
+    path = csv_source(path)
     header, found, body = read_csv_table(path)
     if "name" not in header:
         raise PlayerInputError(f"{path}: the first row must be a header naming a 'name' column "
@@ -420,7 +438,10 @@ def read_list_file(path: Path, what: str) -> str:
     (an endless input such as ``/dev/zero`` is refused after reading that much), and valid
     Unicode text, UTF-8 with or without a byte-order mark (domrec's one rule for text)."""
     try:
-        data = read_bytes(path, MAX_LIST_BYTES, what)
+        if isinstance(path, StandardInput):  # (bounded as a file is: an endless pipe is refused)
+            data = read_stream(sys.stdin.buffer, str(path), MAX_LIST_BYTES, what)
+        else:
+            data = read_bytes(path, MAX_LIST_BYTES, what)
     except OSError as e:
         raise PlayerInputError(unreadable(path, e, what)) from None
     except InputError as e:
@@ -434,8 +455,10 @@ def read_list_file(path: Path, what: str) -> str:
 def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | None = None) -> Player | Team:
     """Withdraw a player (or, in a pairs event, a pair, by its name or a member's) from the next
     round on.  Their games so far stay in the standings.  The withdrawal is a line of the desk's
-    trail (``tournament history``), with ``reason`` and ``by`` when given."""
-    from tournament.event import audit
+    trail (``tournament history``), with ``reason`` and ``by`` when given.  In a seated duplicate
+    event the pair's boards from now on are marked not played for its opponents
+    (:mod:`tournament.event.duplicate_withdrawal`; the trail's line lists the marks made now)."""
+    from tournament.event import audit, duplicate_withdrawal
     from tournament.store import desk as desk_sql
 
     by = audit.clean_text(by, "the name of who made it") or audit.default_author()
@@ -446,13 +469,12 @@ def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | N
             team = _find_team(store, key)
             if team.withdrawn is not None:
                 raise Refused(f"{team.name} has already withdrawn (from round {team.withdrawn})")
-            _refuse_in_a_seated_movement(
-                store, f"{team.name} cannot withdraw", "enter each board they do not play as not played "
-                                                       "(tournament result EVENT --round R --table T --board B "
-                                                       "--not-played --reason TEXT)")
+            detail: dict[str, Any] = {"pair": team.id, "name": team.name}
+            if duplicate_withdrawal.applies(store):  # its boards from now on: not played for its opponents
+                detail["not_played"] = duplicate_withdrawal.withdraw(store, team, reason, by)
             store.set_team_withdrawn(team.id, nxt)
             changes.record(store, changes.PAIR_WITHDRAWN, data={"id": team.id, "name": team.name, "from_round": nxt})
-            desk_sql.log(store, "pair_withdrawn", nxt, {"pair": team.id, "name": team.name}, by, reason)
+            desk_sql.log(store, "pair_withdrawn", nxt, detail, by, reason)
             return next(t for t in store.teams() if t.id == team.id)
         player = store.find_player(key)
         if player.withdrawn is not None:

@@ -15,13 +15,14 @@ trail shows the player had).
 from __future__ import annotations
 
 from tournament.errors import Refused, UnknownPlayer
-from tournament.event import changes
+from tournament.event import changes, duplicate_withdrawal
 from tournament.event.desk import NOBODY, Who, find_unit, trail_it, unknown_pair_or_player
 from tournament.event.players import (_check_name, _refuse_in_a_seated_movement, _refuse_look_alikes,
                                       check_federation_id, set_federation_ids)
 from tournament.names import name_key
 from tournament.settings import BALANCED, PAIRS
 from tournament.store import desk as sql
+from tournament.store.boards import pair_numbers
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Squad, Team
 
@@ -144,7 +145,10 @@ def sit_out(store: EventStore, key: str, round_no: int | None = None, lift: bool
 
 def return_player(store: EventStore, key: str, who: Who = NOBODY) -> tuple[str, int]:
     """A withdrawn player (a pairs event: pair) back from the next round paired on, with their
-    games so far; the rounds they missed count as not played (no bye).  Returns (name, round)."""
+    games so far; the rounds they missed count as not played (no bye).  Returns (name, round).
+    A pair of a seated duplicate event has the boards its withdrawal marked not played in the
+    round in play to play again (:func:`tournament.event.duplicate_withdrawal.take_back`); one
+    withdrawn before round 1 has no place in the movement and cannot come back."""
     with store.write():
         players, team = find_unit(store, key)
         nxt = store.last_round() + 1
@@ -155,11 +159,15 @@ def return_player(store: EventStore, key: str, who: Who = NOBODY) -> tuple[str, 
         if team is not None:
             if team.withdrawn is None:
                 raise Refused(f"{team.name} has not withdrawn")
-            _refuse_in_a_seated_movement(store, f"{team.name} cannot come back: the pair would never be seated")
+            detail = {"pair": team.id, "name": team.name, "withdrawn_from": team.withdrawn}
+            if team.id not in seated_pairs(store):  # withdrawn before round 1: not in the movement
+                _refuse_in_a_seated_movement(store, f"{team.name} cannot come back: the pair would never be seated")
+            if duplicate_withdrawal.applies(store):  # the marks its withdrawal made in the round in play
+                detail["cleared"] = duplicate_withdrawal.take_back(store, team)
+                nxt = duplicate_withdrawal.back_from(store, team)
             sql.clear_team_withdrawn(store, team.id)
             changes.record(store, changes.PAIR_RETURNED, data={"id": team.id, "name": team.name, "from_round": nxt})
-            trail_it(store, "pair_returned", nxt, {"pair": team.id, "name": team.name,
-                                                   "withdrawn_from": team.withdrawn}, who)
+            trail_it(store, "pair_returned", nxt, detail, who)
             return team.name, nxt
         p = players[0]
         if p.withdrawn is None:
@@ -168,6 +176,11 @@ def return_player(store: EventStore, key: str, who: Who = NOBODY) -> tuple[str, 
         changes.record(store, changes.PLAYER_RETURNED, data={"id": p.id, "name": p.name, "from_round": nxt})
         trail_it(store, "player_returned", nxt, {"player": p.id, "withdrawn_from": p.withdrawn}, who)
         return p.name, nxt
+
+
+def seated_pairs(store: EventStore) -> set[int]:
+    """The pairs a duplicate movement seats (numbered at round 1); empty in any other event."""
+    return set(pair_numbers(store).values()) if store.settings.duplicate else set()
 
 
 def _withdrawn_squad(store: EventStore, team: Team | None, players: list[Player]) -> Squad | None:

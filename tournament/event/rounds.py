@@ -40,10 +40,13 @@ def pair_next_round(store: EventStore, seed: str | None = None) -> pairing.Plan:
             refuse_swiss(store)
         last = store.last_round()
         if store.settings.duplicate:  # seated by the movement, not by the standings
-            from tournament.event import duplicate
+            from tournament.event import duplicate, duplicate_withdrawal
             if last:
                 duplicate.check_finished(store, last)
-            return duplicate.pair_round(store, last + 1)
+            seated = duplicate.pair_round(store, last + 1)
+            # A pair withdrawn since round 1 is seated on: its boards here are not played (for its opponents).
+            duplicate_withdrawal.mark_seated(store, last + 1)
+            return seated
         if store.settings.team_duplicate:  # a match is its boards at both tables: every board in
             from tournament.event import duplicate_teams
             if last:

@@ -8,6 +8,7 @@ change log like every change people can see.
 
 from __future__ import annotations
 
+import bisect
 import unicodedata
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -21,7 +22,7 @@ from tournament.pairing.standings import cell
 from tournament.settings import MAX_RESERVES, ROTATING, SET_CHANGE_AFTER, TIEBREAK_ALIASES
 from tournament.store import fields as fields_sql, squads as sql
 from tournament.store.event_store import EventStore
-from tournament.values import SeatAssignment, Squad, Substitution, Table
+from tournament.values import Player, SeatAssignment, Squad, Substitution, Table
 
 #: A pair entered for a team: (player, partner, the pair's name or None for "A & B").
 PairEntry = tuple[str, str, "str | None"]
@@ -144,8 +145,9 @@ def read_teams_csv(path: str | Path, pairs_a_team: int) -> tuple[list[tuple[str,
     its team: a number ``N`` is the pair ``TEAM N`` (``Los Primos 1``), so that each team may number
     its pairs 1, 2; any other name is the pair's own and unique in the event.  And each player's
     own: an ``id`` (a federation number) and the other columns (club, …), by name, for
-    :func:`add_teams`.  A row refused (its cells, its pair, its team's rows) is said at its line."""
-    path = Path(path)
+    :func:`add_teams`.  A row refused (its cells, its pair, its team's rows) is said at its line.
+    ``path`` ``-``: standard input (:func:`tournament.event.players.csv_source`)."""
+    path = pl.csv_source(path)
     header, found, body = pl.read_csv_table(path)
     for col in ("name", "team"):
         if col not in header:
@@ -689,14 +691,43 @@ def team_standings(store: EventStore, through_round: int | None = None) -> pairi
 
 def player_standings(store: EventStore, through_round: int | None = None) -> Any:
     """Each player's own ranking in a partnership event (``standings --by player``): the games of
-    the pairs they sat in, ranked by the event's keys."""
+    the pairs they sat in, ranked by the event's keys.  A team event's reserve who has not played
+    (no seat at a table, no bye, in the rounds counted: :func:`idle_reserves`) has no rank: listed
+    after the ranked players, rank ``None`` (a decision, docs/tournament.md "A reserve
+    substituted": before, a reserve with no game ranked above every player who had lost theirs,
+    and put them a place lower).  Brought into a pair, a reserve is ranked from the first round
+    they sit in."""
     import attrs
 
     from tournament.pairing.standings import compute
 
     settings = attrs.evolve(store.settings, format=ROTATING)
-    return compute(settings, store.players(), store.teams(), store.tables(), store.results(), store.byes(),
-                   through_round)
+    table = compute(settings, store.players(), store.teams(), store.tables(), store.results(), store.byes(),
+                    through_round)
+    idle = {p.id for p in idle_reserves(store, through_round)}
+    if not idle:
+        return table
+    ranked = [r for r in table.rows if r.unit not in idle]
+    # A rank is one more than the rows ranked ahead (ties share theirs): counted without the reserves.
+    ahead = sorted(r.rank for r in ranked)
+    rows = [attrs.evolve(r, rank=1 + bisect.bisect_left(ahead, r.rank)) for r in ranked]
+    rows += [attrs.evolve(r, rank=None) for r in table.rows if r.unit in idle]
+    return attrs.evolve(table, rows=tuple(rows))
+
+
+def idle_reserves(store: EventStore, through_round: int | None = None) -> list[Player]:
+    """A team event's reserves who have not played in the rounds through ``through_round`` (all
+    paired so far by default): never seated at a table nor given a bye there; in entry order.
+    Empty in any other event."""
+    if not store.settings.teams:
+        return []
+    reserves = {p for s in squads(store) for p in s.reserves}
+    if not reserves:
+        return []
+    counted = lambda r: through_round is None or r <= through_round  # noqa: E731
+    sat = {s.player for t in store.tables() if counted(t.round) for s in t.seats}
+    sat.update(p for r, given in store.byes().items() if counted(r) for p in given)
+    return [p for p in store.players() if p.id in reserves and p.id not in sat]
 
 
 def standings_json(store: EventStore, through_round: int | None = None, ranked: Any = None) -> dict[str, Any]:

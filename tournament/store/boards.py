@@ -202,11 +202,40 @@ def mark_not_played(store: "EventStore", table_id: int, number: int, reason: str
 
 def unmark_not_played(store: "EventStore", table_id: int, number: int) -> bool:
     """Within a write: the board is no longer marked not played at the table (its result comes);
-    whether it was."""
+    whether it was.  A mark a pair's withdrawal made is no longer that withdrawal's either: a mark
+    made again by hand is the director's, which the pair's return leaves alone."""
     if not store.has_table("board_not_played"):
         return False
+    if store.has_table("board_withdrawal_marks"):
+        store.conn.execute("DELETE FROM board_withdrawal_marks WHERE table_id = ? AND board = ?", [table_id, number])
     return store.conn.execute("DELETE FROM board_not_played WHERE table_id = ? AND board = ?",
                               [table_id, number]).rowcount > 0
+
+
+#: Which boards marked not played a pair's withdrawal marked (:mod:`tournament.event.duplicate_withdrawal`),
+#: so that its return takes back those marks and no other.  Made by the first withdrawal that marks one.
+WITHDRAWAL_MARKS_SCHEMA = ("CREATE TABLE IF NOT EXISTS board_withdrawal_marks (table_id INTEGER NOT NULL "
+                           "REFERENCES round_tables(id), board INTEGER NOT NULL, pair_id INTEGER NOT NULL "
+                           "REFERENCES teams(id), PRIMARY KEY (table_id, board))")
+
+
+def mark_withdrawn(store: "EventStore", table_id: int, number: int, pair_id: int, reason: str, at: str,
+                   by: str | None) -> None:
+    """Within a write: the board marked not played at the table because the pair ``pair_id`` has
+    withdrawn (:func:`mark_not_played`, and which withdrawal marked it)."""
+    mark_not_played(store, table_id, number, reason, at, by)
+    store.conn.execute(WITHDRAWAL_MARKS_SCHEMA)
+    store.conn.execute("INSERT OR REPLACE INTO board_withdrawal_marks(table_id, board, pair_id) VALUES (?, ?, ?)",
+                       [table_id, number, pair_id])
+
+
+def withdrawal_marks(store: "EventStore", pair_id: int) -> set[tuple[int, int]]:
+    """The (table id, board) pairs still marked not played because the pair ``pair_id`` withdrew."""
+    if not store.has_table("board_withdrawal_marks"):
+        return set()
+    return {(r["table_id"], r["board"]) for r in store._rows(
+        "SELECT w.table_id, w.board FROM board_withdrawal_marks w JOIN board_not_played n "
+        "ON n.table_id = w.table_id AND n.board = w.board WHERE w.pair_id = ?", [pair_id])}
 
 
 def delete_result(store: "EventStore", table_id: int, number: int, at: str, by: str | None) -> None:
