@@ -82,7 +82,7 @@ def test_a_pair_sitting_out_round_1_cannot_be_removed_and_the_file_is_not_called
         assert r.exit_code == 1 and "Traceback" not in r.output, r.output
         assert "damaged" not in r.output and "withdraw instead" not in r.output
         assert f"{who} cannot be removed: a duplicate movement is fixed for the whole session" in r.output
-        assert "--not-played" in r.output
+        assert "tournament withdraw" in r.output and "withdraw instead" not in r.output
     assert "P1" in ok("players", e)
     ok("check", e)
 

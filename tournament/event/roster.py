@@ -75,8 +75,8 @@ def remove(store: EventStore, key: str, who: Who = NOBODY) -> Player | Team:
         label = team.name if team is not None else players[0].name
         # A pair of a seated movement has its number in it, sitting out round 1 or not (and cannot withdraw).
         _refuse_in_a_seated_movement(store, f"{label} cannot be removed",
-                                     "enter each board they do not play as not played (tournament result EVENT "
-                                     "--round R --table T --board B --not-played --reason TEXT)")
+                                     "a pair that has left is withdrawn (tournament withdraw: every board it "
+                                     "has not played is marked not played)")
         if any(sql.has_played(store, p.id) for p in players):
             raise Refused(f"{label} has played (a seat or a bye in a round): withdraw instead, their games stay")
         if store.settings.schedule == BALANCED and store.last_round():
@@ -112,7 +112,9 @@ def sit_out(store: EventStore, key: str, round_no: int | None = None, lift: bool
             raise Refused(f"{label} cannot sit out round {number}: a duplicate movement seats every pair in every "
                           "round (with an odd number of pairs its own sit-out moves round the field); "
                           + ("enter each board they do not play as not played (tournament result EVENT --round R "
-                             "--table T --board B --not-played --reason TEXT)" if store.last_round() else
+                             "--table T --board B --not-played --reason TEXT), or, a pair that has left, withdraw it "
+                             "(tournament withdraw: every board it has not played is marked so)"
+                             if store.last_round() else
                              "a pair that will not play the session is withdrawn before round 1 is seated "
                              "(tournament withdraw)")
                           + "; nothing was written")
