@@ -561,11 +561,15 @@ class Game:
             raise
         return self._points[-1] if self._points else 0
 
-    def reopen(self) -> Hand:
+    def reopen(self, deal_before: Deal | None = None, *, worked_out: bool = False) -> Hand:
         """Bring the last closed hand back in play as it was, every move of it kept (the hand
         closed is returned).  The recorder's ``undo`` after a hand closed before it was over
         (``end`` typed mid-hand: "kept as it stands (undo reopens it)") reopens it so, where
-        :meth:`pop` would take back its last move as well.  Raises :class:`GameError` where a
+        :meth:`pop` would take back its last move as well.  ``worked_out``: the hand's deal was
+        worked out at its close from the tiles left (a ``left`` line), and the recorder's
+        ``undo`` takes that line back, so the deal goes back to what was known of it before,
+        ``deal_before`` (``None``: nothing); the hand then asks for its ``left`` line again, where
+        :meth:`pop` keeps the worked-out deal.  Raises :class:`GameError` where a
         hand is in play, or where the last hand is a score-sheet hand (it has no moves to go on
         with: :meth:`pop` takes it back whole)."""
         if self._current is not None:
@@ -577,7 +581,9 @@ class Game:
             raise GameError(f"hand {len(self._hands)} was recorded by its score alone: there is nothing to reopen")
         self._hands.pop()
         self._result, self._ended = None, None
-        self._current, self._moves = attrs.evolve(last, moves=(), result=None), list(last.moves)
+        deal = deal_before if worked_out and deal_before is not None and not deal_before.empty else None
+        self._current = attrs.evolve(last, moves=(), result=None, deal=deal if worked_out else last.deal)
+        self._moves = list(last.moves)
         self._rebuild()
         return last
 

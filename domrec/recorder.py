@@ -86,6 +86,18 @@ class Recorder:
     _leader: str | None = None
     _comment: str | None = None
     _left: dict | None = None
+    #: The hand a ``left`` line gave its deal and closed (or, with ``end``, kept as it stood), as
+    #: :meth:`_close` left it: ``(closed hand, the deal known before the line, the line's tiles,
+    #: how many moves the hand had before it, its number)``, so that ``undo`` takes that line back, the worked-out deal
+    #: with it (:meth:`take_back_left`); ``None`` once any other hand is closed.
+    _left_closed: tuple | None = None
+    #: ``undo`` right after a ``left`` line gave its hand the deal and closed it takes that line
+    #: back, the deal worked out from it too (the hand asks for its left line again), as a table
+    #: means it.  ``False``: the meaning ``undo`` had before (the hand's last move taken back,
+    #: the worked-out deal kept), which the ``undo`` lines of a venue table's log hold and replay
+    #: with (:mod:`domrec.session`, whose ``undo left`` asks :meth:`take_back_left`): a log
+    #: replays as it was written.
+    undo_takes_left: bool = True
     _choices: list | None = None
     #: The tile named alone whose placements :attr:`_choices` lists, as it was typed.
     _choices_tile: str | None = None
@@ -186,6 +198,7 @@ class Recorder:
         twin._parts = copy.deepcopy(self._parts)
         twin._started_parts = copy.deepcopy(self._started_parts)
         twin._left = copy.deepcopy(self._left)
+        twin._left_closed = copy.deepcopy(self._left_closed)
         twin._given = None if self._given is None else (self._given[0], set(self._given[1]))
         twin._made = list(self._made)
         twin._choices = None if self._choices is None else list(self._choices)
@@ -1084,6 +1097,8 @@ class Recorder:
         g = self.game
         left, self._left = self._left, None
         self._confirming = False
+        worked_out = left is not None and not g.deal_known
+        before = (g.hands()[-1].deal, copy.deepcopy(left), len(g.moves)) if worked_out and g.in_hand else None
         if claim is not None and g.state is not None and g.deal_known and g.hand_over:
             wrong = _wrong_claim(claim, g.state, None, g.hand_number)
             if wrong:
@@ -1103,8 +1118,12 @@ class Recorder:
             return
         if not self._save("the hand is still open: type its end again"):
             if not g.in_hand and g.hand_number:
-                g.reopen()  # the hand in play again, as it was (an empty one too)
+                g.reopen(before[0] if before else None, worked_out=before is not None)  # as it was (an empty one too)
+                while before is not None and len(g.moves) > before[2]:  # (the passes its deal made)
+                    g.pop()
+                self._left = left
             return
+        self._left_closed = None if before is None else (g.hands()[-1], *before, g.hand_number)
         if outcome is not None and claim is not None:
             wrong = _wrong_claim(claim, None, outcome, g.hand_number)
             if wrong:  # e.g. a hand whose deal was worked out at its end: its claim is checked now
@@ -1143,6 +1162,8 @@ class Recorder:
             if word == "undo" and self.kept_last:
                 self._reopen_kept()
                 return
+            if word == "undo" and self.undo_takes_left and self.take_back_left():
+                return
             try:
                 move = g.pop()
             except GameError as e:
@@ -1171,22 +1192,93 @@ class Recorder:
         if word == "quit":
             raise KeyboardInterrupt
 
-    def _reopen_kept(self) -> None:
+    def _reopen_kept(self, left_too: bool = False) -> None:
         """``undo`` after the ``end`` that kept a hand as it stood (not over, the game's last:
         :attr:`kept_last`): the ``end`` is what the table typed last, so the hand reopens, every
         move of it kept, as the prompt says ("undo reopens it"); the next ``undo`` takes back its
-        last move.  (It had taken back that move at once: the Game's ``pop`` reopens and pops.)"""
+        last move.  (It had taken back that move at once: the Game's ``pop`` reopens and pops.)
+        A hand kept so with the deal its ``left`` line gave reopens waiting for its end line, that
+        line still typed and the deal unknown (:attr:`undo_takes_left`, or ``left_too``: asked
+        by :meth:`take_back_left`); the next ``undo`` takes back the left line."""
         g = self.game
+        by_left = self._closed_by_left_line() if self.undo_takes_left or left_too else None
         try:
-            closed = g.reopen()
+            closed = g.reopen(by_left[1] if by_left else None, worked_out=by_left is not None)
         except GameError as e:
             self._refuse(str(e))
             return
+        if by_left is not None:  # the hand's left line waits for its end line again, as before the end
+            self._left, self._left_closed = by_left[2], None
         if not self._save("the hand is still closed: type undo again"):
-            g.end_hand(None, closed.result)
+            left, self._left = self._left, None
+            g.end_hand(left, closed.result)
+            self._left_closed = by_left
             return
         self._confirming = False
         self.say(f"reopened hand {g.hand_number} (no move was taken back)")
+
+    @property
+    def left_to_take_back(self) -> int | None:
+        """The hand whose ``left`` line gave it the deal and closed it (or, with ``end``, kept it),
+        right after that line: the hand :meth:`take_back_left` takes the line back from (a table's
+        page sends ``undo left`` then, :mod:`domrec.session`); else ``None``."""
+        kept = self._closed_by_left_line()
+        return None if kept is None else kept[4]
+
+    def _closed_by_left_line(self) -> tuple | None:
+        """:attr:`_left_closed` where the last closed hand is still the one its left line gave
+        the deal and closed (or kept, with ``end``), nothing typed of a next hand (a hand started
+        by a move since taken back aside); else ``None``."""
+        g = self.game
+        kept = self._left_closed
+        if kept is None:
+            return None
+        number = g.hand_number - (1 if g.in_hand else 0)  # (the last hand closed)
+        if number != kept[4] or self.hand_announced or (g.in_hand and (g.moves or self._typed_hand == g.hand_number)):
+            return None
+        hands = g.hands()
+        if g.in_hand and hands[-1].deal is not None:  # (a deal typed for the next hand: taken back first)
+            return None
+        closed = hands[-2] if g.in_hand else hands[-1] if hands else None
+        if closed is None or closed.deal != kept[0].deal or closed.moves != kept[0].moves:
+            return None
+        return kept
+
+    def take_back_left(self) -> bool:
+        """``undo`` right after the ``left`` line that gave its hand the deal and closed it: that
+        line is the last thing the table typed, so it is taken back, and the deal worked out from
+        it with it (the forced passes its deal made too): the hand waits for its left line again,
+        its deal unknown, and the next ``undo`` takes back its last move.  (It had taken back the
+        last move at once, keeping the worked-out deal: the hand then closed on a confirmation,
+        and a wrong left line that was accepted could not be put right.)  A hand the ``end`` after
+        such a line kept as it stood (not over) reopens waiting for its end line, the left line
+        still typed (:meth:`_reopen_kept`).  Whether there was such a line; asked whatever
+        :attr:`undo_takes_left` says (a venue table's ``undo left``, :mod:`domrec.session`)."""
+        kept = self._closed_by_left_line()
+        if kept is None:
+            return False
+        if self.kept_last:
+            self._reopen_kept(left_too=True)
+            return True
+        g = self.game
+        empty = g.record().hands[-1] if g.in_hand else None
+        if empty is not None:  # a next hand its first move started, that move taken back: stepped over
+            g.abandon_hand()
+        closed, deal, _, moves, _ = kept
+        g.reopen(deal, worked_out=True)
+        while len(g.moves) > moves:  # the forced passes the left line's deal made at the close
+            g.pop()
+        if not self._save("the left line still stands: type undo again"):
+            g.end_hand(kept[2], closed.result)
+            if empty is not None:
+                g.start_hand(empty.deal, empty.leader, empty.comment)
+            return True
+        self._left_closed, self._confirming = None, False
+        self._left_closed_last = False
+        self.say(f"took back the left line of hand {g.hand_number}")
+        if g.hand_over:  # its deal unknown again: the tiles still held are asked for again
+            self._announce()
+        return True
 
     def _take_back_typed(self) -> bool:
         """``undo`` takes back the last thing the table typed, which is not always a move.  A

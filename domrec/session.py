@@ -39,6 +39,11 @@ from domrec.record import Draw, Move, Pass, Play, Record, move_to_dict
 from domrec.recorder import (Recorder, _totals, first_problem, placements, read_so_far, read_whole, said_in_text,
                              why_not_read)
 
+#: ``undo`` right after the ``left`` line that closed a hand, as a table's page sends it: that line
+#: taken back, its worked-out deal with it (:func:`_feed`).  A table's plain ``undo`` there keeps
+#: the meaning the venue's logs were written with (the hand's last move, the deal kept); no log
+#: written before holds this line (it was refused, and a refused request is never kept).
+UNDO_LEFT = "undo left"
 #: The first words of a hand's part lines, which a scorer sends whole.
 PARTS = ("hand", "deal", "row", "boneyard", "pile", "leaddraw", "redeal", "left", "end")
 #: Words of the terminal that a request may not hold: they steer a terminal, not a game.
@@ -132,9 +137,13 @@ def _tile_of(move: Move) -> str | None:
     return None
 
 
-def _undo(recorder: Recorder) -> None:
+def _undo(recorder: Recorder, left: bool = False) -> None:
     """Take back the table's last move, and the forced passes made after it (the table did not
-    make those: the recorder did, and would make them again at once)."""
+    make those: the recorder did, and would make them again at once).  ``left`` (a log's ``undo
+    left``): right after the ``left`` line that gave its hand the deal and closed it, that line is
+    taken back instead, the worked-out deal with it (:meth:`Recorder.take_back_left`)."""
+    if left and recorder.take_back_left():
+        return
     g = recorder.game
     while True:
         last = g.moves[-1] if g.in_hand and g.moves else None
@@ -172,12 +181,21 @@ def _feed(recorder: Recorder, line: str) -> None:
     the forced passes after it, ``time`` ends the game on the clock, anything else is the
     recorder's.  Taking a request and replaying the accepted ones both read a line here: had the
     replay read ``undo`` as the recorder's own (one move back), a refused request, which goes back
-    to the replay of what was accepted, would have brought back the move an undo took away."""
-    word = next(iter(line.split()), "").lower()
+    to the replay of what was accepted, would have brought back the move an undo took away.
+
+    Right after the ``left`` line that gave its hand the deal and closed it, :data:`UNDO_LEFT`
+    takes back that line, its worked-out deal with it, as ``undo`` does at the terminal (the
+    table's page sends it then: the state's ``game.left_closed``).  ``undo`` itself there takes
+    back the hand's last move and keeps the deal, as it did when the venue's logs that hold it
+    were written: a log replays as it was written."""
+    words = line.split()
+    word = next(iter(words), "").lower()
     fed = recorder.lines_fed
-    if word in ("undo", "n", "no") and line.strip() not in recorder.game.seats and len(line.split()) == 1:
+    if [w.lower() for w in words] == UNDO_LEFT.split():
+        _undo(recorder, left=True)
+    elif word in ("undo", "n", "no") and line.strip() not in recorder.game.seats and len(words) == 1:
         _undo(recorder)
-    elif word == "time" and len(line.split()) == 1:
+    elif word == "time" and len(words) == 1:
         _time(recorder)
     else:
         recorder.feed_line(line)
@@ -313,7 +331,7 @@ class Session:
         game = Game.from_record(self.template)
         self._refusals: list[str] = []
         return Recorder(game, None, interactive=False, say=self._said.append, refuse_out=self._refusals.append,
-                        all_or_nothing=True)
+                        all_or_nothing=True, undo_takes_left=False)
 
     def room_for(self, text: str) -> None:
         """Refuse (:class:`RequestRefused`) a new request ``text`` that would take this game past
@@ -540,7 +558,7 @@ class Session:
 
     def _quiet(self) -> Recorder:
         return Recorder(Game.from_record(self.template), None, interactive=False, say=lambda _: None,
-                        refuse_out=lambda _: None, all_or_nothing=True)
+                        refuse_out=lambda _: None, all_or_nothing=True, undo_takes_left=False)
 
     def _read_whole(self, texts: Sequence[str], quiet: bool = False) -> Recorder | None:
         """A recorder holding the game of ``texts`` read whole, as ``domrec validate`` reads a
@@ -847,6 +865,9 @@ class Session:
             "lead": self._recorder.announced_leader if ahead is None else None,
             # The hand whose left line waits for its end line's scores (see :attr:`_left_waits`).
             "end_waited": self._left_waits if ahead is None else None,
+            # The hand its left line gave the deal and closed, right after it: the page's Undo
+            # sends "undo left" then, which takes that line back (see :data:`UNDO_LEFT`).
+            "left_closed": self._recorder.left_to_take_back if ahead is None else None,
             "over": g.over,
             "winner": g.winner,
             "totals": g.totals,

@@ -1782,7 +1782,8 @@ def test_undo_before_a_hands_first_move_takes_back_what_was_typed_of_it(config, 
 
 def test_undo_of_a_hands_first_move_then_undo_again_goes_back_into_the_hand_before(fast_dir):
     """A hand started by its first move, nothing else typed of it (no hand line, no deal): once
-    that move is taken back, the next undo takes back the hand before's last move, as it did."""
+    that move is taken back, the next undo goes back into the hand before, as it did: to the left
+    line that closed it (taken back, its worked-out deal with it), then its last move."""
     record = _two_hands(CONFIGS[0])
     blocks = notation.dumps_typed(record, keep_deal=False).split("\n\n")
     hand1 = [line for line in blocks[1].splitlines() if line]
@@ -1801,6 +1802,8 @@ def test_undo_of_a_hands_first_move_then_undo_again_goes_back_into_the_hand_befo
     assert r.game.in_hand and r.game.hand_number == 2 and not r.game.moves
     r.feed_line("undo")
     assert r.game.hand_number == 1 and r.game.in_hand, said[-2:]
+    assert "took back the left line of hand 1" in said and not r.game.deal_known
+    r.feed_line("undo")
     assert len(r.game.moves) == len(record.hands[0].moves) - 1
     assert not refused, refused
 
