@@ -77,11 +77,15 @@
         } catch (e) { resolve(null); }
       });
     }
+    // (the writes this page took out of storage, sent or dropped: a read of the outbox answered
+    // late never brings one back)
+    const removed = new Set();
     return {
       all: () => run("readonly", (s) => s.index("key").getAll(KEY)),
       add: (entry) => run("readwrite", (s) => s.add(entry)),
       put: (entry) => run("readwrite", (s) => s.put(entry)),
-      remove: (seq) => run("readwrite", (s) => s.delete(seq)),
+      remove: (seq) => { removed.add(seq); return run("readwrite", (s) => s.delete(seq)); },
+      removed: (seq) => removed.has(seq),
     };
   })();
   let outbox = [];          // the writes kept, in order: {seq, key, path, body, refused?}
@@ -92,7 +96,7 @@
   const waiting = () => outbox.filter((x) => !x.refused);
   // The device's rate limit (a 429 whose body has no "pin_wait"): no answer to a write, which is
   // sent again after its Retry-After, from the outbox or by deliver alike.  A 429 with "pin_wait"
-  // is a confirmation's own refusal: the table waits after wrong PINs.
+  // is a refusal of its own: the table waits after wrong PINs (a confirmation's, the director's).
   const rateLimited = (status, data) => status === 429 && !(data && data.pin_wait !== undefined);
   // The table as this phone last drew it, kept per key, so that a page opened again while the
   // server is out of reach shows the table (and its outbox) until the server answers.
@@ -306,14 +310,15 @@
       answer = { ok: response.ok, status: response.status, data };
       // A write the server could not take now, nothing of it stored (503: another program holding
       // the event file, or the server shutting down; 429 without "pin_wait": this device's rate
-      // limit, to a move or a confirmation alike): not refused, sent again with its same id once
-      // the Retry-After has passed, as the outbox does: a move into the outbox, a confirmation by
-      // deliver's next try (it was refused in the rate limit's words, "try again", and had to be
-      // tapped again).  A confirmation's 429 with "pin_wait" is its own refusal (the table waits
-      // after wrong PINs); the director's writes at the table keep theirs.
+      // limit, to a move, a confirmation or the director's correction or call cleared at the table
+      // alike): not refused, sent again with its same id once the Retry-After has passed, as the
+      // outbox does: a move into the outbox, a confirmation or the director's write by deliver's
+      // next try (each was refused in the rate limit's words, "try again", and had to be tapped
+      // again).  A 429 with "pin_wait" is a refusal of its own (the table waits after wrong PINs,
+      // a confirmation's or the director's).
       const queueable = QUEUED.includes(path) && !extra.headers;
       const limited = rateLimited(response.status, data);
-      const busy = writing && (response.status === 503 || (limited && (queueable || (persist && !extra.headers))));
+      const busy = writing && (response.status === 503 || (limited && (queueable || persist)));
       if (busy) {
         const after = Number(response.headers.get("Retry-After"));
         busyUntil = after > 0 ? Date.now() + Math.min(after, 300) * 1000 : 0;
@@ -437,8 +442,10 @@
   // What the page says of such a write waiting (``busy``: what the server's last answer to it
   // said, see request; false when its last try found no answer).
   function waitWords(busy, confirmation) {
-    // (the device's rate limit: a confirmation's only, see request)
-    if (busy === "limit") return t("The server asks this phone to wait a moment (many requests from it in a short time): this confirmation is sent again shortly by itself. Keep this page open; there is no need to tap again.");
+    // (the device's rate limit: a confirmation's, or the director's write at the table, see request)
+    if (busy === "limit") return confirmation
+      ? t("The server asks this phone to wait a moment (many requests from it in a short time): this confirmation is sent again shortly by itself. Keep this page open; there is no need to tap again.")
+      : t("The server asks this phone to wait a moment (many requests from it in a short time): this is sent again shortly by itself. Keep this page open; there is no need to tap again.");
     if (busy === "held") return confirmation
       ? t("The server is busy (another program is holding the event file): this confirmation is sent again shortly. Keep this page open; there is no need to tap again.")
       : t("The server is busy (another program is holding the event file): this is sent again shortly. Keep this page open; there is no need to tap again.");
@@ -1397,7 +1404,10 @@
   }
   window.venue.table = { view: () => view, call, read, link: () => linkState() };
 
-  $("undo").addEventListener("click", () => send("undo"));
+  // Right after the left line that closed a hand (game.left_closed), Undo takes back that line and
+  // the deal worked out from it: "undo left" (a plain "undo" there keeps the meaning the venue's
+  // logs were written with, the hand's last move, the deal kept).
+  $("undo").addEventListener("click", () => send(view && view.game && view.game.left_closed ? "undo left" : "undo"));
   $("call").addEventListener("click", () => (view ? call("POST", "/call", { rev: view.rev }) : notDrawn()));
   $("typed-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -1440,13 +1450,47 @@
   });
   window.addEventListener("offline", () => { link.offline = true; banner(); if (view) render(); });
   setInterval(() => { if (!document.hidden) refresh(); }, 5000);  // (none while a write is on its way)
-  // The outbox as this phone left it (a tab closed while writes waited), then the table.
-  timed(db.all(), 3000).catch(() => null).then((entries) => {
-    // (a confirmation a page gone was sending, stored as "live": the outbox sends it now; never
-    // one this page is sending itself)
-    outbox = (entries || []).filter((x) => !sentByPage.has(x.seq)).sort((a, b) => a.seq - b.seq);
-    for (const entry of outbox) if (entry.live) { delete entry.live; db.put(entry); }
-    told = outbox.length > 0;
+  // The outbox as this phone left it (a tab closed while writes waited), merged into the page's
+  // list of writes, never put in its place: by each write's id in storage (its seq), in the order
+  // they were made (a stored write before every write this page made since, whose seq is later),
+  // none twice, none that this page has sent or dropped meanwhile, none this page is sending
+  // itself (a confirmation on its way, stored as "live").  A confirmation a page gone was sending
+  // (stored as "live") is the outbox's to send now.  Before, the read replaced the list: a read
+  // answered after the page had gone on without it (IndexedDB slow to open on a phone: the page
+  // waits 3 seconds for it, no more) was dropped, and what it held was never sent or listed by
+  // this page, not even once the page had locked itself (its link changed), while a write the
+  // page had put on the list before the read answered would have fallen off it.
+  function merged(entries) {
+    const have = new Set(outbox.map((x) => x.seq));
+    const older = (entries || []).filter((x) => !have.has(x.seq) && !sentByPage.has(x.seq) && !db.removed(x.seq))
+      .sort((a, b) => a.seq - b.seq);
+    for (const entry of older) if (entry.live) { delete entry.live; db.put(entry); }
+    const mine = outbox, all = [];
+    let k = 0;
+    for (const entry of mine) {
+      // (a write this page kept where storage failed has no seq of storage: it came after them all)
+      while (k < older.length && (typeof entry.seq !== "number" || older[k].seq < entry.seq)) all.push(older[k++]);
+      all.push(entry);
+    }
+    outbox = all.concat(older.slice(k));
+    if (older.length) told = true;
+    return older.length;
+  }
+  // The read answered late (after the page went on without it): what it holds is merged in, said,
+  // listed as not sent where the link no longer opens the table, and sent.
+  const reading = db.all();
+  reading.then((entries) => {
+    if (!loaded || !merged(entries)) return;
+    if (gone) { unsent(); return; }
+    if (waiting().length && !view) view = keptView();
+    if (view) render();  // (a confirmation kept is said in its panel, its buttons held)
+    banner();
+    flush();
+  });
+  // ... then the table.
+  timed(reading, 3000).catch(() => null).then((entries) => {
+    merged(entries);
+    told = told || outbox.length > 0;
     loaded = true;
     if (gone) unsent();
     // Writes waiting: the table is drawn as this phone last drew it (the table they were made on,
