@@ -33,7 +33,10 @@ def _last_rows(path, n: int) -> list[tuple[str, str]]:
         store.close()
 
 
-def test_undo_after_the_closing_left_line_asks_for_it_again(tmp_path, browser):
+@pytest.mark.parametrize("how", ["button", "typed"])
+def test_undo_after_the_closing_left_line_asks_for_it_again(tmp_path, browser, how):
+    """Undo tapped, or ``undo`` typed in the page's box (the button's word, which means what the
+    button does: it was sent as a plain ``undo``, the hand's last move taken back, the deal kept)."""
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     texts = None
     for seed in range(40):
@@ -50,8 +53,10 @@ def test_undo_after_the_closing_left_line_asks_for_it_again(tmp_path, browser):
         context = browser.new_context(viewport=PHONE, service_workers="block")
         page = _opened(context, served.links["tables"][0]["url"])
         page.wait_for_function(f"() => Number(document.body.dataset.rev) === {rev}", timeout=WAIT_MS)
+        if how == "typed":
+            page.fill("#typed-text", " Undo ")
         with page.expect_response(lambda r: r.url.split("?")[0].endswith("/dgn"), timeout=WAIT_MS) as answer:
-            page.click("#undo")
+            page.click("#undo" if how == "button" else "#typed-form button[type=submit]")
         assert answer.value.status == 200, answer.value.json()
         assert answer.value.request.post_data_json["text"] == UNDO_LEFT
         page.wait_for_function(f"() => Number(document.body.dataset.rev) === {rev + 1}", timeout=WAIT_MS)
@@ -60,7 +65,7 @@ def test_undo_after_the_closing_left_line_asks_for_it_again(tmp_path, browser):
         assert said.startswith("hand 1 is over: give the tiles still held"), said
         panel = page.inner_text("#panel")
         assert "Type the tiles each player still holds" in panel, panel
-        _shot(page, "undo-left")
+        _shot(page, f"undo-left-{how}")
         assert _last_rows(path, 2) == [("dgn", texts[-1]), ("dgn", UNDO_LEFT)]
         # the left line typed again closes the hand again
         before = rev + 1

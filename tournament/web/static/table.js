@@ -1406,8 +1406,10 @@
 
   // Right after the left line that closed a hand (game.left_closed), Undo takes back that line and
   // the deal worked out from it: "undo left" (a plain "undo" there keeps the meaning the venue's
-  // logs were written with, the hand's last move, the deal kept).
-  $("undo").addEventListener("click", () => send(view && view.game && view.game.left_closed ? "undo left" : "undo"));
+  // logs were written with, the hand's last move, the deal kept).  "undo" typed in the box is the
+  // button's word, and means what the button does.
+  const undoLine = () => (view && view.game && view.game.left_closed ? "undo left" : "undo");
+  $("undo").addEventListener("click", () => send(undoLine()));
   $("call").addEventListener("click", () => (view ? call("POST", "/call", { rev: view.rev }) : notDrawn()));
   $("typed-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -1415,7 +1417,7 @@
     const beside = $("typed-message");
     beside.replaceChildren();
     beside.className = "";
-    if (text.trim()) send(text).then(() => {
+    if (text.trim()) send(/^\s*undo\s*$/i.test(text) ? undoLine() : text).then(() => {
       if ($("message").className !== "bad") { $("typed-text").value = ""; return; }
       if (gone) return;
       // Refused (by the server, or offline by the phone's engine): said beside the box the line
