@@ -168,6 +168,28 @@ def _refuse_played(store: EventStore, tables: list[Table], what: str, but: Any =
         raise Refused(f"round {tables[0].round} table {busy[0]} has a game in progress on its table phone: {what}")
 
 
+def _refuse_marked(store: EventStore, tables: list[Table], what: str) -> None:
+    """Refuse to take ``tables`` (one round's of a duplicate event) away from under a board marked
+    not played there (a row that names its table): by a pair's withdrawal, whose return takes the
+    mark back; else by the director, who takes it back with ``tournament clear``."""
+    if not (store.settings.duplicate or store.settings.team_duplicate):
+        return
+    from tournament.store import boards
+
+    ids = {t.id: t for t in tables}
+    mark = next((m for m in boards.not_played(store) if m["table_id"] in ids), None)
+    if mark is None:
+        return
+    t, b = ids[mark["table_id"]], mark["board"]
+    pair = boards.withdrawal_mark_pairs(store).get((t.id, b))
+    name = next((x.name for x in store.teams() if x.id == pair), None) if pair is not None else None
+    way = (f"the pair {name} withdrew: bring it back first (tournament return EVENT \"{name}\"), which takes "
+           f"its marks back, and withdraw it again once the round is paired" if name is not None else
+           f"take the mark back first with `tournament clear EVENT --round {t.round} --table {t.number} "
+           f"--board {b} --reason TEXT`")
+    raise Refused(f"round {t.round} table {t.number} board {b} is marked not played: {what} ({way})")
+
+
 def pairing_forfeits(store: EventStore, tables: list[Table]) -> dict[int, Any]:
     """Of ``tables`` (one round's of a team event), those whose result is the forfeit the pairing
     stores for a team a pair short (:func:`short_forfeit`): a forfeit by exactly the sides where a
@@ -243,6 +265,7 @@ def unpair(store: EventStore, who: Who = NOBODY) -> int:
         if tables:
             forfeits = pairing_forfeits(store, tables)
             _refuse_played(store, tables, f"round {last} cannot be unpaired", forfeits)
+            _refuse_marked(store, tables, f"round {last} cannot be unpaired")
             used = sql.venue_rows(store, [t.id for t in tables], every=True)
             opened = [t.number for t in tables if used.get(t.id)]
             if opened:

@@ -152,17 +152,37 @@ def take_back(store: EventStore, team: Team) -> list[dict[str, Any]]:
     """Within the write of :func:`tournament.event.roster.return_player`: the marks the pair's
     withdrawal made in the round in play (the last seated) are taken back, its boards there to be
     played after all; those of earlier rounds stay (rounds missed stay missed), and so does every
-    mark made by hand.  The marks taken back, ``[{"round", "table", "boards"}]``."""
+    mark made by hand.  A table whose other pair has withdrawn too keeps its marks (nobody is
+    there to play them): they become that pair's withdrawal's, with its reason, for its own
+    return to take back.  The marks taken back, ``[{"round", "table", "boards"}]``."""
     last = store.last_round()
     mine = sql.withdrawal_marks(store, team.id)
+    still_gone = _still_gone_at(store, team, last)
     out = []
     for table in store.tables(last):
         boards = sorted(b for t, b in mine if t == table.id)
+        gone = still_gone.get(table.id)
+        if gone is not None and boards:
+            why = _reason(gone, _withdrawal_reasons(store).get(gone.id))
+            for b in boards:
+                sql.pass_withdrawal_mark(store, table.id, b, gone.id, why)
+            continue
         for b in boards:
             sql.unmark_not_played(store, table.id, b)
             changes.record(store, changes.BOARD_RESULT, last, table.number, {"board": b, "cleared": True})
         if boards:
             out.append({"round": last, "table": table.number, "boards": boards})
+    return out
+
+
+def _still_gone_at(store: EventStore, team: Team, round_no: int) -> dict[int, Team]:
+    """Table id -> a pair other than ``team`` withdrawn now and seated there in round ``round_no``
+    (its boards there are not played whoever else comes back)."""
+    out: dict[int, Team] = {}
+    for other in store.teams():
+        if other.id != team.id and other.withdrawn is not None:
+            for table in _pair_tables(store, other, round_no):
+                out.setdefault(table.id, other)
     return out
 
 

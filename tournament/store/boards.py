@@ -229,6 +229,24 @@ def mark_withdrawn(store: "EventStore", table_id: int, number: int, pair_id: int
                        [table_id, number, pair_id])
 
 
+def pass_withdrawal_mark(store: "EventStore", table_id: int, number: int, pair_id: int, reason: str) -> None:
+    """Within a write: the board's mark, made by one pair's withdrawal, kept as the withdrawal of
+    ``pair_id`` (the other pair of the table, still gone while the first comes back), with its reason."""
+    store.conn.execute("UPDATE board_not_played SET reason = ? WHERE table_id = ? AND board = ?",
+                       [reason, table_id, number])
+    store.conn.execute("UPDATE board_withdrawal_marks SET pair_id = ? WHERE table_id = ? AND board = ?",
+                       [pair_id, table_id, number])
+
+
+def withdrawal_mark_pairs(store: "EventStore") -> dict[tuple[int, int], int]:
+    """(table id, board) -> the pair whose withdrawal marked the board not played there."""
+    if not store.has_table("board_withdrawal_marks"):
+        return {}
+    return {(r["table_id"], r["board"]): r["pair_id"] for r in store._rows(
+        "SELECT w.table_id, w.board, w.pair_id FROM board_withdrawal_marks w JOIN board_not_played n "
+        "ON n.table_id = w.table_id AND n.board = w.board")}
+
+
 def withdrawal_marks(store: "EventStore", pair_id: int) -> set[tuple[int, int]]:
     """The (table id, board) pairs still marked not played because the pair ``pair_id`` withdrew."""
     if not store.has_table("board_withdrawal_marks"):
