@@ -6,9 +6,9 @@
 //
 // When the server cannot be reached (the hall's Wi-Fi drops), the table goes on: a write that
 // finds no server goes into the phone's outbox (IndexedDB, per table key, in order; it survives
-// closing the tab), and the phone's engine (engine.js, when it is loaded) checks it and draws the
-// table it makes, as the server would; without the engine the write is kept unchecked, to be
-// checked when sent.  The outbox is sent, in order, each write with its id, when the server
+// closing the tab; where IndexedDB does not open, in the page's memory, said so: see db), and the
+// phone's engine (engine.js, when it is loaded) checks it and draws the table it makes, as the
+// server would; without the engine the write is kept unchecked, to be checked when sent.  The outbox is sent, in order, each write with its id, when the server
 // answers again (on "online", and by trying again, waiting longer each time); a write leaves it
 // only once the server has answered it.  A queued write the server refuses (the table moved on
 // meanwhile, on another phone) is listed under the board with the server's reason, to retype or
@@ -51,10 +51,22 @@
   // Each write's own id: the phone's id and a counter (dom.js: venue.newCid).
   const { newCid } = window.venue;
   // The outbox in IndexedDB (database "domrec-outbox", its writes keyed by their order, found by
-  // the table's key); in the page's memory alone where the browser has no IndexedDB.
+  // the table's key); in the page's memory alone where the browser has no IndexedDB, where opening
+  // it fails, or where it has not opened within STORE_MS of the page's start (a WebKit whose
+  // IndexedDB never answers: a private window in some Safari versions, a storage error that fires
+  // neither success nor error).  One wait for all: the outbox's first read, a move kept offline
+  // (keep) and a confirmation's first try (deliver) wait for IndexedDB until then at most, never
+  // longer; after it, the page goes on in memory (a write online is sent at once, as with no
+  // IndexedDB at all; one made offline is kept in memory and sent when the connection is back), and
+  // says once that this phone cannot keep lines if the page is closed (storageSaid).  Before, a move
+  // kept offline and a confirmation's first try waited for IndexedDB with no limit: on such a phone
+  // the move was never kept and the confirmation never sent.  IndexedDB opening late after all:
+  // what the page holds in memory is written there then (adopt), each write once.
+  // State: "opening", "open", "none" (no IndexedDB, or it failed), "waited" (not open in time).
+  const STORE_MS = 3000;
   const db = (() => {
-    let opened = null;
-    const open = () => opened || (opened = new Promise((resolve) => {
+    let state = "opening", base = null, late = false;
+    const opened = new Promise((resolve) => {
       try {
         const req = indexedDB.open("domrec-outbox", 1);
         req.onupgradeneeded = () => req.result.createObjectStore("writes", { keyPath: "seq", autoIncrement: true })
@@ -63,9 +75,21 @@
         req.onerror = () => resolve(null);
         req.onblocked = () => resolve(null);
       } catch (e) { resolve(null); }
-    }));
-    async function run(mode, work) {
-      const base = await open();
+    }).then((got) => {
+      late = state === "waited" && !!got;
+      base = got;
+      state = got ? "open" : "none";
+      return got;
+    });
+    const waited = new Promise((resolve) => setTimeout(() => {
+      if (state === "opening") state = "waited";
+      resolve();
+    }, STORE_MS));
+    // ``patient``: waits for IndexedDB however long it takes (the outbox's read, whose late answer
+    // is merged); any other waits for it until STORE_MS at most, then goes on in memory (null).
+    async function run(mode, work, patient) {
+      if (state === "opening") await (patient ? opened : Promise.race([opened, waited]));
+      else if (patient && state === "waited") await opened;
       if (!base) return null;
       return new Promise((resolve) => {
         let req = null;
@@ -78,14 +102,21 @@
       });
     }
     // (the writes this page took out of storage, sent or dropped: a read of the outbox answered
-    // late never brings one back)
-    const removed = new Set();
+    // late never brings one back; a write kept in memory is named by its memory seq, "m1", until
+    // adopt stores it, and by both after)
+    const removed = new Set(), was = new Map();
+    // (a write kept in memory, its seq "m1", is in no storage: only adopt writes it there)
+    const stored = (seq) => typeof seq === "number";
     return {
-      all: () => run("readonly", (s) => s.index("key").getAll(KEY)),
+      all: () => run("readonly", (s) => s.index("key").getAll(KEY), true),
       add: (entry) => run("readwrite", (s) => s.add(entry)),
-      put: (entry) => run("readwrite", (s) => s.put(entry)),
-      remove: (seq) => { removed.add(seq); return run("readwrite", (s) => s.delete(seq)); },
-      removed: (seq) => removed.has(seq),
+      put: (entry) => (stored(entry.seq) ? run("readwrite", (s) => s.put(entry)) : Promise.resolve(null)),
+      remove: (seq) => { removed.add(seq); return stored(seq) ? run("readwrite", (s) => s.delete(seq)) : Promise.resolve(null); },
+      removed: (seq) => removed.has(seq) || (was.has(seq) && removed.has(was.get(seq))),
+      stored: (seq, memory) => was.set(seq, memory),  // (a write kept in memory, now in storage)
+      waited,
+      state: () => state,
+      late: () => late,
     };
   })();
   let outbox = [];          // the writes kept, in order: {seq, key, path, body, refused?}
@@ -438,6 +469,7 @@
   // <body data-unanswered="/confirm"> while it waits said, and data-tries (how often it was sent).
   let delivering = null;  // {path, tries, waits, busy}: such a write on its way
   const sentByPage = new Set();  // the stored confirmations this page is sending (never the outbox's too)
+  const inMemory = new Set();    // ... and those it sends kept in memory, IndexedDB not open (adopt)
   let wakeUp = null;      // ends the pause between two tries ("online")
   // What the page says of such a write waiting (``busy``: what the server's last answer to it
   // said, see request; false when its last try found no answer).
@@ -457,11 +489,16 @@
   async function deliver(method, path, body, extra) {
     const mine = { path, tries: 0, waits: false, busy: false };
     delivering = mine;
+    // (the confirmation as kept on the phone: its seq in storage, or "m1" where it is kept in
+    // memory, IndexedDB not open (yet): adopt stores it if it opens late)
     let stored = null;
     const keptBody = Object.assign({}, body, { at: new Date().toISOString() });
     if (path === "/confirm" && !(extra && extra.headers)) {
-      stored = await db.add({ key: KEY, path, body: keptBody, live: true });
-      if (stored !== null && stored !== undefined) sentByPage.add(stored);
+      stored = { key: KEY, path, body: keptBody, live: true };
+      const seq = await db.add(stored);  // (never longer than the page's one wait for IndexedDB)
+      stored.seq = seq === null || seq === undefined ? "m" + (++localSeq) : seq;
+      if (typeof stored.seq === "number") sentByPage.add(stored.seq);
+      else inMemory.add(stored);
     }
     const tell = () => {  // (said once the write waits, and again whenever what its last try found changes)
       if (delivering !== mine || (mine.waits && mine.said === mine.busy)) return;
@@ -487,11 +524,12 @@
             say(answer.data.error || t("refused (%(status)s)", { status: answer.status }), "bad");
             return answer;
           }
-          const inStore = stored !== null && stored !== undefined;
-          const entry = { seq: inStore ? stored : "m" + (++localSeq), key: KEY, path, body: keptBody };
-          if (inStore) {
+          const entry = stored || { seq: "m" + (++localSeq), key: KEY, path, body: keptBody };
+          if (stored) {
+            delete entry.live;
+            inMemory.delete(entry);
             await db.put(entry);
-            sentByPage.delete(stored);
+            sentByPage.delete(entry.seq);
             stored = null;
           }
           outbox.push(entry);
@@ -510,7 +548,7 @@
         wakeUp = null;
       }
     } finally {
-      if (stored !== null && stored !== undefined) await db.remove(stored);  // (answered: taken, or refused)
+      if (stored) { inMemory.delete(stored); await db.remove(stored.seq); }  // (answered: taken, or refused)
       clearTimeout(slowly);
       delivering = null;
       delete document.body.dataset.unanswered;
@@ -1462,9 +1500,13 @@
   // waits 3 seconds for it, no more) was dropped, and what it held was never sent or listed by
   // this page, not even once the page had locked itself (its link changed), while a write the
   // page had put on the list before the read answered would have fallen off it.
+  // (and by each write's own id too: a write this page kept in memory and stored late, adopt, is
+  // never merged in a second time)
   function merged(entries) {
     const have = new Set(outbox.map((x) => x.seq));
-    const older = (entries || []).filter((x) => !have.has(x.seq) && !sentByPage.has(x.seq) && !db.removed(x.seq))
+    const ids = new Set(outbox.concat([...inMemory]).map((x) => x.body && x.body.cid).filter(Boolean));
+    const older = (entries || []).filter((x) => !have.has(x.seq) && !sentByPage.has(x.seq) && !db.removed(x.seq)
+                                                && !(x.body && ids.has(x.body.cid)))
       .sort((a, b) => a.seq - b.seq);
     for (const entry of older) if (entry.live) { delete entry.live; db.put(entry); }
     const mine = outbox, all = [];
@@ -1480,20 +1522,66 @@
   }
   // The read answered late (after the page went on without it): what it holds is merged in, said,
   // listed as not sent where the link no longer opens the table, and sent.
+  // IndexedDB opened late after all (after the page's wait): what the page kept in memory is
+  // written there then, after the read (adopt).
   const reading = db.all();
   reading.then((entries) => {
-    if (!loaded || !merged(entries)) return;
-    if (gone) { unsent(); return; }
-    if (waiting().length && !view) view = keptView();
-    if (view) render();  // (a confirmation kept is said in its panel, its buttons held)
-    banner();
-    flush();
+    if (loaded && merged(entries)) {
+      if (gone) unsent();
+      else {
+        if (waiting().length && !view) view = keptView();
+        if (view) render();  // (a confirmation kept is said in its panel, its buttons held)
+        banner();
+        flush();
+      }
+    }
+    if (db.late()) adopt();
   });
-  // ... then the table.
-  timed(reading, 3000).catch(() => null).then((entries) => {
+  // IndexedDB opened after the page went on without it: the writes the page holds in memory (the
+  // outbox's, a confirmation on its way) are written there now, in the order they were made, each
+  // once: a write sent or dropped while it was being written is taken out again at once
+  // (db.removed), one changed meanwhile (listed as not sent, its revision moved on) is written
+  // again as it is now.  Then the page keeps its writes there as it always does, and no longer
+  // says that it cannot.
+  async function adopt() {
+    const memory = outbox.filter((x) => typeof x.seq !== "number").concat([...inMemory])
+      .sort((a, b) => Number(String(a.seq).slice(1)) - Number(String(b.seq).slice(1)));
+    for (const entry of memory) {
+      const was = entry.seq;
+      if (db.removed(was)) continue;
+      const copy = Object.assign({}, entry);
+      delete copy.seq;
+      const seq = await db.add(copy);
+      if (seq === null || seq === undefined) return;  // (the storage failed after all: the rest stays in memory)
+      db.stored(seq, was);
+      if (db.removed(was)) { db.remove(seq); continue; }
+      entry.seq = seq;
+      if (inMemory.delete(entry)) sentByPage.add(seq);  // (a confirmation this page is sending: stored "live")
+      await db.put(entry);  // (as it is now)
+    }
+    storageSaid();
+  }
+  // Where the page keeps its writes in memory alone (no IndexedDB, it failed, or it did not open
+  // within its wait), it says so once, under the banner, in a note that stays while it is true:
+  // closed, the page loses what waits in it.  <body data-storage="memory"> for programs ("kept"
+  // where IndexedDB keeps the writes).
+  function storageSaid() {
+    const memory = db.state() !== "open";
+    document.body.dataset.storage = memory ? "memory" : "kept";
+    let note = $("unkept");
+    if (memory && !note && $("outbox")) {
+      note = el("p", { id: "unkept", class: "outbox waiting", role: "status" },
+        t("This phone cannot keep lines if this page is closed (the browser's storage is not answering, as in a private window): keep this page open until everything is sent."));
+      $("outbox").after(note);
+    }
+    if (note) note.hidden = !memory;
+  }
+  // ... then the table (the read waits as long as the writes do: the page's one wait for IndexedDB).
+  Promise.race([reading, db.waited.then(() => null)]).then((entries) => {
     merged(entries);
     told = told || outbox.length > 0;
     loaded = true;
+    storageSaid();
     if (gone) unsent();
     // Writes waiting: the table is drawn as this phone last drew it (the table they were made on,
     // and the one it stays until they are sent), at once.  The outbox's try (sendQueued) abandons
