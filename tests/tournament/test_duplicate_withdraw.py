@@ -78,13 +78,13 @@ def test_a_pair_leaving_a_mitchell_mid_round_leaves_its_opponents_their_boards_p
     first, second = mine.boards
     ok("result", e, "--round", 1, "--table", mine.table, "--board", first, "--score", "NS=30,EW=0")
     out = ok("withdraw", e, "Pair 1", "--reason", "went home")
-    assert "withdrew Pair 1 from round 2 on" in out
+    assert "withdrew Pair 1 from the rest of round 1 (the round in play) and from round 2 on" in out
     assert f"not played for its opponents: round 1 table {mine.table} board {second}" in out
     assert _marks(e) == [(1, mine.table, second, "the pair Pair 1 withdrew: went home")]
     assert "1 of 2, 1 not played" in ok("tables", e, "--round", 1)
     history = ok("history", e)
-    assert (f"withdrew the pair Pair 1 from round 2 on; not played for its opponents: round 1 table {mine.table} "
-            f"board {second} — went home") in history
+    assert (f"withdrew the pair Pair 1 from the rest of round 1 and from round 2 on; not played for its opponents: "
+            f"round 1 table {mine.table} board {second} — went home") in history
     # The round ends without the board, and each later round marks the pair's table as it is seated.
     _play_round(e, 1)
     for r in (2, 3):
@@ -153,7 +153,7 @@ def test_a_withdrawal_taken_back_in_its_round_leaves_the_round_as_it_was(tmp_pat
     ok("withdraw", e, "Pair 2", "--reason", "typed the wrong pair")
     assert len(_marks(e)) == 2
     out = ok("return", e, "Pair 2", "--reason", "the wrong pair")
-    assert "Pair 2 is back from round 2" in out and "no longer marked not played: round 1 table" in out
+    assert "Pair 2 is back from round 1 (the round in play)" in out and "no longer marked not played: round 1 table" in out
     assert _marks(e) == [] and ok("tables", e, "--round", 1) == before
     _play_round(e, 1)
     ok("pair", e)

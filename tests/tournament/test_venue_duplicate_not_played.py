@@ -140,7 +140,7 @@ def test_the_pages_writes_are_refused_as_the_command_line_refuses_them(dup) -> N
                     f"then corrects its score: Save the result), or enter its score at the command line "
                     f"(tournament result EVENT --round 1 --table 1 --board {second} --score NS=..,EW=.. --replace)")
     cli = run("result", event, "--round", 1, "--table", 1, "--board", second, "--not-played", "--reason", "x", code=1)
-    assert f"table 1's phone is playing board {second}: finish the hand there, or enter its score with --replace" in cli
+    assert f"table 1's phone is playing board {second}: finish the hand there, or give --replace to mark it not played over the hand" in cli
     es = _refused(_post(client, marked, director, {"board": second, "reason": "slip"}, "es"), 422,
                   "terminen la mano allí y confírmenla")
     assert "Guardar el resultado" in es and "finish" not in es

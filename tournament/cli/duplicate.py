@@ -148,9 +148,12 @@ def print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, w
         return
     skipped = {(t.round, t.table): len(dup.not_played_boards(store).get(t.table_id, ()))
                for t in dup.table_boards(store, round_no)}  # boards marked not played: none to come
+    # (a table whose every board has its result or is marked not played is done: said so, as
+    # "0 of 2, 2 not played" read as a table with two boards still to come)
     shown = [{"table": r["table"], "NS": f"{r['ns']} {r['ns_name']}", "EW": f"{r['ew']} {r['ew_name']}",
               "boards": " ".join(map(str, r["boards"])), "results": f"{r['results']} of {len(r['boards'])}"
-              + (f", {n} not played" if (n := skipped.get((r["round"], r["table"]), 0)) else "")}
+              + (f", {n} not played" + (": done" if r["results"] + n >= len(r["boards"]) else "")
+                 if (n := skipped.get((r["round"], r["table"]), 0)) else "")}
              for r in rows]
     moving = dup.movement(store)
     guide = []
@@ -181,16 +184,16 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
     can end without it."""
     from domrec import reader
 
-    if not_played:
-        if records or score is not None or replace:
-            raise UnusableInput("--not-played is --round R --table T --board B --not-played --reason TEXT, without "
-                                "a record, --score or --replace")
+    if not_played:  # (--replace: over the hand the table's phone is playing, time having run out mid-hand)
+        if records or score is not None:
+            raise UnusableInput("--not-played is --round R --table T --board B --not-played --reason TEXT "
+                                "[--replace], without a record or --score")
         if table is None or board is None:
             raise UnusableInput("say which board was not played: --round R --table T --board B --not-played "
                                 "--reason TEXT")
         if round_no is None:  # as a typed score: the last round seated
             round_no = store.last_round() or 1
-        typer.echo(dup.mark_not_played(store, round_no, table, board, reason, by).summary())
+        typer.echo(dup.mark_not_played(store, round_no, table, board, reason, by, replace).summary())
         say_if_stale(store)
         return
     ops: Any = dup
@@ -274,13 +277,51 @@ def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) 
     # behind for it), as the JSON's ``percent`` does.
     footer = ["ranked by IMPs, then matchpoint percentage" if doc["ranked_by"] == "imps" else
               "ranked by matchpoint percentage, then IMPs"]
-    footer += [f"board {f['board']} {f['direction']}: too few tables ({f['tables']}), not scored"
-               for f in doc["too_few"]]
+    footer += _too_few_said(store, doc["too_few"])
     if doc["provisional"]:
         left = ", ".join(f"round {r}: {n} board result{'s' if n > 1 else ''} missing" for r, n in doc["missing"].items())
         footer.insert(0, f"PROVISIONAL — results still missing ({left})")
-    emit(shown, False, False, f"{store.settings.name} — duplicate standings"
-         + (" (provisional)" if doc["provisional"] else ""), footer=footer, wide=wide, keep=("rank", "pair"))
+    title = f"{store.settings.name} — duplicate standings"
+    provisional = " (provisional)" if doc["provisional"] else ""
+    if not doc["fields"]:  # a Howell: one list
+        emit(shown, False, False, title + provisional, footer=footer, wide=wide, keep=("rank", "pair"))
+        return
+    # A Mitchell: a list a direction, each ranked on its own (docs/duplicate.md, "Ranking").
+    groups = [(FIELD_NAMES[f], [s for s, r in zip(shown, doc["pairs"]) if r["direction"] == f]) for f in doc["fields"]]
+    groups.append(("no direction yet", [s for s, r in zip(shown, doc["pairs"]) if r["direction"] not in doc["fields"]]))
+    groups = [(name, rows) for name, rows in groups if rows]
+    for i, (name, rows) in enumerate(groups):
+        if i:
+            typer.echo("")
+        emit(rows, False, False, f"{title}{provisional}, {name}", footer=footer if i == len(groups) - 1 else (),
+             wide=wide, keep=("rank", "pair"))
+
+
+def _too_few_said(store: EventStore, too_few: list[dict[str, Any]]) -> list[str]:
+    """The boards the standings do not score for too few tables, underneath them.  A board that
+    every table due to play it has played (or is marked not playing) has too few tables for good:
+    a line each.  One still travelling has been played at too few tables *so far*: those are said
+    in one line, as what is still to come (after round 1 every board is so, and sixteen lines of
+    "too few tables" read as errors)."""
+    from tournament.event.duplicate_hall import complete_boards
+
+    done = complete_boards(store)
+    lines = [f"board {f['board']} {f['direction']}: too few tables ({f['tables']}), not scored"
+             for f in too_few if f["board"] in done]
+    waiting: dict[int, list[str]] = {}  # board -> its directions still travelling
+    for f in too_few:
+        if f["board"] not in done:
+            waiting.setdefault(f["board"], []).append(f["direction"])
+    if waiting:  # (a board short in one direction only names it)
+        both = {len(d) for d in waiting.values()} == {2}
+        named = ", ".join(str(b) if both or len(d) > 1 else f"{b} {d[0]}" for b, d in sorted(waiting.items()))
+        lines.append(f"not scored yet: board{'s' if len(waiting) > 1 else ''} {named} (played at too few tables "
+                     f"so far; more tables are still to play them)")
+    return lines
+
+
+#: A Mitchell's fields as the standings' titles name them.
+FIELD_NAMES = {"NS": "North-South", "EW": "East-West"}
 
 
 def print_team_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool, lang: str = "en") -> None:

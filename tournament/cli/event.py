@@ -215,7 +215,8 @@ def withdraw(
     """Withdraw a player (or pair) from the next round on; their games so far still count."""
     with open_for_command(event) as store:
         who = pl.withdraw(store, player, reason, by)
-        typer.echo(f"withdrew {who.name} from round {who.withdrawn} on")
+        typer.echo(duplicate_withdrawal.withdrawn_words(store, who) if isinstance(who, Team) else
+                   f"withdrew {who.name} from round {who.withdrawn} on")
         if isinstance(who, Team):  # a seated duplicate event: its boards from now on, not played
             more = duplicate_withdrawal.told(store, "pair_withdrawn", who.id)
             if more:
@@ -282,6 +283,9 @@ def info(event: Path = typer.Argument(..., help="The event file.")) -> None:
 
             entered = f"board results: {len(boards_sql.results(store))}"
         lines.append(f"players: {len(store.players())}; rounds paired: {store.last_round()}; {entered}")
+        from tournament.event import progress
+
+        lines.append(f"progress: {progress.status(store)}")  # (as the feed's event says: "finished")
         typer.echo("\n".join(lines))
 
 

@@ -75,7 +75,8 @@ def return_(
         name, number = roster.return_player(store, player, Who(by, reason))
         team = roster.pair_named(store, name)
         more = duplicate_withdrawal.told(store, "pair_returned", team.id) if team is not None else ""
-    typer.echo(f"{name} is back from round {number}")
+        in_play = bool(more) and number == store.last_round()
+    typer.echo(f"{name} is back from round {number}" + (" (the round in play)" if in_play else ""))
     if more:  # a seated duplicate event: the boards its withdrawal marked in the round in play
         typer.echo(more)
 

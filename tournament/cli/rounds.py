@@ -216,7 +216,13 @@ def pair(
 ) -> None:
     """Pair the next round: numbered tables, seats and byes (refused while a table lacks its result)."""
     with open_for_command(event) as store:
-        plan = rounds.pair_next_round(store, seed)
+        try:
+            plan = rounds.pair_next_round(store, seed)
+        except TournamentError as e:  # (the boards' command names the event file as typed: run as it is)
+            if "tournament boards EVENT " in e.message:
+                e.message = e.message.replace("tournament boards EVENT ", f"tournament boards {_typed(event)} ")
+                e.args = (e.message,)
+            raise
         _print_round(store, plan.round, as_csv, as_json, quiet=quiet)
         kept = store.standings_used(1) if plan.round == 1 and not (as_csv or as_json) else {}
         if kept:  # a seeded round 1 (or an accelerated event's draw) says what it was seeded by
@@ -226,6 +232,13 @@ def pair(
                                                                           if unrated and what != "by the draw" else "")
                        + (f"; accelerated (Baku) in rounds 1-{store.settings.accelerated}"
                           if store.settings.accelerated else ""))
+
+
+def _typed(event: Path) -> str:
+    """The event file as a command line to copy names it (quoted where a shell would split it)."""
+    import shlex
+
+    return shlex.quote(str(event))
 
 
 @guarded
@@ -291,8 +304,9 @@ def result(
     board: Optional[int] = typer.Option(None, "--board", "-b", min=1, max=MAX_COUNT,
                                         help="A duplicate event: the board (with --round and --table)."),
     not_played: bool = typer.Option(False, "--not-played", help="A duplicate event: the table did not play the "
-                                    "board (with --board and --reason); pairs: it is scored over the other "
-                                    "tables; teams: it is not scored in the match."),
+                                    "board (with --board and --reason; --replace: over the hand its phone is "
+                                    "playing); pairs: it is scored over the other tables; teams: it is not "
+                                    "scored in the match."),
 ) -> None:
     """Enter results: game records (checked by domrec), a manual score (marked unverified) or a forfeit;
     in a duplicate event, a board's result at a table (a typed score or the record of its hand), or

@@ -53,13 +53,17 @@ def links(
 
 
 def _say_tables(found: dict[str, Any]) -> None:
-    """A line a table's link; a duplicate round's sit-out table named too (it has no link)."""
-    for t in found["tables"]:
-        typer.echo(f"round {t['round']} table {t['table']}: {t['url']}")
+    """A line a table's link; a duplicate round's sit-out table named too (it has no link), in its
+    place in table order, where the director reading down the tables looks for it (it came last,
+    after tables it stands before)."""
+    lines = [((t["round"], t["table"]), f"round {t['round']} table {t['table']}: {t['url']}")
+             for t in found["tables"]]
     if "sits_out" in found:
         gone = found["sits_out"]
-        typer.echo(f"round {gone['round']} table {gone['table']}: not played (pair {gone['pair']} {gone['name']} "
-                   f"sits out this round)")
+        lines.append(((gone["round"], gone["table"]), f"round {gone['round']} table {gone['table']}: not played "
+                                                      f"(pair {gone['pair']} {gone['name']} sits out this round)"))
+    for _, line in sorted(lines, key=lambda x: x[0]):
+        typer.echo(line)
 
 
 @guarded

@@ -227,7 +227,8 @@ class DeskChange:
         player = who(d["player"]) if "player" in d else d.get("name", "")
         said = {
             "player_withdrawn": lambda: f"withdrew {player} from round {self.round} on",
-            "pair_withdrawn": lambda: f"withdrew the pair {d.get('name', '')} from round {self.round} on"
+            "pair_withdrawn": lambda: f"withdrew the pair {d.get('name', '')} from "
+                                      + _rest_of(d.get("not_played"), self.round) + f"round {self.round} on"
                                       + _marks_said(d.get("not_played"), "; not played for its opponents: "),
             "team_withdrawn": lambda: f"withdrew the team {d.get('name', '')} from round {self.round} on",
             "player_returned": lambda: f"{player} back from round {self.round} (withdrawn from round "
@@ -273,7 +274,9 @@ class DeskChange:
                                                f"over the hand its phone was playing",
             "board_corrected": lambda: f"corrected table {d.get('table')} board {d.get('board')}: "
                                        f"{_board_points(d.get('was'))} → {_board_points(d.get('now'))}",
-            "board_not_played": lambda: f"table {d.get('table')} board {d.get('board')}: not played",
+            "board_not_played": lambda: f"table {d.get('table')} board {d.get('board')}: not played" + (
+                f" (marked over the hand {_tables_said(d.get('over_play'))} phone was playing)"
+                if d.get("over_play") else ""),
             "board_cleared": lambda: f"took back table {d.get('table')} board {d.get('board')}: " + (
                 "its mark 'not played'" if d.get("was") == "not played" else
                 f"{_board_points(d.get('was'))} ({_BOARD_HOW.get((d.get('was') or {}).get('how'), '?')})"),
@@ -295,6 +298,21 @@ class DeskChange:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "when": self.when, "by": self.by, "action": self.action, "round": self.round,
                 "detail": self.detail, "reason": self.reason}
+
+
+def _rest_of(marks: Any, round_no: int | None) -> str:
+    """``the rest of round 4 and from ``: a duplicate pair's withdrawal that marked boards of the
+    round in play (the round before the one it is withdrawn from) left that round too."""
+    if round_no and isinstance(marks, list) and any(isinstance(m, dict) and m.get("round") == round_no - 1
+                                                    for m in marks):
+        return f"the rest of round {round_no - 1} and from "
+    return ""
+
+
+def _tables_said(tables: Any) -> str:
+    """``table 1's``, ``tables 1 and 2's``: whose phone's hand a mark took."""
+    numbers = [str(n) for n in tables or []]
+    return (f"table {numbers[0]}'s" if len(numbers) == 1 else f"tables {' and '.join(numbers)}'")
 
 
 def _marks_said(marks: Any, lead: str) -> str:

@@ -475,20 +475,22 @@ def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, 
 
 
 def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int, scores: dict[str, int],
-                  reason: str, by: str, ended: str | None = None) -> BoardEntry:
+                  reason: str, by: str, ended: str | None = None, find: TableFinder | None = None) -> BoardEntry:
     """The director corrects a board's result at a table with a typed score (unverified): the
     board must have a result there; the one it replaces is kept whole
     (``board_result_audit``), and the correction goes into the audit trail with ``reason``
-    (``board_corrected``).  The standings, travellers and feed are computed afresh from it."""
+    (``board_corrected``).  The standings, travellers and feed are computed afresh from it.
+    ``find``: as for :func:`enter_score` (duplicate teams give theirs; the caller has checked the event)."""
     from tournament.event.audit import clean_text
     from tournament.store import desk as desk_sql
 
-    check_duplicate(store, "a board's correction")
+    if find is None:
+        check_duplicate(store, "a board's correction")
     if not isinstance(reason, str) or not reason.strip():
         raise UnusableInput("give the reason for correcting a board's result (it goes into the audit trail)")
     reason = clean_text(reason, "the reason") or reason
     with store.write():
-        table = _seated(store, round_no, table_no, board_no)
+        table = (find or _seated)(store, round_no, table_no, board_no)
         old = sql.result(store, table.id, board_no)
         if old is None:
             raise ResultRefused(f"round {round_no} table {table_no} board {board_no} has no result yet: there is "
@@ -711,9 +713,12 @@ def not_played_boards(store: EventStore) -> dict[int, list[int]]:
     phone, which skips them): marked so, and in duplicate teams each board marked so at the match's
     other table that has no result here (it is not scored in the match: nothing is to come here;
     :func:`tournament.store.boards.not_scored`)."""
-    have = {(r["table_id"], r["board"]) for r in sql.results(store)}
+    marked = sql.not_scored(store)
+    if not marked:  # (the usual case: a table's every move asks, and an event's results are thousands)
+        return {}
+    have = sql.results_at(store, {t for t, _ in marked})
     out: dict[int, list[int]] = {}
-    for table_id, board_no in sorted(sql.not_scored(store) - have):
+    for table_id, board_no in sorted(marked - have):
         out.setdefault(table_id, []).append(board_no)
     return out
 
@@ -774,8 +779,20 @@ class BoardMark:
     #: Duplicate teams, a result taken back: the match's other table, where the board is marked not
     #: played (so nothing is to be entered again here: the board is not scored in the match).
     marked_at_other: int | None = None
+    #: Marked not played over a hand in play (``replace``): the tables whose phone's hand of the
+    #: board was taken off (its moves kept in the venue's log).
+    over_play: tuple[int, ...] = ()
 
     def summary(self) -> str:
+        return "; ".join(self.sentences())
+
+    def sentences(self) -> list[str]:
+        """What was done, a sentence each (the director's page translates each whole): the mark,
+        and each table whose phone's hand of the board the mark took off (``over_play``)."""
+        return [self._summary()] + [f"table {n}'s phone no longer plays board {self.board} (its moves stay in the "
+                                    f"venue's log)" for n in self.over_play]
+
+    def _summary(self) -> str:
         if self.what == "already":
             was = self.was or {}
             at = was.get("marked_at")
@@ -820,7 +837,7 @@ class BoardOnPhone(ResultRefused):
 
 
 def mark_not_played(store: EventStore, round_no: int, table_no: int, board_no: int, reason: str | None,
-                    by: str | None = None) -> BoardMark:
+                    by: str | None = None, replace: bool = False) -> BoardMark:
     """A board the table did not play (time ran out, a pair left): it gets no result there and none is
     awaited, so the round can end.  Nothing is scored for that table on it: the board is scored over
     the tables that did play it, exactly as if that table's row did not exist (too few tables, and
@@ -835,8 +852,14 @@ def mark_not_played(store: EventStore, round_no: int, table_no: int, board_no: i
     on both its tables together: :func:`tournament.event.duplicate_teams.matches`), and nothing is
     awaited at the match's other table either (:func:`tournament.store.boards.not_scored`), so the
     mark is refused too while that table's phone is playing the board: it would take the board from
-    under the hand."""
-    from tournament.store import desk as desk_sql
+    under the hand.
+
+    ``replace``: marked all the same over the hand the phone is playing (time ran out mid-hand,
+    ``--not-played --replace``), as a score entered with ``--replace`` takes the phone's hand: the
+    board is closed in the table's venue log (:func:`tournament.store.venue.close_board`; its moves
+    stay there) and the trail says the mark took the hand off the phone (``over_play``).  A hand
+    taken back whole on the phone (Undo, no move made) is not in play, and needs no ``replace``."""
+    from tournament.store import desk as desk_sql, venue as venue_sql
 
     _duplicate_only(store, "a board not played")
     reason = _need_reason(reason, "the board was not played")
@@ -849,27 +872,38 @@ def mark_not_played(store: EventStore, round_no: int, table_no: int, board_no: i
                                  f"{old['ns_points']}, EW {old['ew_points']}): take it back first (tournament clear "
                                  f"EVENT --round {round_no} --table {table_no} --board {board_no} --reason TEXT)",
                                  round_no, table_no, board_no, old["ns_points"], old["ew_points"])
+        playing = []  # the tables whose phone's hand of the board the mark takes (with ``replace``)
         if res.board_on_phone(store, table, boards_of(store, table)) == board_no:
-            raise BoardOnPhone(f"table {table_no}'s phone is playing board {board_no}: finish the hand there, or "
-                               f"enter its score with --replace", round_no, table_no, board_no)
+            if not replace:
+                raise BoardOnPhone(f"table {table_no}'s phone is playing board {board_no}: finish the hand there, "
+                                   f"or give --replace to mark it not played over the hand (or enter its score "
+                                   f"with --replace)", round_no, table_no, board_no)
+            playing.append(table)
         other = _other_table(store, table)
         if other is not None and sql.result(store, other.id, board_no) is None and \
                 res.board_on_phone(store, other, boards_of(store, other)) == board_no:
             # Duplicate teams: the mark takes the board from the match's other table too (nothing is awaited
             # there), so not from under a hand its phone is playing.
-            raise BoardOnPhone(f"table {other.number}'s phone is playing board {board_no} (the match's other "
-                               f"table: a board not played is scored at neither): finish the hand there, or enter "
-                               f"its score with --replace", round_no, other.number, board_no)
+            if not replace:
+                raise BoardOnPhone(f"table {other.number}'s phone is playing board {board_no} (the match's other "
+                                   f"table: a board not played is scored at neither): finish the hand there, or "
+                                   f"give --replace to mark it over the hand (or enter its score with --replace)",
+                                   round_no, other.number, board_no)
+            playing.append(other)
         first = _marked(store, table.id, board_no)
         match = None if other is None else (min(table.number, other.number), max(table.number, other.number))
         if first is not None:  # marked already: said with the first mark's reason, nothing changed
             return BoardMark(round_no, table_no, board_no, "already", first, match)
         who = by or store.author or default_author()
         sql.mark_not_played(store, table.id, board_no, reason, now(), who)
-        desk_sql.log(store, "board_not_played", round_no, {"table": table_no, "board": board_no}, who, reason)
+        for t in playing:  # the phone's hand of it taken off, as a score entered over it takes it
+            venue_sql.close_board(store, t.id, board_no, now(), not_played=True)
+        taken = [t.number for t in playing]
+        desk_sql.log(store, "board_not_played", round_no,
+                     {"table": table_no, "board": board_no, **({"over_play": taken} if taken else {})}, who, reason)
         changes.record(store, changes.BOARD_RESULT, round_no, table_no, {"board": board_no, "not_played": True})
         progress.note_if_finished(store)
-        return BoardMark(round_no, table_no, board_no, "not played", None, match)
+        return BoardMark(round_no, table_no, board_no, "not played", None, match, over_play=tuple(taken))
 
 
 def _other_table(store: EventStore, table: Table) -> Table | None:
@@ -951,10 +985,24 @@ def directions(store: EventStore) -> dict[int, str]:
     return {p: next(iter(d)) if len(d) == 1 else "both" for p, d in seen.items()}
 
 
+#: A Mitchell's two fields, as its standings list them: North-South, then East-West.
+FIELDS = ("NS", "EW")
+
+
+def fields(store: EventStore) -> tuple[str, ...]:
+    """The fields the standings rank apart: a Mitchell's two directions (:data:`FIELDS`), or none (a
+    Howell, one list).  In a Mitchell an NS pair is compared on each board's traveller with the
+    other NS pairs alone (matchpoints are won within a direction), so its 60% and an EW pair's 60%
+    were not measured against the same pairs: a club announces a winner a direction.  Without an
+    arrow switch (this tool has none) a Mitchell pair keeps its direction all session; a Howell
+    pair sits both ways, and every pair is compared with every other."""
+    return FIELDS if store.settings.movement == "mitchell" else ()
+
+
 def standings(store: EventStore, shown: set[int] | None = None) -> dict[str, Any]:
     """The pairs ranked by the event's choice (matchpoints or IMPs; the other breaks a tie), as
     ``standings --json`` prints them: ``{"pairs": [{"rank", "pair", "name", "direction", "boards",
-    "matchpoints", "top", "percent", "imps", "unscored"}...], "ranked_by", "too_few": [{"board",
+    "matchpoints", "top", "percent", "imps", "unscored"}...], "ranked_by", "fields", "too_few": [{"board",
     "direction", "tables"}...], "provisional", "missing": {"round": board results still to come},
     "members": {"pair": [its two players' names]}}``.  ``pair`` is the movement's number (``members``
     is keyed by it, as text: a league by player credits each of them with their pair's place and
@@ -963,7 +1011,9 @@ def standings(store: EventStore, shown: set[int] | None = None) -> dict[str, Any
     :func:`tournament.event.duplicate_hall.complete_boards`): counting those boards only, a board
     counting once every table due to play it has played it (its matchpoints, and a total that
     holds them, would tell the tables still to play it how it went); the provisional rows and
-    ``missing`` still count every result to come."""
+    ``missing`` still count every result to come.  ``fields``: in a Mitchell ``["NS", "EW"]``, the
+    pairs of each direction listed together (NS first) and ranked among themselves, a rank 1 a
+    direction (:func:`fields`); in a Howell ``[]``, one list."""
     check_duplicate(store, "duplicate standings")
     scored = session(store, shown)
     names = {t.id: t.name for t in store.teams()}
@@ -976,19 +1026,30 @@ def standings(store: EventStore, shown: set[int] | None = None) -> dict[str, Any
     for pair in ids:  # a pair with no result yet still stands, with nothing
         totals.setdefault(pair, mp.PairTotal(pair, 0, 0, 0, 0, 0))
     ranked = mp.ranking(attrs.evolve(scored, totals=tuple(totals[p] for p in sorted(totals))), by)
+    split = fields(store)
+    if split:  # a Mitchell: each direction ranked on its own, North-South first (``fields``)
+        order = {field: i for i, field in enumerate(split)}  # (a sort keeps each field's ranking)
+        ranked = tuple(sorted(ranked, key=lambda t: order.get(facing.get(t.pair, ""), len(split))))
     rows = []
-    previous: tuple[Fraction, int] | None = None
-    for place, t in enumerate(ranked, 1):
-        key = (Fraction(t.matchpoints, t.top or 1), t.imps)
+    previous: tuple[str, Fraction, int] | None = None
+    place = 0
+    for t in ranked:
+        direction = facing.get(t.pair, "")
+        field = direction if direction in split else ""
+        place = 1 if not rows or rows[-1]["_field"] != field else place + 1
+        key = (field, Fraction(t.matchpoints, t.top or 1), t.imps)
         rank = rows[-1]["rank"] if previous == key else place
         previous = key
         rows.append({"rank": rank, "pair": t.pair, "name": names.get(ids.get(t.pair, -1), ""),
-                     "direction": facing.get(t.pair, ""), "boards": t.boards, "matchpoints": t.matchpoints,
-                     "top": t.top, "percent": round(t.percent, 2), "imps": t.imps, "unscored": t.unscored})
+                     "direction": direction, "boards": t.boards, "matchpoints": t.matchpoints,
+                     "top": t.top, "percent": round(t.percent, 2), "imps": t.imps, "unscored": t.unscored,
+                     "_field": field})
+    for row in rows:
+        del row["_field"]
     few = [{"board": tr.board, "direction": tr.direction, "tables": tr.tables} for tr in scored.travellers
            if tr.too_few]
     left = missing_by_round(store)
-    return {"pairs": rows, "ranked_by": by, "too_few": few, "provisional": bool(left),
+    return {"pairs": rows, "ranked_by": by, "fields": list(split), "too_few": few, "provisional": bool(left),
             "missing": {str(r): n for r, n in sorted(left.items())},
             "members": {str(n): partners.get(i, []) for n, i in sorted(ids.items())}}
 

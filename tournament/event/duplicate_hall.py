@@ -13,6 +13,7 @@ traveller says how many tables have played it, and nothing of their scores (docs
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from tournament.errors import TournamentError
@@ -37,6 +38,30 @@ def complete_boards(store: EventStore) -> set[int]:
                 plays.setdefault(b, []).append((number, s.table))
     return {b for b, at in plays.items()
             if all((where.get(p) is not None and (where[p], b) in done) for p in at)}
+
+
+def ranked_pairs(standings: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rows of the duplicate standings (:func:`duplicate.standings`) that the public pages and
+    the feed rank: the pairs with a board scored, ranked again among themselves (docs/duplicate.md).
+
+    A pair with no board scored yet (none played, or none that every table due to play it has
+    played, or each at too few tables to compare) stands on 0/0, "0.00%": ranked with the others it
+    was *Rank 1* with everyone else early on, or ranked above a pair that scored 0% with negative
+    IMPs.  It has no rank until a board of it counts, so it is left out here, and a pair behind it
+    moves up.  The one rule for every place that shows a pair's rank: the standings page (the
+    hall's and the report's), a pair's card, a player's page, the projector and
+    ``/api/v1/standings``; the director's ``tournament standings`` keeps every pair."""
+    rows: list[dict[str, Any]] = []
+    previous: tuple[str, Fraction, int] | None = None
+    split = standings.get("fields") or ()  # a Mitchell: each direction ranked on its own, from 1
+    place = 0
+    for r in (r for r in standings["pairs"] if r["boards"]):
+        field = r["direction"] if r["direction"] in split else ""
+        place = place + 1 if previous is not None and previous[0] == field else 1
+        key = (field, Fraction(r["matchpoints"], r["top"] or 1), r["imps"])  # as the standings break ties
+        rows.append({**r, "rank": rows[-1]["rank"] if key == previous else place})
+        previous = key
+    return rows
 
 
 def pair_cards(travellers: list[dict[str, Any]], standings: dict[str, Any]) -> dict[int, dict[str, Any]]:

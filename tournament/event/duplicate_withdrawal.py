@@ -21,7 +21,7 @@ missed stay missed), stays.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from tournament.errors import Refused
 from tournament.event import changes, progress
@@ -71,12 +71,15 @@ def _to_mark(store: EventStore, table: Table) -> list[int]:
 
 def _on_phone(store: EventStore, table: Table) -> int | None:
     """The board the table's phone has a hand in progress on, else None (as
-    :func:`tournament.event.results.board_on_phone` finds it)."""
+    :func:`tournament.event.results.board_on_phone` finds it: a hand taken back whole is none)."""
+    from tournament.event.tables import hand_left_on_phone
+
     played, since = desk_sql.venue_board_rows(store, table.id)
     if not since:
         return None
     settled = sql.settled(store)
-    return next((b for b in _boards_of(store, table) if b not in played and (table.id, b) not in settled), None)
+    board = next((b for b in _boards_of(store, table) if b not in played and (table.id, b) not in settled), None)
+    return board if board is not None and hand_left_on_phone(store, table) else None
 
 
 def _reason(team: Team, reason: str | None) -> str:
@@ -200,14 +203,35 @@ def seated_away(store: EventStore) -> dict[int, set[int]]:
             if (out := {p.id for p in store.players() if p.team in pairs and not p.active_in(r)})}
 
 
-def back_from(store: EventStore, team: Team) -> int:
+def back_from(store: EventStore, team: Team, cleared: Sequence[dict[str, Any]] = ()) -> int:
     """The round a returning pair of a duplicate pairs movement is back from: the round in play
-    where the movement seated it there while withdrawn (the marks made there are taken back: it
-    plays those boards), else the next round, as in every event."""
+    where the movement seated it there while withdrawn, or where its withdrawal's marks there are
+    taken back (``cleared``, :func:`take_back`: it plays those boards after all; saying the next
+    round then told of a return from round 5 that gave the pair round 4's boards back), else the
+    next round, as in every event."""
     last = store.last_round()
     if store.settings.duplicate and team.withdrawn is not None and team.withdrawn <= last:
         return last
+    if any(m["round"] == last for m in cleared):
+        return last
     return last + 1
+
+
+def withdrawn_words(store: EventStore, team: Team) -> str:
+    """The command line's first line of a pair's withdrawal: from which round on, and, where its
+    withdrawal marked boards of the round in play not played (its boards there not yet played),
+    that it left that round too; before, ``withdrew X from round 5 on`` was said of a withdrawal
+    that marked round 4's boards."""
+    said = f"withdrew {team.name} from round {team.withdrawn} on"
+    if not applies(store):
+        return said
+    last = store.last_round()
+    line = next((r for r in reversed(desk_sql.trail(store)) if r["action"] == "pair_withdrawn"
+                 and isinstance(r["detail"], dict) and r["detail"].get("pair") == team.id), None)
+    if any(m.get("round") == last for m in ((line or {}).get("detail", {}).get("not_played") or [])):
+        return (f"withdrew {team.name} from the rest of round {last} (the round in play) and from round "
+                f"{team.withdrawn} on")
+    return said
 
 
 def told(store: EventStore, action: str, pair_id: int) -> str:
@@ -222,7 +246,7 @@ def told(store: EventStore, action: str, pair_id: int) -> str:
     where = "; ".join(f"round {m['round']} table {m['table']} board{'s' if len(m['boards']) > 1 else ''} "
                       f"{', '.join(map(str, m['boards']))}" for m in marks)
     if action == "pair_returned":
-        return f"to play again, no longer marked not played: {where}" if marks else ""
+        return f"to play again in the round in play, no longer marked not played: {where}" if marks else ""
     later = ("; its boards in each round seated from now on are marked not played as the round is seated"
              if store.settings.duplicate else
              "; its team is a pair short from the next round: bring a reserve into the pair (tournament team "

@@ -166,7 +166,8 @@ def published_standings(store: EventStore) -> dict[str, Any]:
     ``columns`` and ``tiebreaks`` naming them: its rounds have no games of their own, so the ranking
     of games (and the players' and pairs' rankings of games beside it) would be all zeros there.
     The hall's own pages read :func:`standings`.  Public: a duplicate event's count only the boards
-    every table due to play them has played (``withhold``)."""
+    every table due to play them has played (``withhold``), and list only the pairs with a board
+    scored, as the hall's pages rank them (:func:`tournament.event.duplicate_hall.ranked_pairs`)."""
     s = store.settings
     if not (s.duplicate or s.team_duplicate):
         return standings(store, withhold=True)
@@ -175,8 +176,13 @@ def published_standings(store: EventStore) -> dict[str, Any]:
     from tournament.event.browsing import DUPLICATE_COLUMNS, DUPLICATE_TEAM_COLUMNS
 
     if s.duplicate:
+        from tournament.event.duplicate_hall import ranked_pairs
+
         doc = duplicate.standings(store, shown)
-        rows, keys = doc["pairs"], DUPLICATE_COLUMNS
+        # As the hall's standings: a pair with no board scored yet has no rank, and is not listed
+        # (``members`` still names every pair's players).
+        rows, keys = ranked_pairs(doc), DUPLICATE_COLUMNS
+        doc = {**doc, "pairs": rows}
         ties = ["percent", "imps"] if doc["ranked_by"] == "matchpoints" else ["imps", "percent"]
     else:
         doc = duplicate_teams.standings(store, shown=shown)

@@ -103,10 +103,13 @@ def _rows(doc: dict[str, Any], by: str) -> list[dict[str, Any]]:
         rows = doc.get(_LISTS[by][0])
         return rows if isinstance(rows, list) else []
     out = []
-    of = len(listed)
+    # A Mitchell's standings rank each direction on its own (``fields``): a place is of its direction's pairs.
+    split = doc.get("fields") if isinstance(doc.get("fields"), list) else []
     for row in listed:
         if not isinstance(row, dict):
             continue
+        of = len(listed) if row.get("direction") not in split else \
+            sum(1 for r in listed if isinstance(r, dict) and r.get("direction") == row.get("direction"))
         place = {"rank": row.get("rank"), "of": of, **{k: row[k] for k in _SCORES if row.get(k) is not None}}
         counted = {k: row[k] for k in ("played", "won", "drawn", "lost") if k in row}  # teams' matches
         if by in ("player", "club"):

@@ -415,8 +415,10 @@ def _by_player(data: dict[str, Any]) -> dict[str, Any]:
                             number_of.setdefault(s["id"], t["pairs"][s["side"]])
                 for p in (r.get("sits_out") or {}).get("players", ()):
                     number_of.setdefault(p["id"], r["sits_out"]["pair"])
-            # (a pair with no board scored yet is not on the hall's standings: no rank to give)
-            ranked = {row["pair"]: row for row in data["duplicate_standings"]["pairs"] if row["boards"]}
+            # (a pair with no board scored yet is not on the standings: no rank to give)
+            from tournament.event.duplicate_hall import ranked_pairs
+
+            ranked = {row["pair"]: row for row in ranked_pairs(data["duplicate_standings"])}
             standing = {player: ranked[n] for player, n in number_of.items() if n in ranked}
         index = data["_by_player"] = {"games": games, "now": now, "standing": standing, "current": current,
                                       "players": {p["id"]: p for p in data["players"]}}

@@ -664,10 +664,25 @@ BOARD_BY_BOARD = ("a duplicate event's results are entered board by board: tourn
                   "--table T --board B --score NS=..,EW=.. (or the hand's record)")
 
 
-def refuse_whole_game(store: EventStore) -> None:
-    """A duplicate pairs event takes no game's result: before anything else is read or said of it."""
-    if store.settings.duplicate:
+def refuse_whole_game(store: EventStore, amending: tuple[int, int] | None = None) -> None:
+    """A duplicate pairs event takes no game's result: before anything else is read or said of it.
+    ``amending``: the round and table ``amend`` was to correct, named in the command it points to,
+    with ``--replace`` where a board of that table has a result (without it, the command it pointed
+    to was refused in turn: the board already has a result)."""
+    if not store.settings.duplicate:
+        return
+    if amending is None:
         raise UnusableInput(BOARD_BY_BOARD)
+    from tournament.store import boards as board_sql
+
+    round_no, table_no = amending
+    table = store.table(round_no, table_no) if 1 <= round_no <= store.last_round() else None
+    has = table is not None and any(r["table_id"] == table.id for r in board_sql.results(store))
+    raise UnusableInput("a duplicate event's results are entered board by board: "
+                        + (f"correct a board's with tournament result EVENT --round {round_no} --table {table_no} "
+                           f"--board B --score NS=..,EW=.. --replace" if has else
+                           f"tournament result EVENT --round {round_no} --table {table_no} --board B "
+                           f"--score NS=..,EW=..") + " (or the hand's record)")
 
 
 class GameOnPhone(ResultRefused):
@@ -726,7 +741,10 @@ def board_on_phone(store: EventStore, table: Table, boards: Sequence[int]) -> in
     if not since:
         return None
     settled = board_sql.settled(store)  # (a board marked not played there is not in play either)
-    return next((b for b in boards if b not in played and (table.id, b) not in settled), None)
+    board = next((b for b in boards if b not in played and (table.id, b) not in settled), None)
+    from tournament.event.tables import hand_left_on_phone
+
+    return board if board is not None and hand_left_on_phone(store, table) else None
 
 
 def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: dict[str, int],
@@ -873,7 +891,7 @@ def amend_record(store: EventStore, text: str | bytes, source: str, round_no: in
     game, checked by domrec exactly as :func:`enter_record` checks one.  The table must have a
     result; the record must be that table's game (its players in their seats, its round and
     table tags agreeing).  The old result goes to the audit trail with ``by`` and ``reason``."""
-    refuse_whole_game(store)
+    refuse_whole_game(store, (round_no, table_no))
     from tournament.event.audit import clean_text
 
     by, reason = clean_text(by, "the name of who made it"), clean_text(reason, "the reason")
@@ -920,7 +938,7 @@ def amend_dgn(store: EventStore, text: str | bytes, source: str, round_no: int, 
 def amend_manual(store: EventStore, round_no: int, table_no: int, scores: dict[str, int],
                  winner: str | None = None, by: str | None = None, reason: str | None = None) -> Entry:
     """Correct a result with a score typed in by the director (stored as unverified)."""
-    refuse_whole_game(store)
+    refuse_whole_game(store, (round_no, table_no))
     from tournament.event.audit import clean_text
 
     by, reason = clean_text(by, "the name of who made it"), clean_text(reason, "the reason")
@@ -997,6 +1015,19 @@ def _amended(entry: Entry) -> Entry:
 MAX_MANUAL_SCORE = 1_000_000
 
 
+def _sides_in_any_case(scores: dict[str, int], sides: Sequence[str]) -> dict[str, int]:
+    """``ns=31,ew=0`` read as ``NS=31,EW=0``: a side named in another case is that side, where it
+    cannot be another (the table's sides differ in more than case, and no side is named twice);
+    anything else is left as typed, for the refusal to name."""
+    folded = {side.casefold(): side for side in sides}
+    if len(folded) != len(sides):
+        return scores
+    named = {k: folded.get(k.casefold(), k) for k in scores}
+    if len(set(named.values())) != len(named):
+        return scores
+    return {named[k]: v for k, v in scores.items()}
+
+
 def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
                    settings: Settings | None = None, hand: bool = False) -> tuple[dict[str, int], str | None]:
     """A manual score checked against the table's sides; the winner by the highest score
@@ -1012,6 +1043,7 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
     that never ends there as a draw (Castle Rock's youngest hand) need ``winner``, as at a table
     of more than two."""
     sides = table.sides()
+    scores = _sides_in_any_case(scores, sides)
     if set(scores) != set(sides):
         raise ScoreSides(f"table {table.number} has sides {', '.join(sides)}; a score is needed for each "
                          f"of them, and nothing else (given: {', '.join(scores) or 'none'})")

@@ -166,7 +166,7 @@ def return_player(store: EventStore, key: str, who: Who = NOBODY) -> tuple[str, 
                 _refuse_in_a_seated_movement(store, f"{team.name} cannot come back: the pair would never be seated")
             if duplicate_withdrawal.applies(store):  # the marks its withdrawal made in the round in play
                 detail["cleared"] = duplicate_withdrawal.take_back(store, team)
-                nxt = duplicate_withdrawal.back_from(store, team)
+                nxt = duplicate_withdrawal.back_from(store, team, detail["cleared"])
             sql.clear_team_withdrawn(store, team.id)
             changes.record(store, changes.PAIR_RETURNED, data={"id": team.id, "name": team.name, "from_round": nxt})
             trail_it(store, "pair_returned", nxt, detail, who)

@@ -129,6 +129,7 @@ class Live:
     confirmed: dict = attrs.Factory(dict)  # side or seat -> when, since the game's last change
     called: str | None = None  # when the director was called, while the call stands
     last_at: str | None = None  # the time of the table's last write
+    moved_at: str | None = None  # the time of its last write but a call of the director or its clearing
     set_aside: list[int] = attrs.Factory(list)  # revisions of the log that no longer read (see replay)
     logged: str | None = None  # the status the change log last gave the table, once read (see _log_status)
     corrected: dict | None = None  # the director's last correction, while no move was recorded after it
@@ -213,6 +214,8 @@ def _replay_carefully(template: Any, rows: list[tuple[int, str, str, str]]) -> L
 def apply(live: Live, kind: str, body: str, at: str) -> None:
     """What one accepted write changes, besides the game (``dgn`` rows are taken by the session)."""
     live.last_at = at
+    if kind not in QUIET:  # (the director's page's "Last move": a call is no move)
+        live.moved_at = at
     live.quiet = live.quiet + 1 if kind in QUIET else 0
     if kind in ("dgn", "correct", WITHHELD):
         live.confirmed = {}  # the game changed: confirmations were for the game as it was
@@ -232,7 +235,8 @@ def apply(live: Live, kind: str, body: str, at: str) -> None:
             data = json.loads(body)
             live.played.append(int(data["board"]))
             if data.get("entered"):
-                live.entered = {"board": int(data["board"]), "at": at}
+                live.entered = {"board": int(data["board"]), "at": at,
+                                **({"not_played": True} if data.get("not_played") else {})}
         live.confirmed = {}
         live.corrected = None
     elif kind == "call":

@@ -170,6 +170,24 @@ SEED_REFUSAL = N_('"seed" is draw, rating or column:NAME (round 1 only; a rating
 GAME_ON_PHONE = N_("round %(n)s table %(n2)s has a game in progress on its table phone: let the table finish it "
                    "and confirm it there, or give the reason for entering this result over it; nothing was stored")
 
+#: The director's page entering a duplicate board's first result (:meth:`Venue.director_result`, the
+#: command line's ``tournament result --board B --score``) while the table's phone is playing that
+#: board, or at a table where it is marked not played, without a reason (the command line's words
+#: name ``--replace``).
+BOARD_ON_PHONE = N_("table %(n)s's phone is playing board %(n2)s: let the table finish it and confirm it there, "
+                    "or give the reason for entering this result over it; nothing was stored")
+BOARD_MARKED = N_("round %(n)s table %(n2)s board %(n3)s is marked not played: give the reason for entering its "
+                  "result instead; nothing was stored")
+
+#: How a hand of each game may end on a score sheet (a duplicate board is one hand): what the
+#: director's page offers to choose from when it enters or corrects a board's result, as the
+#: engines' :meth:`score_sheet_hand` take a hand's ``result.end`` (Competitive: out or blocked;
+#: Broadway and Horse race also take out or blocked, and a game's own endings a single board never
+#: has: Broadway's sudden death after a tie, Horse race's target; Castle Rock and Domino Roads end
+#: only "out", so there is nothing to choose).
+HAND_ENDS = {"competitive": ("out", "blocked"), "broadway": ("out", "blocked"), "horse-race": ("out", "blocked"),
+             "castle-rock": ("out",), "domino-roads": ("out",)}
+
 #: A table's last confirmation finding the table's result stored already (the director's, landed
 #: after the confirmation read the table): the phone's game is not stored (:meth:`Venue._enter`;
 #: the command line's words name ``--replace``).
@@ -180,9 +198,16 @@ HAS_RESULT = N_("round %(n)s table %(n2)s already has a result (%(scores)s): thi
 #: phone had started (:meth:`Venue.overview`: its progress; the table's page, table.js, says the same).
 DIRECTORS_RESULT = N_("result entered by the director")
 
+#: The director's page at the end of a duplicate session: the movement's rounds all seated and
+#: played (:meth:`Venue.overview`, ``finished``), said where "Pair the next round" is greyed.
+SESSION_OVER = N_("The session is over: %(why)s.")
+
 REFUSALS = (
     GAME_ON_PHONE,
     HAS_RESULT,
+    BOARD_ON_PHONE,
+    BOARD_MARKED,
+    SESSION_OVER,
     N_("round %(n)s table %(n2)s has no game to show: its result is a forfeit"),
     N_("round %(n)s table %(n2)s has no game to show: its result is a score typed by hand"),
     N_("round %(n)s table %(n2)s plays no boards: its replay is its game's"),
@@ -372,6 +397,8 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s board %(n3)s: not played — no score there; the board is scored over the tables "
        "that played it"),
     N_("round %(n)s table %(n2)s board %(n3)s: no longer marked not played; its result is to be entered"),
+    # (marked over the hand the table's phone was playing: "replace")
+    N_("table %(n)s's phone no longer plays board %(n2)s (its moves stay in the venue's log)"),
     N_("round %(n)s table %(n2)s board %(n3)s was already marked not played, %(when)s by %(who)s — %(reason)s; "
        "nothing was changed"),
     # (the same, marked from this page: its author's words are the page's, said in the page's language)
@@ -877,7 +904,23 @@ class Venue:
         """The key checked (:meth:`authorize`), then :meth:`state`, the table read once."""
         with self.lock:
             kind, table = self._authorized(token, round_no, table_no)
-            return self.state(round_no, table_no, found=table, table_key=kind == "table")
+            answer = self.state(round_no, table_no, found=table, table_key=kind == "table")
+            if kind == "director" and self._plays_boards:
+                answer.update(self._board_results(table if table is not None else self.table(round_no, table_no)))
+            return answer
+
+    def _board_results(self, table: Table) -> dict[str, Any]:
+        """What the director's page shows of a duplicate table's boards, to enter or correct one
+        (the director's key alone reads it): each board's stored result there, with how its hand
+        ended (``board_results``: ``{"board", "NS", "EW", "ended"}``, ``ended`` None where nobody
+        said), and the ways a hand of the game may end (``ends``: :data:`HAND_ENDS`)."""
+        rows = []
+        for number in self._boards_of(table):
+            done = duplicate.entered(self.store, table.id, number)
+            if done is not None:
+                rows.append({"board": number, "NS": done["ns_points"], "EW": done["ew_points"],
+                             "ended": done["ended"]})
+        return {"board_results": rows, "ends": list(HAND_ENDS.get(self.store.settings.game, ("out",)))}
 
     def _fresh(self) -> None:
         """Forget the keys, tables and results kept if anything was written to the file since they
@@ -1767,6 +1810,13 @@ class Venue:
                            else {"hands": len(game["hands"])} if hand else None)
                 progress = (f"hand {hand['number']}, move {len(hand['moves'])}" if hand and game["in_hand"]
                             else f"{len(game['hands'])} hand{'s' if len(game['hands']) != 1 else ''}" if hand else "")
+                # A duplicate table plays one hand a board: the board it is on names where it is.
+                on_board = state.get("board") if self._plays_boards else None
+                if on_board is not None and hand is not None:
+                    reached = ({"board": on_board, "move": len(hand["moves"])} if game["in_hand"]
+                               else {"board": on_board})
+                    progress = (f"board {on_board}, move {len(hand['moves'])}" if game["in_hand"]
+                                else f"board {on_board}")
                 # A result the director entered (the director's page, or the command line) over a game
                 # the phone had started: the table's result is the director's, not where its phone
                 # got to (the table's page says it in the same words).
@@ -1781,7 +1831,8 @@ class Venue:
                 idle = status in ("playing", "waiting") and quiet is not None and quiet >= self.idle_minutes
                 tables.append({"round": t.round, "table": t.number, "status": status, "progress": progress,
                                "reached": reached, "entered": entered,
-                               "last_at": live.last_at, "rev": live.rev, "called": state["called"],
+                               "last_at": live.last_at, "moved_at": live.moved_at,
+                               "rev": live.rev, "called": state["called"],
                                "idle": idle, "idle_minutes": int(quiet) if idle and quiet is not None else None,
                                "players": {s.seat: players[s.player].name for s in t.seats},
                                "units": {s.side: {"pair": pair_names[players[s.player].team],
@@ -1804,6 +1855,13 @@ class Venue:
                              for m in teams.match_docs(self.store, rnd)] if rnd and self.store.settings.teams else [])
             # A duplicate session ends with its movement's last round: nothing is left to pair.
             over = self.store.settings.duplicate and event_progress.status(self.store) == event_progress.FINISHED
+            # ... said so where the greyed "Pair the next round" is, in the words ``tournament pair``
+            # refuses the next round with (:func:`duplicate.pair_round`).
+            finished = None
+            if over:
+                moving = duplicate.movement(self.store)
+                finished = SESSION_OVER % {"why": f"the {moving.tables}-table {moving.kind} has {moving.rounds} "
+                                                  f"rounds, and all are seated"}
             # An odd number of duplicate pairs: the pair sitting this round out, whose table is no
             # table of the round (the feed's round says it so: ``sits_out``).
             out = duplicate.sits_out(self.store, rnd) if rnd and self.store.settings.duplicate else None
@@ -1821,7 +1879,7 @@ class Venue:
                              if any(pair_players.get(pid, set()) & resting for pid in sq.pairs)]
             return {"event": self.store.settings.name, "round": rnd, "tables": tables, "sits_out": sits_out,
                     "team_byes": team_byes,
-                    "can_pair": (complete or not rnd) and not over,
+                    "can_pair": (complete or not rnd) and not over, "finished": finished,
                     # Round 1 not paired yet: the players' columns it may be seeded by (as
                     # ``pair --seed rating|column:NAME``); None once it is paired.
                     "seed_columns": None if rnd else fields.field_names(self.store),
@@ -1853,7 +1911,12 @@ class Venue:
             raise Unprocessable('"board" must be the number of the board to correct')
         if ended is not None and ended not in ("out", "blocked"):
             raise Unprocessable('"ended" must be "out" or "blocked"')
-        if self.store.settings.duplicate and board is not None:  # a confirmed board's score corrected
+        if self._plays_boards and board is not None:  # a board's score entered, or corrected
+            with self.lock:
+                table = self.table(round_no, table_no)
+                stored = duplicate.entered(self.store, table.id, board) is not None
+            if not stored:
+                return self._director_enter_board(round_no, table_no, board, scores, reason, ended)
             return self._correct_board(round_no, table_no, board, scores, reason, ended)
         if self._plays_boards:  # a table's result there is its boards', each its own
             raise Unprocessable(results.BOARD_BY_BOARD)
@@ -1896,6 +1959,36 @@ class Venue:
             state = self._state(table, self._current(table), [entry.summary()])
             return state
 
+    def _director_enter_board(self, round_no: int, table_no: int, board: int, scores: dict, reason: Any,
+                     ended: str | None) -> dict:
+        """A board's first result at a duplicate table (pairs or teams), typed on the director's page:
+        the command line's own operation, ``tournament result EVENT --round R --table T --board B
+        --score NS=..,EW=..`` (:func:`duplicate.enter_score`; duplicate teams' finds the round's
+        table), refused as there, in one line.  ``ended``: how the hand ended, as the director says.
+        Over the board the table's phone is playing, or one marked not played there, only with a
+        reason (the command line's ``--replace --reason``), kept in the trail with it."""
+        reason = audit.clean_text(reason, "the reason") if isinstance(reason, str) else None
+        with self.lock:
+            table = self.table(round_no, table_no)
+            marked = board in duplicate.not_played_boards(self.store).get(table.id, ())
+            if marked and not reason:
+                raise Unprocessable(BOARD_MARKED % {"n": round_no, "n2": table_no, "n3": board})
+            find = duplicate_teams.find_table if self.store.settings.team_duplicate else None
+            if find is not None:
+                duplicate_teams.check(self.store, "a board's result")
+            try:
+                entry = duplicate.enter_score(self.store, round_no, table_no, board, scores, replace=bool(reason),
+                                              by="the director's page", find=find, ended=ended, reason=reason)
+            except results.GameOnPhone:
+                raise Unprocessable(BOARD_ON_PHONE % {"n": table_no, "n2": board}) from None
+            except TournamentError as e:
+                raise Unprocessable(e.message) from None
+            with self.store.write():
+                venue_sql.upgrade_for_venue(self.store)
+                venue_sql.set_entered_via(self.store, table.id, "director")
+            self.store.bring_browsing_up_to_date()
+            return self._state(table, self._current(table), self._with_stale_note([entry.summary()]))
+
     def _correct_board(self, round_no: int, table_no: int, board: int, scores: dict, reason: Any,
                        ended: str | None = None) -> dict:
         """The director's typed correction of a board's result at a duplicate table, with its reason."""
@@ -1903,9 +1996,12 @@ class Venue:
             raise Unprocessable("give the reason for changing a result (it goes into the audit trail)")
         with self.lock:
             table = self.table(round_no, table_no)
+            find = duplicate_teams.find_table if self.store.settings.team_duplicate else None
             try:
+                if find is not None:
+                    duplicate_teams.check(self.store, "a board's correction")
                 entry = duplicate.correct_score(self.store, round_no, table_no, board, scores, reason,
-                                                "the director's page", ended)
+                                                "the director's page", ended, find=find)
             except TournamentError as e:
                 raise Unprocessable(e.message) from None
             with self.store.write():
@@ -1946,19 +2042,24 @@ class Venue:
             self.store.bring_browsing_up_to_date()
             return self._state(table, self._current(table), [done.summary()])
 
-    def director_not_played(self, round_no: int, table_no: int, board: Any, reason: Any, cid: Any = None) -> dict:
+    def director_not_played(self, round_no: int, table_no: int, board: Any, reason: Any, cid: Any = None,
+                            replace: Any = False) -> dict:
         """A board the table did not play, marked from the director's page:
         :func:`tournament.event.duplicate.mark_not_played` (as ``tournament result --board B
         --not-played --reason``), the reason required, into the audit trail.  ``cid``: the write's
-        id, taken once by it (:meth:`once`)."""
+        id, taken once by it (:meth:`once`).  ``replace`` (``"replace": true``): over the hand the
+        table's phone is playing, as ``--not-played --replace``."""
+        if not isinstance(replace, bool):
+            raise Unprocessable('"replace" must be true or false')
         with self.lock:
             table = self.table(round_no, table_no)
             return self.once("result/not-played", cid,
                              lambda: self._director_board(round_no, table_no, board, reason,
-                                                          duplicate.mark_not_played), table, shows_table=True)
+                                                          duplicate.mark_not_played, replace), table,
+                             shows_table=True)
 
     def _director_board(self, round_no: int, table_no: int, board: Any, reason: Any,
-                        operation: Callable[..., Any]) -> dict:
+                        operation: Callable[..., Any], replace: bool = False) -> dict:
         """A duplicate board (pairs or teams) marked not played, or its result taken back, from the
         director's page: the command line's own operation (``operation``: :func:`duplicate.mark_not_played`,
         :func:`duplicate.clear_board`), refused as there, in one line.  Then as after the director's
@@ -1976,7 +2077,8 @@ class Venue:
         with self.lock:
             table = self.table(round_no, table_no)
             try:
-                done = operation(self.store, round_no, table_no, board, reason, "the director's page")
+                done = operation(self.store, round_no, table_no, board, reason, "the director's page",
+                                 **({"replace": True} if replace else {}))
             except duplicate.BoardHasResult as e:  # the same refusal, its advice in the page's terms
                 raise Unprocessable(f"round {e.round} table {e.table} board {e.board} has a result (NS {e.ns}, "
                                     f"EW {e.ew}): take it back first (Take the board's result back)") from None
@@ -1988,7 +2090,8 @@ class Venue:
             except TournamentError as e:
                 raise Unprocessable(e.message) from None
             self.store.bring_browsing_up_to_date()
-            return self._state(table, self._current(table), self._with_stale_note([done.summary()]))
+            said = done.sentences() if isinstance(done, duplicate.BoardMark) else [done.summary()]
+            return self._state(table, self._current(table), self._with_stale_note(said))
 
     def lines(self, round_no: int, table_no: int) -> dict[str, Any]:
         """The table's game hand by hand, one line a move, as a correction numbers them

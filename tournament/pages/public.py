@@ -17,6 +17,7 @@ templates, ready for a translation; until one is installed the sentences read as
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 import re
@@ -31,6 +32,7 @@ from markupsafe import Markup, escape
 
 from tournament import i18n
 from tournament.event import public as pub
+from tournament.event.duplicate_hall import ranked_pairs
 from tournament.names import plain_direction
 from tournament.pages import display
 from tournament.pages.words import Words, game_name
@@ -281,7 +283,7 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
                        compact_rows=COMPACT_ROWS, ranked_text=words.ranked_text,
                        grid_rows=functools.partial(grid_rows, label=words.label, lang=lang),
                        links_of=lambda units, links: [links.get(unit) for unit in units],
-                       group_keys=_group_keys, team_standings_view=team_standings_view, team_matches=pub.round_matches, rounds_places_text=_rounds_places_text, format_name=words.format_name,
+                       group_keys=_group_keys, ranked_pairs=ranked_pairs, team_standings_view=team_standings_view, team_matches=pub.round_matches, rounds_places_text=_rounds_places_text, format_name=words.format_name,
                        crosstable_em=functools.partial(crosstable_em, words=words))
     env.filters.update(label=words.label, header=words.header, get_link=lambda unit, links: links.get(unit),
                        place_row=lambda p: [p["place"], p["name"]],
@@ -858,9 +860,13 @@ def duplicate_view(data: dict[str, Any], page: str, *args: Any) -> dict[str, Any
     card = data["pair_cards"].get(number)
     if card is None:
         raise pub.NotPublic(f"there is no pair {number}")
-    standing = next((r for r in data["duplicate_standings"]["pairs"] if r["pair"] == number), None)
+    # (a pair with no board scored yet has no rank: it is not on the standings yet)
+    standing = next((r for r in ranked_pairs(data["duplicate_standings"]) if r["pair"] == number), None)
     sat_out = [r["round"] for r in data["rounds"] if (r.get("sits_out") or {}).get("pair") == number]
-    return {**card, "standing": standing, "sat_out": sat_out}
+    # A Mitchell ranks each direction apart (its "fields"): the card says whose rank 1 it is.
+    field = standing["direction"] if standing and standing["direction"] in (
+        data["duplicate_standings"].get("fields") or ()) else None
+    return {**card, "standing": standing, "field": field, "sat_out": sat_out}
 
 
 def match_view(data: dict[str, Any], round_no: int, first: int) -> dict[str, Any]:
@@ -937,11 +943,18 @@ def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT, size: str 
         rows = pub.find_your_table(current, pub._pair_numbers(data))
         screens.extend(_find_screens(rows, words.round_heading(current), words, scale))
     if "duplicate_standings" in data:  # a duplicate event's pairs by matchpoints and IMPs
-        rows = [r for r in data["duplicate_standings"]["pairs"] if r["boards"]]
-        for k, e, fit in _paged([text_em(f"{r['pair']} {r['name']}") for r in rows], 2.2 + 4.8 + 3.8 + 3.4,
-                                STANDINGS_COLUMNS, STANDINGS_ROWS, scale * 34 / 36, 1):
-            screens.append({"kind": "duplicate", "columns": _columns_of(rows[k:e], fit.rows), "fit": fit,
-                            "final": finished})
+        doc = data["duplicate_standings"]
+        rows = ranked_pairs(doc)  # (a pair with no board scored yet is not on the standings yet)
+        # The matchpoints' column as wide as its widest "mp/top" (4.8 em at least), in the row's type:
+        # the widths are in the row's em (projector.css sets a table's type to the row's), as here.
+        mp_em = round(max([4.8, *(text_em(f"{r['matchpoints']}/{r['top']}") * 0.9 + 0.6 for r in rows)]), 2)
+        # (the provisional note beside the heading, on two lines where it is long, makes the heading
+        # about 20 units taller than the 66 STAGE_HEIGHT keeps for it: the rows leave 40 at least)
+        for fit, columns, fields in _duplicate_pages(rows, doc.get("fields") or (), 2.2 + mp_em + 4.2 + 3.4,
+                                                     scale * 34 / 36):
+            screens.append({"kind": "duplicate", "columns": columns, "fields": fields, "fit": fit,
+                            "final": finished, "provisional": doc["provisional"], "missing": doc["missing"],
+                            "mp_em": mp_em if mp_em > 4.8 else 0})
         return _numbered(screens)
     table = data["standings"]
     teams = team_standings_view(data)
@@ -953,20 +966,59 @@ def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT, size: str 
     if view is not None:
         # A team's columns have longer names (games won, efectividad): one table across the screen.
         at = view["columns"].index("name")
-        # Each number's column as wide as its heading needs, 3.1 em at least (the Spanish "pts. pto."
-        # was cut to "pts…" in 3.1 em): the heading's type is at most the row's (max(32, 0.72 of it)).
-        widths = {} if teams is not None else {
-            c: round(max(3.1, text_em(str(words.header(c).striptags())) * HEADING_EM + 0.6), 2)
-            for c in view["columns"] if c != "name"}
-        numbers = (len(view["columns"]) - 1) * 6.6 if teams is not None else sum(widths.values())
+        # Each number's column as wide as its heading needs, 3.1 em at least (a team's 6.6, its rank's
+        # 3.1; the Spanish "pts. pto." was cut to "pts…" in 3.1 em, a team's "games won" and "rank"
+        # once the columns were in the rows' em): the heading's type is at most the row's (max(32,
+        # 0.72 of it)), and the columns are in the row's em (projector.css), as the fit reckons them.
+        least = {c: 6.6 if teams is not None and c != "rank" else 3.1 for c in view["columns"] if c != "name"}
+        widths = {c: round(max(w, text_em(str(words.header(c).striptags())) * HEADING_EM + 0.6), 2)
+                  for c, w in least.items()}
+        numbers = sum(widths.values())
         for k, e, fit in _paged([text_em(str(r[at])) for r in view["rows"]], numbers,
                                 1 if teams is not None else STANDINGS_COLUMNS, STANDINGS_ROWS, scale * 34 / 36, 1):
             chunk = view["rows"][k:e]
             screens.append({"kind": "standings", "view": view, "columns": _columns_of(chunk, fit.rows), "fit": fit,
                             "through": table["through_round"], "provisional": table["provisional"],
                             "team": teams is not None, "final": finished,
-                            "widths": {c: w for c, w in widths.items() if w > 3.1}})
+                            "widths": {c: w for c, w in widths.items() if w > least[c]}})
     return _numbered(screens)
+
+
+def _duplicate_pages(rows: list[dict[str, Any]], split: Sequence[str], fixed_em: float,
+                     size: float) -> list[tuple[Fit, list[list[dict[str, Any]]], list[str] | None]]:
+    """A duplicate event's ranked pairs (:func:`ranked_pairs`) cut into screens: ``(fit, columns,
+    fields)`` a screen, ``fields`` each column's direction (``None``: a Howell, one list, no heading).
+
+    A Mitchell ranks North-South and East-West apart, each from 1 (``split``, the standings'
+    ``fields``): one list cut anyhow showed "1 2 3 4 1 2 3 4" with nothing saying where a direction
+    began.  So each direction is paged on its own and each of its columns is headed by it (a
+    direction continued on the next screen or column says so again); a direction's last screen and
+    the next one's first share a screen where their columns fit on one together (a club's 4 + 4
+    pairs: North-South left, East-West right)."""
+    def widths(group: list[dict[str, Any]]) -> list[float]:
+        return [text_em(f"{r['pair']} {r['name']}") for r in group]
+
+    if not split:  # a Howell: one list, the column's headings above it (a head row)
+        return [(fit, _columns_of(rows[k:e], fit.rows), None)
+                for k, e, fit in _paged(widths(rows), fixed_em, STANDINGS_COLUMNS, STANDINGS_ROWS, size, 1)]
+    groups = [(field, list(group)) for field, group in
+              itertools.groupby(rows, key=lambda r: r["direction"] if r["direction"] in split else "")]
+    pages: list[tuple[Fit, list[list[dict[str, Any]]], list[str] | None]] = []
+    last = 0.0  # the widest name of the screen before
+    for field, group in groups:  # (two head rows a column: its direction, and the columns' headings)
+        for n, (k, e, fit) in enumerate(_paged(widths(group), fixed_em, STANDINGS_COLUMNS, STANDINGS_ROWS, size, 2)):
+            columns, widest = _columns_of(group[k:e], fit.rows), max(widths(group[k:e]))
+            if n == 0 and pages:  # the direction's first screen beside the one before, if both fit
+                both = _fit((max(widest, last),), fixed_em, STANDINGS_COLUMNS, STANDINGS_ROWS, size, 2)
+                before, before_fields = pages[-1][1], pages[-1][2] or []
+                if not both.wraps and len(before) + len(columns) <= both.columns and \
+                        all(len(c) <= both.rows for c in [*before, *columns]):
+                    pages[-1] = (both, [*before, *columns], [*before_fields, *[field] * len(columns)])
+                    last = max(widest, last)
+                    continue
+            pages.append((fit, columns, [field] * len(columns)))
+            last = widest
+    return pages
 
 
 def _find_screens(rows: list[dict[str, Any]], heading: str, words: Words, scale: float) -> list[dict[str, Any]]:
@@ -1005,8 +1057,11 @@ def _find_screens(rows: list[dict[str, Any]], heading: str, words: Words, scale:
     return screens
 
 
-#: How wide a standings heading's bold text is for :func:`text_em` (which errs wide by a fifth or more).
-HEADING_EM = 0.9
+#: How wide a standings heading's bold text is for :func:`text_em`.  Its column is in the row's em
+#: (projector.css: a table's type is its rows') and the heading's type is at most the row's, but
+#: :func:`text_em` does not err wide for every word: "rank" is 2.55 em in DejaVu Sans Bold against
+#: 2.64 reckoned, so 0.9 of the reckoning cut it ("ra…") at the floor's type; the whole of it does not.
+HEADING_EM = 1.0
 
 
 def _range_ends(first: str, last: str, heading: str) -> tuple[str, str]:

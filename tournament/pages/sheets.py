@@ -173,10 +173,46 @@ def check_file_is_table(settings: Settings, record: Record, table: Table, player
 @attrs.frozen
 class SheetShape:
     """How a score sheet of this event's game is laid out: how many hand rows, and the ways a
-    hand can end (worth a column only when there are several)."""
+    hand can end (worth a column only when there are several): ``ends`` a hand of a game,
+    ``board_ends`` a duplicate board's one hand (a game's first: Broadway's sudden death never
+    comes in it)."""
 
     rows: int
     ends: tuple[str, ...]
+    board_ends: tuple[str, ...] = ()
+
+
+#: Points tried for one side when asking the engine whether a first hand can end a way: a way is
+#: possible when some score of one side (the other 0) is accepted with it.  Small and large, odd and
+#: even, so that each game's bounds (a Competitive block is even and at least 5) let one through.
+_PROBE_POINTS = (0, 1, 2, 5, 10, 20, 30, 50, 100, 150, 200, 300)
+
+
+def first_hand_ends(settings: Settings) -> tuple[str, ...]:
+    """The ways a game's first hand can end under the event's rules, asked of the game's engine
+    (a one-hand score sheet, as a board's typed score is checked: :func:`tournament.event.duplicate.
+    hand_score_problem`), never listed here: Broadway's and Competitive's out or blocked, Horse
+    Race's out or blocked (and at the target, where a target one hand can reach ends the game at
+    once), Castle Rock's and Domino Roads' out alone.  What a sheet's "Ended" column must ask for the score to be
+    entered as the table saw it (a Competitive block scores an even number; a Broadway side is
+    charged its tiles only in a block)."""
+    from domrec.game import Game
+
+    seats = settings.seats()
+    found = []
+    for end in (str(e) for e in HAND_ENDS):
+        for points in _PROBE_POINTS:
+            try:
+                game = Game(settings.game, [(s, s) for s in seats], variant=settings.variant,
+                            options=settings.resolved_options())
+                game.add_score_sheet_hand({next(iter(game.totals)): points}, end)
+            except DomrecError:
+                continue
+            except Exception:  # (as the simulator below) a sheet is still printed: no further end is asked
+                return tuple(found)
+            found.append(end)
+            break
+    return tuple(found)
 
 
 def sheet_shape(settings: Settings) -> SheetShape:
@@ -204,7 +240,12 @@ def _shape(rules_json: str) -> SheetShape:
     except Exception:  # the simulator cannot play these rules: a sheet still gets its rows
         longest = max(longest, 12)
     rows = min(MAX_ROWS, max(MIN_ROWS, longest + SPARE_ROWS))
-    return SheetShape(rows, tuple(end for end, _ in ends.most_common()))
+    # Every way the engine lets a hand end is asked, not only those a dozen simulated games met (a
+    # Broadway block is rare in them, yet it is what charges a side its tiles); then the ways only
+    # a later hand has (Broadway's sudden death, a target reached).
+    first = first_hand_ends(settings)
+    later = tuple(end for end, _ in ends.most_common() if end not in first)
+    return SheetShape(rows, first + later, first)
 
 
 def _e(text: Any) -> str:
@@ -379,10 +420,10 @@ def _board_rows(settings: Settings, table: Table, sides: Sequence[str], members:
     printed (the board fixes it) and each side's points on that board; no totals, for each board
     is scored against the other tables that play it, not added up at the table."""
     _ = translations(lang).gettext
-    with_end = len(shape.ends) > 1
+    with_end = len(shape.board_ends) > 1  # a board is one hand: the ways a first hand can end
     head = [f'<th>{_e(_("Board"))}</th>', f'<th>{_e(_("Lead"))}<small>{_e(_("seat"))}</small></th>']
     if with_end:
-        ends = " / ".join(_(end) if end in HAND_ENDS else end for end in shape.ends)
+        ends = " / ".join(_(end) if end in HAND_ENDS else end for end in shape.board_ends)
         head.append(f'<th>{_e(_("Ended"))}<small>{_e(ends)}</small></th>')
     for side in sides:
         who = pair_of[side] or " & ".join(p.name for p in members[side])

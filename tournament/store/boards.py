@@ -131,6 +131,21 @@ def results(store: "EventStore") -> list[dict[str, Any]]:
                        "entered_by FROM board_results ORDER BY table_id, board")
 
 
+def results_at(store: "EventStore", table_ids: set[int]) -> set[tuple[int, int]]:
+    """The (table id, board) pairs with a result among the tables ``table_ids`` (a few tables'
+    rows, not the event's thousands: :func:`tournament.event.duplicate.not_played_boards`)."""
+    if not table_ids or not store.has_table("board_results"):
+        return set()
+    ids = sorted(table_ids)
+    found: set[tuple[int, int]] = set()
+    for at in range(0, len(ids), 500):  # (SQLite's limit on a statement's parameters, kept well under)
+        part = ids[at:at + 500]
+        rows = store.conn.execute(f"SELECT table_id, board FROM board_results WHERE table_id IN "
+                                  f"({', '.join('?' * len(part))})", part).fetchall()
+        found.update((r[0], r[1]) for r in rows)
+    return found
+
+
 def played_tables(store: "EventStore") -> set[int]:
     """The ids of the duplicate tables with a result (or marked not played) on every board they play:
     their round is over there, as an ordinary table's is with its game's result."""

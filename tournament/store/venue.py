@@ -199,13 +199,15 @@ def append(store: EventStore, table_id: int, rev: int, kind: str, body: str, at:
                        [table_id, rev, kind, body, at])
 
 
-def close_board(store: EventStore, table_id: int, board: int, at: str) -> None:
+def close_board(store: EventStore, table_id: int, board: int, at: str, not_played: bool = False) -> None:
     """Within a write: a duplicate table's board closed in its log because its result was entered
     over the phone's play of it (``tournament result --board B --replace``): a ``board`` row, as
     the phone's second confirmation writes, at the table's next revision, saying so (``entered``)
-    in place of the side that confirmed (see :func:`tournament.event.duplicate._put`)."""
-    append(store, table_id, revision(store, table_id) + 1, "board",
-           json.dumps({"board": board, "entered": "director"}), at)
+    in place of the side that confirmed (see :func:`tournament.event.duplicate._put`).
+    ``not_played``: marked not played over the phone's play of it (``--not-played --replace``:
+    time ran out mid-hand), said in the row (``"not_played": true``) for the phone to tell."""
+    body = {"board": board, "entered": "director", **({"not_played": True} if not_played else {})}
+    append(store, table_id, revision(store, table_id) + 1, "board", json.dumps(body), at)
 
 
 def last_writes(store: EventStore) -> dict[int, tuple[int, str]]:

@@ -1893,7 +1893,7 @@ class VenueServer(HallSite):
             round_no, table_no, _ = await self._authorized(request, director=True)
             body = await _json_body(request)
             return await self.run(self.venue.director_not_played, round_no, table_no, body.get("board"),
-                                  body.get("reason"), body.get("cid"))
+                                  body.get("reason"), body.get("cid"), body.get("replace", False))
         return await self._answer(request, work)
 
     async def _director_here(self, request: Request) -> tuple[int, int, str]:
@@ -1940,7 +1940,10 @@ class VenueServer(HallSite):
     async def api_director(self, request: Request) -> Response:
         async def work() -> Any:
             await self.run(self.venue.authorize_director, _bearer(request))
-            overview = await self.run(self.venue.overview, self._language(request)[0])
+            lang = self._language(request)[0]
+            overview = await self.run(self.venue.overview, lang)
+            if overview.get("finished"):  # (the session over, in the page's language)
+                overview = {**overview, "finished": self._said(overview["finished"], lang)}
             state = self.upstream_state
             return {**overview, "upstream": state() if state is not None else None}
         return await self._answer(request, work)

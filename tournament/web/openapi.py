@@ -146,8 +146,17 @@ _FEED_SCHEMAS: dict[str, Any] = {
                   "properties": {"tiebreaks": {"type": "array", "items": {"type": "string"}},
                                  "ranked_by": {"type": "string"}, "through_round": {"type": "integer"},
                                  "provisional": {"type": "boolean"}, "missing": {"type": "object"},
+                                 "fields": {"type": "array", "items": {"enum": ["NS", "EW"]},
+                                            "description": "A duplicate pairs event in a Mitchell: NS, EW; its "
+                                                           "rows are each direction's pairs together, NS first, "
+                                                           "each ranked on its own (rank 1 a direction). A "
+                                                           "Howell: empty, one list."},
                                  "columns": {"type": "array", "items": {"type": "object"}},
-                                 "standings": {"type": "array", "items": {"type": "object"}},
+                                 "standings": {"type": "array", "items": {"type": "object"},
+                                               "description": "The rows, best first. A duplicate pairs event: "
+                                                              "only the pairs with a board scored, ranked "
+                                                              "among themselves (its pairs, the same rows; "
+                                                              "members names every pair's players)."},
                                  "teams": {"type": "array", "items": {"type": "object"},
                                            "description": "A team event's team standings, best first."},
                                  "team_tiebreaks": {"type": "array", "items": {"type": "string"}}}},
@@ -264,7 +273,10 @@ OPENAPI: dict[str, Any] = {
                 {"name": "after", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0},
                  "description": "With log=1: only the log's rows after this revision."}],
             "get": {"summary": "A table's state", "security": [{"key": []}],
-                    "responses": {"200": {"description": "The table now.",
+                    "responses": {"200": {"description": "The table now.  With the director's key at a duplicate "
+                                                         "table, also board_results ([{board, NS, EW, ended}]: each "
+                                                         "board's stored result there, ended null where nobody "
+                                                         "said) and ends (how a hand of the game may end).",
                                           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TableState"}}}},
                                   **_refusals(403, 404, 429)}}},
         "/api/v1/tables/{round}/{table}/options": {
@@ -318,7 +330,10 @@ OPENAPI: dict[str, Any] = {
                                                 "description": "who won, when the highest scores are level at a "
                                                                "multi-player table (one of the refusal's `level`)"},
                                      "board": {"type": ["integer", "null"],
-                                               "description": "a duplicate table: the board whose result is corrected"},
+                                               "description": "a duplicate table: the board whose result is entered "
+                                                              "(none yet: `tournament result --board B --score`; over "
+                                                              "the board its phone is playing, or one marked not "
+                                                              "played, only with a reason) or corrected"},
                                      "ended": {"enum": ["out", "blocked", None],
                                                "description": "a board's hand: how it ended (left out: as the "
                                                               "table said); the score is checked against it"}}}))},
@@ -337,7 +352,11 @@ OPENAPI: dict[str, Any] = {
             **_write("The director marks a duplicate pairs table's board not played, with the reason (director's "
                      "key; into the audit trail, as tournament result --board B --not-played)",
                      _director_id({"type": "object", "required": ["board", "reason"],
-                                   "properties": {"board": {"type": "integer"}, "reason": {"type": "string"}}}))},
+                                   "properties": {"board": {"type": "integer"}, "reason": {"type": "string"},
+                                                  "replace": {"type": "boolean",
+                                                              "description": "over the hand the table's phone "
+                                                                             "is playing (--not-played "
+                                                                             "--replace)"}}}))},
         "/api/v1/tables/{round}/{table}/lines": {
             "parameters": _TABLE_PARAMS + [_PIN_PARAM],
             "get": {"summary": "The table's game hand by hand, one line a move, as a correction numbers them "
@@ -394,7 +413,13 @@ OPENAPI: dict[str, Any] = {
                                                           "still wait), contact_at (when its phone was last heard "
                                                           "from: any request with its key, or its last write) and "
                                                           "offline ({taken, refused, at}: the writes its phone made "
-                                                          "offline, sent with `at`; null while none came); upstream (`serve --upstream`: "
+                                                          "offline, sent with `at`; null while none came), last_at "
+                                                          "(its last write) and moved_at (its last but a call of the "
+                                                          "director or its clearing: the page's Last move), reached "
+                                                          "({board, move} at a duplicate table); finished (a "
+                                                          "duplicate session's every round seated and played: why "
+                                                          "no round is left to pair, in words; else null); "
+                                                          "upstream (`serve --upstream`: "
                                                           "{url, event, connected, problem, stopped, sent, messages, "
                                                           "warning}, the sending to the federation's hub and, in "
                                                           "words, why it does not reach it (stopped: for good, two "

@@ -227,6 +227,10 @@
     $("summary").replaceChildren(el("span", {}, ...withNodes(t("round %(n)s", { n: slot("n") }), { n: el("b", {}, view.round || "–") })),
       el("span", {}, ...withNodes(t("confirmed %(n)s", { n: slot("n") }), { n: el("b", {}, done) })));
     $("pair").disabled = !view.can_pair;
+    // The session over (every round of the movement seated and played): said beside the greyed
+    // button, in the words `tournament pair` refuses another round with.
+    $("session-over").hidden = !view.finished;
+    $("session-over").textContent = view.finished ? plain(view.finished) : "";
     showSeeding(view.seed_columns);
     renderMatches(view.matches || []);
     renderTeamByes(view.team_byes || []);
@@ -245,10 +249,11 @@
          (t.called ? label("called") + " · " : "") + label(t.status) + (t.progress ? " · " + progress(t) : ""),
          ...(t.idle ? [el("div", { class: "state-idle" }, window.venue.t("no move for %(n)s minutes", { n: t.idle_minutes }))] : []),
          ...(t.wrong_pins ? [pinTries(t)] : []),
-         ...(t.last_at ? [el("div", { class: "when" }, window.venue.t("last move %(time)s", { time: when(t.last_at) }))] : []),
+         // (the last move's time, not the last write's: a call of the director is no move)
+         ...(t.moved_at ? [el("div", { class: "when" }, window.venue.t("last move %(time)s", { time: when(t.moved_at) }))] : []),
          ...(t.offline ? [offlineSent(t.offline)] : []),
          ...(t.contact_at ? [el("div", { class: "when contact" }, window.venue.t("phone last heard from %(time)s", { time: when(t.contact_at) }))] : [])),
-      el("td", {}, when(t.last_at)),
+      el("td", { class: "last-move" }, when(t.moved_at)),
       el("td", {}, el("button", { type: "button", onclick: () => openTable(t.round, t.table) }, window.venue.t("Open"))))));
   }
   // `serve --upstream`: the sending to the federation's hub (the overview's `upstream`), said while
@@ -321,6 +326,9 @@
   function progress(x) {
     // (a result the director entered over a game in play: the director's, not the phone's progress)
     if (x.entered) return t("result entered by the director");
+    // (a duplicate table plays one hand a board: the board names where it is)
+    if (x.reached && x.reached.board !== undefined) return x.reached.move !== undefined
+      ? t("board %(n)s, move %(move)s", { n: x.reached.board, move: x.reached.move }) : t("board %(n)s", { n: x.reached.board });
     if (x.reached && x.reached.move !== undefined) return t("hand %(n)s, move %(move)s", { n: x.reached.hand, move: x.reached.move });
     if (x.reached) return x.reached.hands === 1 ? t("1 hand") : t("%(n)s hands", { n: x.reached.hands });
     return x.progress;
@@ -384,7 +392,9 @@
       const hand = data.game.hands[k];
       const score = hand && hand.result && hand.result.scores ? scoreText(hand.result.scores, data.sides) : "";
       return el("div", { class: "hand", "data-hand": k + 1 },
-        el("h3", {}, t("Hand %(n)s", { n: k + 1 }), score ? el("span", { class: "hand-score" }, " " + score) : ""),
+        // (a duplicate table's game is the board in play, one hand: named by its board)
+        el("h3", {}, data.boards && data.board != null && got.hands.length === 1 ? t("Board %(n)s", { n: data.board })
+                     : t("Hand %(n)s", { n: k + 1 }), score ? el("span", { class: "hand-score" }, " " + score) : ""),
         el("div", { class: "move-list" }, ...lines.map((line, j) => el("button", {
           type: "button", class: "line" + (line.length > 24 ? " long" : "") + (fixing && fixing.hand === k + 1 && fixing.line === j + 1 ? " chosen" : ""),
           "data-line": j + 1, title: t("Correct this line"), onclick: () => fix(data, k + 1, j + 1, line) }, plain(line)))),
@@ -468,8 +478,9 @@
     open = { round, table };
     tell("");
     showTable(data);
-    // A duplicate table's results are its boards': the board to correct is picked, its score shown.
-    const rows = (data.result && data.result.boards) || [];
+    // A duplicate table's results are its boards': the board to enter or correct is picked, its
+    // score and how its hand ended shown (the director's read of the table: board_results).
+    const rows = data.board_results || (data.result && data.result.boards) || [];
     $("result-board-row").hidden = !data.boards;
     // A duplicate table, pairs or teams: the board picked is marked not played, or its result taken
     // back (the button below says which board; in duplicate teams a board not played at one table of
@@ -485,18 +496,49 @@
       $("result-board").onchange = () => {
         const row = rows.find((r) => r.board === Number($("result-board").value)) || {};
         for (const s of data.sides) $("dir-score-" + s).value = row[s] ?? "";
+        showBoard(data, rows);
       };
     }
-    const board = data.boards && data.boards.includes(picked) ? picked : data.boards ? data.boards[0] : null;
+    // (else the board in play there, the one a result typed from its sheet is most likely for)
+    const board = data.boards && data.boards.includes(picked) ? picked
+      : data.boards ? (data.boards.includes(data.board) ? data.board : data.boards[0]) : null;
     if (data.boards) $("result-board").value = String(board);
     const first = rows.find((r) => data.boards && r.board === board);
     const scores = data.boards ? (first || {}) : data.result ? data.result.scores : data.game.totals;
     $("result-scores").replaceChildren(...data.sides.map((s) => el("label", {}, s + " ",
       el("input", { type: "number", inputmode: "numeric", id: "dir-score-" + s, value: scores[s] ?? "",
                     style: "width:6em" }))));
+    showBoard(data, rows);
     offerWinner(null);
     $("detail").hidden = false;
     $("detail").scrollIntoView({ block: "start" });
+  }
+  // The board picked at a duplicate table: what it has (its result and how its hand ended, or none
+  // yet: saving enters it, as `tournament result --board B --score` does), and how the hand ended
+  // to choose, the stored way picked (sent as "ended"; a game whose hands end only one way: none).
+  const ENDS = { "out": t("out"), "blocked": t("blocked") };
+  function showBoard(data, rows) {
+    const line = $("result-board-state"), box = $("result-ended-row");
+    if (!data.boards || !data.board_results) { line.hidden = true; box.hidden = true; return; }
+    const board = Number($("result-board").value);
+    const row = rows.find((r) => r.board === board);
+    const skipped = (data.not_played || []).includes(board);
+    line.hidden = false;
+    line.dataset.board = String(board);
+    line.dataset.stored = row ? "yes" : "no";
+    line.textContent = row
+      ? (row.ended ? t("Board %(n)s has its result: NS %(ns)s, EW %(ew)s, ended %(how)s. Saving corrects it.",
+                       { n: board, ns: row.NS, ew: row.EW, how: ENDS[row.ended] || row.ended })
+                   : t("Board %(n)s has its result: NS %(ns)s, EW %(ew)s (how its hand ended was not said). Saving corrects it.",
+                       { n: board, ns: row.NS, ew: row.EW }))
+      : skipped ? t("Board %(n)s is marked not played here: saving enters its result instead (give the reason).", { n: board })
+      : t("Board %(n)s has no result here yet: saving enters it.", { n: board });
+    const ends = data.ends || [];
+    box.hidden = ends.length < 2;
+    const stored = row && row.ended ? row.ended : "";
+    $("result-ended").replaceChildren(...(stored ? [] : [el("option", { value: "" }, t("not said"))]),
+      ...ends.map((e) => el("option", { value: e }, ENDS[e] || e)));
+    $("result-ended").value = stored;
   }
   // Sides level at the top of a multi-player table: the game's own rules say who won (who went
   // out first, the youngest…), which typed scores cannot show.  The server decides when that is
@@ -529,6 +571,7 @@
     const reason = $("result-reason").value.trim();
     const body = { scores, reason: reason || null };
     if (openState.boards) body.board = Number($("result-board").value);
+    if (openState.boards && !$("result-ended-row").hidden && $("result-ended").value) body.ended = $("result-ended").value;
     const picked = $("result-winner").hidden ? null : $("result-winner").querySelector("input[type=radio]:checked");
     if (!$("result-winner").hidden && !picked) { tell(t("choose who won: they are level at the top"), "bad"); return; }
     if (picked) body.winner = picked.value;
@@ -565,7 +608,13 @@
   });
   $("board-not-played").addEventListener("click", () => {
     if (!open || boardPicked() === null) return;
-    return withReason("result/not-played", { board: boardPicked() },
+    // The board the table's phone has a hand of (its hand line or a move: the server's rule, a hand
+    // taken back whole is none): marked over it, the hand taken off the phone, once the director
+    // says so (time ran out mid-hand), as `--not-played --replace`.
+    const board = boardPicked(), game = openState && openState.game;
+    const inPlay = Boolean(openState && openState.board === board && game && (game.hand || game.in_hand || game.announced));
+    if (inPlay && !window.confirm(t("Table %(t)s's phone is playing board %(n)s: mark it not played all the same, taking the hand off the phone?", { t: open.table, n: board }))) return;
+    return withReason("result/not-played", inPlay ? { board, replace: true } : { board },
                       t("give the reason for marking a board not played (it goes into the audit trail)"));
   });
   $("clear-call").addEventListener("click", async () => {

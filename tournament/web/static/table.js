@@ -236,6 +236,8 @@
     if (!data || !data.state || data.state.status === "confirmed") return (data && data.error) || "";
     if (data.state.corrected && data.state.corrected.hand)
       return t("the director corrected hand %(n)s meanwhile: nothing was changed; here is the table now", { n: data.state.corrected.hand });
+    if (data.state.entered && data.state.entered.board && data.state.entered.not_played)  // (marked over the hand: time ran out)
+      return t("the director marked board %(n)s not played meanwhile: nothing was changed; here is the table, on its next board", { n: data.state.entered.board });
     if (data.state.entered && data.state.entered.board)
       return t("the director entered board %(n)s's result meanwhile: nothing was changed; here is the table, on its next board", { n: data.state.entered.board });
     const ours = byThisPage(path, body, data.state.rev);
@@ -388,7 +390,9 @@
           // A board's result entered by the director over this table's play of it: the table goes
           // on with its next board (the hand played here stays in the venue's log).
           if (method === "GET" && view && data.entered && JSON.stringify(data.entered) !== JSON.stringify(view.entered))
-            say(t("The director entered board %(n)s's result: the table goes on with its next board.", { n: data.entered.board }), "good");
+            say(data.entered.not_played
+              ? t("The director marked board %(n)s not played: the table goes on with its next board.", { n: data.entered.board })
+              : t("The director entered board %(n)s's result: the table goes on with its next board.", { n: data.entered.board }), "good");
           // The game's result entered from elsewhere (the director; the table's other phone): what
           // the line said of the game before (a move refused) is over, and no longer shown over it.
           else if (method === "GET" && view && data.status === "confirmed" && view.status !== "confirmed") {
