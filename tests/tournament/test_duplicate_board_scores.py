@@ -155,7 +155,7 @@ def test_a_duplicate_teams_boards_reason_is_kept_too(tmp_path: Path) -> None:
     assert [r for _, r in _trail(event, "board_replaced")] == ["slip"]
 
 
-@pytest.mark.parametrize("score", ["ns=10,ew=0", "NS=5", "NS=5,EW=0,XX=1", "NS=abc,EW=0"])
+@pytest.mark.parametrize("score", ["NS=10,ns=0", "NS=5", "NS=5,EW=0,XX=1", "NS=abc,EW=0"])
 def test_a_malformed_score_is_unusable_input_for_a_board_and_a_game(seated: Path, tmp_path: Path, score: str) -> None:
     """A side missing or misnamed was exit 1 (refused) where a score not a number is exit 2 (unusable
     input): all are a mistyped command, exit 2, in a duplicate event and in any other."""

@@ -109,8 +109,9 @@ def test_a_pair_with_nothing_scored_is_left_out_and_does_not_take_a_place(hall) 
     page = get("/standings")
     assert _table_rows(page) == [(r["rank"], r["pair"]) for r in rows]
     assert "Not ranked yet (no board of theirs scored yet): 2 Pair 2." in re.sub(r" ([,.])", r"\1", _text(page))
-    # A pair's card: the rank of the standings, or none.
-    assert f"Rank {by_pair[1]['rank']} in the standings" in _text(get("/pairs/1"))
+    # A pair's card: the rank of the standings (a Mitchell's: of its direction), or none.
+    field = {"NS": "North-South", "EW": "East-West"}[by_pair[1]["direction"]]
+    assert f"Rank {by_pair[1]['rank']} {field}" in _text(get("/pairs/1"))
     card = _text(get("/pairs/2"))
     assert "Rank" not in card and "Not ranked yet" in card
     # The projector: the same rows, and provisional in the hall's words (and its Spanish).

@@ -525,7 +525,10 @@ def player_view(data: dict[str, Any], player_id: int) -> dict[str, Any]:
     # Duplicate pairs: the pair's place in the duplicate standings (keyed by player: _by_player).
     standing = (None if "duplicate_team_matches" in data else index["standing"].get(player_id)
                 if "duplicate_standings" in data else index["standing"].get(unit))
-    return {"player": player, "unit": unit, "standing": standing, "games": games,
+    # A Mitchell ranks each direction apart (its "fields"): the page says whose rank 1 it is, as the pair's card.
+    fields = (data.get("duplicate_standings") or {}).get("fields") or ()
+    field = standing.get("direction") if standing and fields and standing.get("direction") in fields else None
+    return {"player": player, "unit": unit, "standing": standing, "field": field, "games": games,
             "partnership": partnership, "now": index["now"].get(player_id),
             "now_round": round_heading(index["current"]) if index["current"] else None,
             "now_of": {k: index["current"][k] for k in ("round", "stage", "label")} if index["current"] else None,
