@@ -17,41 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournament.test_duplicate_event import new_event, run
-from tests.tournament.test_venue import _auth, _key, _server
+from tests.tournament.test_duplicate_event import run
+from tests.tournament.test_venue import _auth, _key
 
 starlette_testclient = pytest.importorskip("starlette.testclient")
-
-
-@pytest.fixture
-def dup(tmp_path: Path):
-    """A 3-table Mitchell (6 boards, 2 a table) with round 1 seated, served in this process: the
-    event, the client, table 1's URL and key, its boards, the director's key and the server."""
-    event = tmp_path / "dup.db"
-    new_event(event, 6, "mitchell")
-    run("boards", event, "--boards", 6, "--seed", 38)
-    run("pair", event)
-    server = _server(event)
-    try:
-        client = starlette_testclient.TestClient(server.asgi)
-        links = server.call(server.venue.links, "http://testserver")
-        link = next(x for x in links["tables"] if x["table"] == 1)
-        url, token = "/api/v1/tables/1/1", link["token"]
-        boards = client.get(url, headers=_auth(token)).json()["boards"]
-        yield event, client, url, token, boards, _key(links["director"]), server
-    finally:
-        server.close()
-
-
-def _post(client, url, token, body, lang="en"):
-    return client.post(url, headers={**_auth(token), "Accept-Language": lang}, json=body)
-
-
-def _refused(r, status: int, words: str) -> str:
-    assert r.status_code == status, r.text
-    said = r.json()["error"]
-    assert words in said and "\n" not in said and "Traceback" not in said, said
-    return said
+# The served 3-table Mitchell, and its helpers: one set-up for the director's board tests.
+from tests.tournament.test_venue_duplicate_not_played import _post, _refused, dup  # noqa: E402,F401
 
 
 def test_saving_a_board_with_no_result_enters_it_as_the_command_line_does(dup) -> None:

@@ -1817,6 +1817,12 @@ class Venue:
                                else {"board": on_board})
                     progress = (f"board {on_board}, move {len(hand['moves'])}" if game["in_hand"]
                                 else f"board {on_board}")
+                # ... and between its boards, how many have their result: confirmed at its phone or
+                # entered by the director (the page, ``tournament result --board``) alike.
+                boards_in = state.get("boards_played", 0) if self._plays_boards else 0
+                if boards_in and hand is None and state["result"] is None:
+                    reached = {"boards_in": boards_in, "boards": len(state["boards"])}
+                    progress = f"{boards_in} of {len(state['boards'])} boards in"
                 # A result the director entered (the director's page, or the command line) over a game
                 # the phone had started: the table's result is the director's, not where its phone
                 # got to (the table's page says it in the same words).
@@ -1826,7 +1832,7 @@ class Venue:
                     progress, reached = DIRECTORS_RESULT, None
                 # The call is a field of its own here, so that the director sees both: a table that
                 # called while waiting for confirmation is still waiting (the table's state says "called").
-                status = _progress(state["result"] is not None, live, game, self._plays_boards)
+                status = _progress(state["result"] is not None, live, game, self._plays_boards, boards_in)
                 quiet = _minutes_since(live.last_at)
                 idle = status in ("playing", "waiting") and quiet is not None and quiet >= self.idle_minutes
                 tables.append({"round": t.round, "table": t.number, "status": status, "progress": progress,
@@ -1983,11 +1989,7 @@ class Venue:
                 raise Unprocessable(BOARD_ON_PHONE % {"n": table_no, "n2": board}) from None
             except TournamentError as e:
                 raise Unprocessable(e.message) from None
-            with self.store.write():
-                venue_sql.upgrade_for_venue(self.store)
-                venue_sql.set_entered_via(self.store, table.id, "director")
-            self.store.bring_browsing_up_to_date()
-            return self._state(table, self._current(table), self._with_stale_note([entry.summary()]))
+            return self._entered_by_director(table, entry)
 
     def _correct_board(self, round_no: int, table_no: int, board: int, scores: dict, reason: Any,
                        ended: str | None = None) -> dict:
@@ -2004,11 +2006,16 @@ class Venue:
                                                 "the director's page", ended, find=find)
             except TournamentError as e:
                 raise Unprocessable(e.message) from None
-            with self.store.write():
-                venue_sql.upgrade_for_venue(self.store)
-                venue_sql.set_entered_via(self.store, table.id, "director")
-            self.store.bring_browsing_up_to_date()
-            return self._state(table, self._current(table), self._with_stale_note([entry.summary()]))
+            return self._entered_by_director(table, entry)
+
+    def _entered_by_director(self, table: Table, entry: Any) -> dict:
+        """After a board's result entered or corrected from the director's page: the table's result
+        said as the director's, the pages brought up to date, the table's state with what was done."""
+        with self.store.write():
+            venue_sql.upgrade_for_venue(self.store)
+            venue_sql.set_entered_via(self.store, table.id, "director")
+        self.store.bring_browsing_up_to_date()
+        return self._state(table, self._current(table), self._with_stale_note([entry.summary()]))
 
     def _with_stale_note(self, said: list[str]) -> list[str]:
         """``said``, and the note the command line prints after a board's change when the last round,
