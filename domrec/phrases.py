@@ -332,6 +332,7 @@ PHRASES: tuple[str, ...] = (
     # --- Reasons every engine gives (base.py): holding tiles, deals, leaders, draws.
     N_("%(tile)s is not a tile of the %(set)s set"),
     N_("%(seat)s does not hold %(tile)s (it is in %(seat2)s's hand)"),
+    N_("%(seat)s does not hold %(tile)s"),  # (at a table: where it is, hidden, is not said)
     N_("%(seat)s does not hold %(tile)s: it has already been played"),
     N_("%(seat)s does not hold %(tile)s: it is already on the table"),
     N_("%(seat)s does not hold %(tile)s: it is still in the boneyard"),
@@ -404,6 +405,8 @@ PHRASES: tuple[str, ...] = (
     N_("%(tile)s cannot be drawn: it is not a tile of the %(set)s set"),
     N_("%(tile)s cannot be drawn: it was already drawn by %(seat)s"),
     N_("%(tile)s cannot be drawn: it was dealt to %(seat)s, so it is not in the boneyard"),
+    N_("%(tile)s cannot be drawn: it is not in the boneyard"),  # (at a table)
+    N_("the boneyard's order, given with the deal, does not have %(tile)s as draw number %(n)s"),  # (at a table)
     N_("%(seat)s draws without naming the tile, but the deal gives no boneyard order: write the tile drawn"),
     N_("%(seat)s cannot pass while the boneyard holds %(n)s tiles: %(seat2)s must draw"),
     N_("%(seat)s cannot pass while the boneyard holds %(n)s tile: %(seat2)s must draw"),
@@ -539,6 +542,7 @@ PHRASES: tuple[str, ...] = (
     N_("%(seat)s cannot capture %(tile)s: it is not in the row (%(seat2)s has already captured it)"),
     N_("%(seat)s cannot capture %(tile)s: it is not in the row (it has not been played)"),
     N_("%(seat)s cannot capture %(tile)s: it is not in the row (it is in %(seat2)s's hand)"),
+    N_("%(seat)s cannot capture %(tile)s: it is not in the row"),  # (at a table)
     N_("%(seat)s cannot capture %(tile)s: its neighbours %(tile2)s and %(tile3)s share no number"),
     N_("%(seat)s cannot capture: it is %(seat2)s's turn, and a player captures only in their own turn, after placing"),
     N_("%(seat)s cannot capture %(tiles)s: they are not three consecutive tiles of the row, in row order"),
@@ -551,6 +555,8 @@ PHRASES: tuple[str, ...] = (
     N_("%(seat)s cannot draw %(tile)s: that tile is already out of the boneyard (dealt, drawn or played)"),
     N_("%(seat)s cannot draw %(tile)s: the next tile of the boneyard, in the order given with the deal, is "
        "%(tile2)s"),
+    N_("%(seat)s cannot draw %(tile)s: it is not the next tile of the boneyard, in the order given with the "
+       "deal"),  # (at a table)
     N_("%(seat)s cannot draw: it is %(seat2)s's turn"),
     N_("%(seat)s cannot pass: Castle Rock has no passing (a player with tiles places one at the open end, "
        "a player without is skipped)"),

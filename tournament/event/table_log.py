@@ -268,12 +268,15 @@ def in_words(message: str) -> str:
     return _RULE_TAG.sub("", message).strip()
 
 
-def progress(confirmed: bool, live: Live, game: dict[str, Any], duplicate: bool = False) -> str:
+def progress(confirmed: bool, live: Live, game: dict[str, Any], duplicate: bool = False,
+             boards_in: int = 0) -> str:
     """How far a table's game is, a call of the director aside: ``not started``, ``playing``,
     ``waiting`` (over, for its confirmations) or ``confirmed``.  ``duplicate``: the table plays
-    boards, each one hand, confirmed board by board."""
+    boards, each one hand, confirmed board by board; ``boards_in``: how many of them have their
+    result (:func:`boards_done`), so that a board the director entered, with no hand played at the
+    phone, is a table under way as one its phone confirmed is, not one "not started"."""
     return ("confirmed" if confirmed else "waiting" if finished(live, duplicate) else
-            "playing" if game["hands"] or live.board else "not started")
+            "playing" if game["hands"] or live.board or boards_in else "not started")
 
 
 def board_index(facts: Facts, live: Live) -> int:
@@ -359,7 +362,8 @@ def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
     game = live.session.state()
     result = facts.result
     duplicate = facts.boards is not None
-    status = "called" if live.called and result is None else progress(result is not None, live, game, duplicate)
+    status = ("called" if live.called and result is None else
+              progress(result is not None, live, game, duplicate, boards_done(facts, live) if duplicate else 0))
     if duplicate:
         game = {**game, "over": finished(live, True)}  # the board's hand closed: the page asks to confirm it
     answer = {"rev": live.rev, "event": facts.event, "round": facts.round, "table": facts.table,
@@ -534,9 +538,10 @@ def judge_dgn(live: Live, text: str, facts: Facts | None = None) -> tuple[str, s
         said = live.session.take(text)
     except RequestRefused as e:
         r = e.refusal
+        said = hands_hidden(r.message)
         if live.mode == "sheet":  # a score sheet's numbers, told in words: no line, column or rule
-            raise Unprocessable(in_words(r.message)) from None
-        raise Unprocessable(f"{r.line}:{r.column}: {at_the_table(r.message)}", r.line, r.column) from None
+            raise Unprocessable(in_words(said)) from None
+        raise Unprocessable(f"{r.line}:{r.column}: {at_the_table(said)}", r.line, r.column) from None
     return "dgn", text, said
 
 
@@ -544,6 +549,49 @@ def judge_dgn(live: Live, text: str, facts: Facts | None = None) -> tuple[str, s
 #: ``domrec validate`` says of a JSON file: at the table only DGN is typed, so only its form is said.
 _JSON_ON = re.compile(r'\("on" in JSON, (\S+@\S+) in DGN\)')
 _JSON_DRAW = re.compile(r'^(\S+) draws: (.*)\("draw": "([^"]+)"\)')
+
+
+#: A seat's name, as the engines write it (a name of no space, colon, comma or bracket).
+_WHO = r"[^\s:;,()'\[\]]+"
+#: What an engine's refusal says of a hidden tile's place (another player's hand, stock or face-down
+#: pile, the boneyard, its order), each with what is said at the table instead: the reason less
+#: that place.  What the rules make public is kept (a tile played, in the row, captured, face up).
+_HIDDEN_PLACES = tuple((re.compile(pattern), said) for pattern, said in (
+    # "N does not hold 6-6 (it is in S's hand)", "... : it is still in the boneyard", Domino Roads'
+    # "... : it is in E's stock", "... : the other copy is in E and W's stock", "... : it is in W's
+    # pile", and "N does not hold 6-6 in stock yet: it is still in N's pile" (a face-down pile).
+    (rf"( does not hold {_WHO})(?: \(it is in {_WHO}'s hand\)| in stock yet: it is still in {_WHO}'s pile"
+     rf"|: it is still in the boneyard|: (?:it is|the other copy is) in (?:{_WHO} and )*{_WHO}'s (?:stock|pile))",
+     r"\1"),
+    # Castle Rock: "N cannot capture 6-6: it is not in the row (it is in S's hand)" (or "(it has not
+    # been played)": in a hand or the boneyard, which the first would tell apart).
+    (rf"(cannot capture {_WHO}: it is not in the row) \((?:it is in {_WHO}'s hand|it has not been played)\)",
+     r"\1"),
+    # Horse Race: "6-6 cannot be drawn: it was dealt to S, so it is not in the boneyard" (or "it was
+    # already drawn by S").
+    (rf"({_WHO} cannot be drawn): it was (?:dealt to {_WHO}, so it is not in the boneyard"
+     rf"|already drawn by {_WHO})", r"\1: it is not in the boneyard"),
+    # A boneyard whose order the deal gives: the next tile drawn is not said.
+    (rf"(cannot draw {_WHO}): the next tile of the boneyard, in the order given with the deal, is {_WHO}",
+     r"\1: it is not the next tile of the boneyard, in the order given with the deal"),
+    (rf"the boneyard's order, given with the deal, has {_WHO} as draw number (\d+), not ({_WHO})",
+     r"the boneyard's order, given with the deal, does not have \2 as draw number \1"),
+))
+
+
+def hands_hidden(message: str) -> str:
+    """An engine's refusal as said to a table while it plays: without where a hidden tile is.
+
+    The engines say where the tile a player named is ("N does not hold 6-6 (it is in S's hand)"),
+    which is right for ``domrec validate`` and ``domrec explain``, read by an arbiter over a whole
+    record, and wrong on the phone every player at the table reads (at a duplicate table the
+    server holds the board's deal, which no player sees).  Only the part that names the place
+    goes: the seat, the tile, the reason a club player needs and the rule's name stay.  Done here,
+    once, for the server and the phone's engine alike (:func:`judge_dgn`), so what a table's key
+    reads back (a refusal kept with its write's id, the director's page) is this sentence too."""
+    for pattern, said in _HIDDEN_PLACES:
+        message = pattern.sub(said, message)
+    return message
 
 
 def at_the_table(message: str) -> str:

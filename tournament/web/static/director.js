@@ -329,6 +329,8 @@
     // (a duplicate table plays one hand a board: the board names where it is)
     if (x.reached && x.reached.board !== undefined) return x.reached.move !== undefined
       ? t("board %(n)s, move %(move)s", { n: x.reached.board, move: x.reached.move }) : t("board %(n)s", { n: x.reached.board });
+    // (a duplicate table between its boards: how many have their result, its phone's or the director's)
+    if (x.reached && x.reached.boards_in !== undefined) return t("%(done)s of %(count)s boards in", { done: x.reached.boards_in, count: x.reached.boards });
     if (x.reached && x.reached.move !== undefined) return t("hand %(n)s, move %(move)s", { n: x.reached.hand, move: x.reached.move });
     if (x.reached) return x.reached.hands === 1 ? t("1 hand") : t("%(n)s hands", { n: x.reached.hands });
     return x.progress;

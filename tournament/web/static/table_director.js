@@ -66,7 +66,10 @@
       const shown = view && view.game.hands[k];
       const score = shown && shown.result && shown.result.scores ? scoreText(shown.result.scores, sides) : "";
       return el("div", { class: "hand", "data-hand": k + 1 },
-        el("h3", {}, t("Hand %(n)s", { n: k + 1 }), score ? el("span", { class: "hand-score" }, " " + score) : ""),
+        // (a duplicate table's game is the board in play, one hand: named by its board, as the
+        // director's page names it)
+        el("h3", {}, view && view.boards && view.board != null && data.hands.length === 1 ? t("Board %(n)s", { n: view.board })
+                     : t("Hand %(n)s", { n: k + 1 }), score ? el("span", { class: "hand-score" }, " " + score) : ""),
         el("div", { class: "move-list" }, ...hand.map((line, j) => el("button", {
           type: "button", class: "line" + (line.length > 24 ? " long" : ""), "data-line": j + 1,
           title: t("Correct this line"), onclick: () => fix(k + 1, j + 1, line) }, line))),
