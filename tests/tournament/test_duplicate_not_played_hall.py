@@ -138,7 +138,8 @@ def test_the_board_not_played_is_shown_once_the_other_tables_are_in(hall, tmp_pa
 
 
 def _rank(get, player: int) -> str | None:
-    found = re.search(r"Rank (\d+) in the standings", get(f"/players/{player}"))
+    # (a Mitchell ranks each direction apart: the page names the pair's direction)
+    found = re.search(r"Rank (\d+) (?:in the standings|North-South|East-West)", get(f"/players/{player}"))
     return found.group(1) if found else None
 
 
@@ -176,11 +177,13 @@ def test_an_even_duplicate_event_gives_each_player_the_pairs_rank(tmp_path: Path
     server = VenueServer(e, base_url="http://testserver", rate=1e9, burst=10 ** 9)
     try:
         client = starlette_testclient.TestClient(server.asgi)
-        ranked = {r["pair"]: str(r["rank"]) for r in client.get("/api/v1/standings").json()["pairs"]}
-        assert len(set(ranked.values())) > 1
-        for pair, rank in ranked.items():
+        rows = client.get("/api/v1/standings").json()["pairs"]
+        ranked = {r["pair"]: (str(r["rank"]), r["direction"]) for r in rows}
+        assert len({rank for rank, _ in ranked.values()}) > 1
+        words = {"NS": "North-South", "EW": "East-West"}  # (a Mitchell: each direction ranked apart)
+        for pair, (rank, direction) in ranked.items():
             page = _text(client.get(f"/players/{2 * pair - 1}").text)
-            assert f"Rank {rank} in the standings" in page, (pair, page)
+            assert f"Rank {rank} {words[direction]}" in page, (pair, page)
     finally:
         server.close()
 
