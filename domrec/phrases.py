@@ -511,6 +511,7 @@ PHRASES: tuple[str, ...] = (
        "chain_draw); it is not %(seat2)s's turn"),
     N_("%(seat)s set a double (%(tile)s) and must go on while able: %(tile2)s fits on %(tile3)s; it is not "
        "%(seat2)s's turn"),
+    N_("%(seat)s set a double (%(tile)s) and must go on while able; it is not %(seat2)s's turn"),  # (at a table)
     N_("%(seat)s set a double (%(tile)s) and, unable to go on, must draw (option chain_draw)"),
     N_("%(seat)s set a scoring tile (%(tile)s) and goes on if able; if not, the turn passes to %(seat2)s, "
        "not to %(seat3)s"),
@@ -518,6 +519,7 @@ PHRASES: tuple[str, ...] = (
        "chain_draw); it is not %(seat2)s's turn"),
     N_("%(seat)s set a scoring tile (%(tile)s) and must go on while able: %(tile2)s fits on %(tile3)s; it "
        "is not %(seat2)s's turn"),
+    N_("%(seat)s set a scoring tile (%(tile)s) and must go on while able; it is not %(seat2)s's turn"),  # (at a table)
     N_("%(seat)s set a scoring tile (%(tile)s) and, unable to go on, must draw (option chain_draw)"),
     N_("%(seat)s leads this hand and sets any tile; there is nothing to draw for"),
     N_("%(side)s cannot score %(n)s for a hand: pegs and end-of-hand points are never negative"),

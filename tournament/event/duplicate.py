@@ -906,6 +906,26 @@ def mark_not_played(store: EventStore, round_no: int, table_no: int, board_no: i
         return BoardMark(round_no, table_no, board_no, "not played", None, match, over_play=tuple(taken))
 
 
+def _refuse_phone_past(store: EventStore, table: Table, board_no: int) -> None:
+    """Within the write: refuse to make ``board_no`` due again at ``table`` (its result or its mark
+    taken back) while the table's phone, having gone past it, has the hand of a later board in
+    play.  The phone plays the first of its boards with nothing in (:func:`tournament.event.
+    table_log.board_index`): taken back now, the board would be that one, and the hand in play
+    (another board's deal) would be confirmed as its result.  A board closed in the phone's log
+    (confirmed there, or entered or marked over its play) is never played again there: no harm."""
+    from tournament.store import desk as desk_sql
+
+    order = boards_of(store, table)
+    playing = res.board_on_phone(store, table, order)
+    if playing is None or playing == board_no or board_no not in order or \
+            order.index(board_no) > order.index(playing) or \
+            board_no in desk_sql.venue_board_rows(store, table.id)[0]:
+        return
+    raise ResultRefused(f"table {table.number}'s phone is playing board {playing}, after board {board_no}: let the "
+                        f"table finish that hand first (taken back now, the hand would count as the earlier "
+                        f"board's); nothing was changed")
+
+
 def _other_table(store: EventStore, table: Table) -> Table | None:
     """Duplicate teams: the other table of ``table``'s match (None in duplicate pairs)."""
     if not store.settings.team_duplicate:
@@ -919,7 +939,8 @@ def clear_board(store: EventStore, round_no: int, table_no: int, board_no: int, 
     """Take back a board's result entered by mistake (the wrong table or board), or a board marked not
     played: the table has nothing on the board again, so it is entered afresh.  The result, record and
     all, is kept whole (``board_result_audit``) and the trail says who and why (``board_cleared``,
-    ``reason`` required), as every clear's.  Refused where there is nothing to take back.  Duplicate
+    ``reason`` required), as every clear's.  Refused where there is nothing to take back, and while
+    the table's phone, gone past the board, plays a later one (:func:`_refuse_phone_past`).  Duplicate
     pairs and duplicate teams alike (a team table is found by its round: :func:`team_table`)."""
     from tournament.store import desk as desk_sql
 
@@ -930,6 +951,12 @@ def clear_board(store: EventStore, round_no: int, table_no: int, board_no: int, 
         table = _board_table(store, round_no, table_no, board_no)
         who = by or store.author or default_author()
         old = sql.result(store, table.id, board_no)
+        # (a mark taken back in duplicate teams makes the board due at the match's other table too)
+        marked_here = old is None and _marked(store, table.id, board_no) is not None
+        other = _other_table(store, table) if marked_here else None
+        for t in (table, other) if old is not None or marked_here else ():
+            if t is not None:
+                _refuse_phone_past(store, t, board_no)
         if old is None:
             if sql.unmark_not_played(store, table.id, board_no):
                 desk_sql.log(store, "board_cleared", round_no, {"table": table_no, "board": board_no,

@@ -576,6 +576,11 @@ _HIDDEN_PLACES = tuple((re.compile(pattern), said) for pattern, said in (
      r"\1: it is not the next tile of the boneyard, in the order given with the deal"),
     (rf"the boneyard's order, given with the deal, has {_WHO} as draw number (\d+), not ({_WHO})",
      r"the boneyard's order, given with the deal, does not have \2 as draw number \1"),
+    # Horse Race, another seat moving during a chain: "P3 set a scoring tile (2-1) and must go on
+    # while able: 3-0 fits on 3-1; it is not P1's turn" names a tile P3 holds, unplayed (P3 may go on
+    # with another): said without it.
+    (rf"({_WHO} set (?:a double|a scoring tile) \({_WHO}\) and must go on while able): {_WHO} fits on {_WHO}"
+     rf"(; it is not {_WHO}'s turn)", r"\1\2"),
 ))
 
 

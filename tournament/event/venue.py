@@ -397,6 +397,9 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s board %(n3)s: not played — no score there; the board is scored over the tables "
        "that played it"),
     N_("round %(n)s table %(n2)s board %(n3)s: no longer marked not played; its result is to be entered"),
+    # (taken back while the table's phone, past the board, plays a later one: duplicate._refuse_phone_past)
+    N_("table %(n)s's phone is playing board %(n2)s, after board %(n3)s: let the table finish that hand first "
+       "(taken back now, the hand would count as the earlier board's); nothing was changed"),
     # (marked over the hand the table's phone was playing: "replace")
     N_("table %(n)s's phone no longer plays board %(n2)s (its moves stay in the venue's log)"),
     N_("round %(n)s table %(n2)s board %(n3)s was already marked not played, %(when)s by %(who)s — %(reason)s; "
