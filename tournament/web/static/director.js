@@ -393,24 +393,30 @@
     box.replaceChildren(...got.hands.map((lines, k) => {
       const hand = data.game.hands[k];
       const score = hand && hand.result && hand.result.scores ? scoreText(hand.result.scores, data.sides) : "";
+      // (a duplicate table's game is the board in play, one hand: named by its board, its heading,
+      // its button and its form)
+      const board = data.boards && data.board != null && got.hands.length === 1 ? data.board : null;
       return el("div", { class: "hand", "data-hand": k + 1 },
-        // (a duplicate table's game is the board in play, one hand: named by its board)
-        el("h3", {}, data.boards && data.board != null && got.hands.length === 1 ? t("Board %(n)s", { n: data.board })
+        el("h3", {}, board !== null ? t("Board %(n)s", { n: board })
                      : t("Hand %(n)s", { n: k + 1 }), score ? el("span", { class: "hand-score" }, " " + score) : ""),
         el("div", { class: "move-list" }, ...lines.map((line, j) => el("button", {
           type: "button", class: "line" + (line.length > 24 ? " long" : "") + (fixing && fixing.hand === k + 1 && fixing.line === j + 1 ? " chosen" : ""),
-          "data-line": j + 1, title: t("Correct this line"), onclick: () => fix(data, k + 1, j + 1, line) }, plain(line)))),
-        el("button", { type: "button", class: "take-back", onclick: () => fix(data, k + 1, null, lines.join("\n")) },
-           t("Take back hand %(n)s", { n: k + 1 })));
+          "data-line": j + 1, title: t("Correct this line"), onclick: () => fix(data, k + 1, j + 1, line, board) }, plain(line)))),
+        el("button", { type: "button", class: "take-back", onclick: () => fix(data, k + 1, null, lines.join("\n"), board) },
+           board !== null ? t("Take back board %(n)s's hand", { n: board }) : t("Take back hand %(n)s", { n: k + 1 })));
     }));
     if (fixing) placeForm();
   }
   // The correction form, under the hand it corrects: the line as it is, to type again (empty: the
-  // line removed), and the reason, which the trail keeps.
-  function fix(data, hand, line, text) {
+  // line removed), and the reason, which the trail keeps.  ``board``: the board a duplicate
+  // table's one hand is, named instead of "hand 1" (else null).
+  function fix(data, hand, line, text, board) {
     fixing = { key: data.round + "/" + data.table, rev: data.rev, hand, line, text };
-    $("fix-title").textContent = line === null ? t("Take back hand %(n)s: the later hands move up", { n: hand })
-                                               : t("Hand %(n)s, line %(line)s: type it as it should be (empty: removed)", { n: hand, line });
+    $("fix-title").textContent = board !== null
+      ? (line === null ? t("Take back board %(n)s's hand: the table starts the board again", { n: board })
+                       : t("Board %(n)s, line %(line)s: type it as it should be (empty: removed)", { n: board, line }))
+      : (line === null ? t("Take back hand %(n)s: the later hands move up", { n: hand })
+                       : t("Hand %(n)s, line %(line)s: type it as it should be (empty: removed)", { n: hand, line }));
     $("fix-text").value = line === null ? "" : text;
     $("fix-text-row").hidden = line === null;
     $("fix-message").textContent = "";

@@ -65,29 +65,34 @@
     $("td-hands").replaceChildren(...(data.hands.length ? data.hands.map((hand, k) => {
       const shown = view && view.game.hands[k];
       const score = shown && shown.result && shown.result.scores ? scoreText(shown.result.scores, sides) : "";
+      // (a duplicate table's game is the board in play, one hand: named by its board, its heading,
+      // its button and its form, as the director's page names it)
+      const board = view && view.boards && view.board != null && data.hands.length === 1 ? view.board : null;
       return el("div", { class: "hand", "data-hand": k + 1 },
-        // (a duplicate table's game is the board in play, one hand: named by its board, as the
-        // director's page names it)
-        el("h3", {}, view && view.boards && view.board != null && data.hands.length === 1 ? t("Board %(n)s", { n: view.board })
+        el("h3", {}, board !== null ? t("Board %(n)s", { n: board })
                      : t("Hand %(n)s", { n: k + 1 }), score ? el("span", { class: "hand-score" }, " " + score) : ""),
         el("div", { class: "move-list" }, ...hand.map((line, j) => el("button", {
           type: "button", class: "line" + (line.length > 24 ? " long" : ""), "data-line": j + 1,
-          title: t("Correct this line"), onclick: () => fix(k + 1, j + 1, line) }, line))),
-        el("button", { type: "button", class: "take-back", "data-fix-hand": k + 1, onclick: () => fix(k + 1, null, hand.join("\n")) },
-           t("Correct hand %(n)s", { n: k + 1 })));
+          title: t("Correct this line"), onclick: () => fix(k + 1, j + 1, line, board) }, line))),
+        el("button", { type: "button", class: "take-back", "data-fix-hand": k + 1, onclick: () => fix(k + 1, null, hand.join("\n"), board) },
+           board !== null ? t("Correct board %(n)s", { n: board }) : t("Correct hand %(n)s", { n: k + 1 })));
     }) : [el("p", { class: "note" }, t("This table has recorded nothing yet."))]));
     if (fixing) place();
   }
 
   // The form, under the hand it corrects: a line (or the whole hand) as it is, to type again; the
   // second button takes the move (or the hand) back; the reason goes into the audit trail.
-  function fix(hand, line, text) {
+  // ``board``: the board a duplicate table's one hand is, named instead of "hand 1" (else null).
+  function fix(hand, line, text, board) {
     fixing = { rev: lines.rev, hand, line, text };
-    $("td-fix-title").textContent = line === null
-      ? t("Hand %(n)s: type the whole hand as it should be, a move a line (empty: taken back)", { n: hand })
-      : t("Hand %(n)s, line %(line)s: type it as it should be (empty: removed)", { n: hand, line });
+    $("td-fix-title").textContent = board !== null
+      ? (line === null ? t("Board %(n)s: type the whole hand as it should be, a move a line (empty: taken back)", { n: board })
+                       : t("Board %(n)s, line %(line)s: type it as it should be (empty: removed)", { n: board, line }))
+      : (line === null ? t("Hand %(n)s: type the whole hand as it should be, a move a line (empty: taken back)", { n: hand })
+                       : t("Hand %(n)s, line %(line)s: type it as it should be (empty: removed)", { n: hand, line }));
     $("td-fix-text").value = text;
-    $("td-fix-remove").textContent = line === null ? t("Take back hand %(n)s", { n: hand }) : t("Take back this move");
+    $("td-fix-remove").textContent = line !== null ? t("Take back this move")
+      : board !== null ? t("Take back board %(n)s's hand", { n: board }) : t("Take back hand %(n)s", { n: hand });
     $("td-fix-remove").hidden = line === 1;  // a hand's first line is the hand itself: taken back as a hand
     tell("td-fix-message", "");
     tell("td-message", "");  // what was said before is of another correction
