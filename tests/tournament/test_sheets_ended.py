@@ -52,8 +52,10 @@ def test_a_duplicate_boards_sheet_asks_how_its_hand_ended(tmp_path: Path, game: 
     run("pair", event)
     run("sheets", event, "-o", tmp_path / "sheets")
     page = (tmp_path / "sheets" / "round1-score-sheets.html").read_text(encoding="utf-8")
-    # What the table's phone asks for a board typed in Scores only: out or blocked.
-    assert ended_head(page, "grid boards") == "Ended<small>out / blocked</small>"
+    # What the table's phone asks for a board typed in Scores only: out or blocked, and at Horse
+    # Race's default target 61, which one hand can reach (61 and up), the target too.
+    ways = "out / blocked / target" if game == "horse-race" else "out / blocked"
+    assert ended_head(page, "grid boards") == f"Ended<small>{ways}</small>"
     first = page.split('<section class="sheet"')[1]
     rows = first.split('<table class="grid boards">')[1].split("<tbody>")[1].split("</tbody>")[0]
     assert rows.count('<td class="end"></td>') == rows.count("<tr>") == 2  # a box a board to fill in
@@ -66,8 +68,8 @@ def test_a_duplicate_boards_sheet_asks_how_its_hand_ended(tmp_path: Path, game: 
 @pytest.mark.parametrize("game, fmt, options, ends", [
     ("broadway", "pairs", None, ("out", "blocked")),
     ("competitive", "pairs", None, ("out", "blocked")),
-    ("horse-race", "pairs", {"partnerships": True}, ("out", "blocked")),
-    ("horse-race", "individual", None, ("out", "blocked")),
+    ("horse-race", "pairs", {"partnerships": True}, ("out", "blocked", "target")),  # (61 and up: one hand can)
+    ("horse-race", "individual", None, ("out", "blocked", "target")),
     ("castle-rock", "individual", None, ("out",)),
     ("domino-roads", "individual", None, ("out",)),
 ], ids=["broadway", "competitive", "horse-race-pairs", "horse-race", "castle-rock", "domino-roads"])

@@ -17,6 +17,7 @@ board's deal (:func:`board`), and a board's result at a table (:func:`entered`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import secrets
 from fractions import Fraction
 from typing import Any, Callable, Sequence
@@ -33,7 +34,7 @@ from tournament.event.audit import default_author
 from tournament.i18n import moment_words
 from tournament.pairing import boards as bd, matchpoints as mp, movements as mv
 from tournament.pairing.plan import Plan
-from tournament.settings import PARTNERSHIP_SIDES
+from tournament.settings import PARTNERSHIP_SIDES, Settings
 from tournament.store import boards as sql
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import now
@@ -507,6 +508,56 @@ def correct_score(store: EventStore, round_no: int, table_no: int, board_no: int
                      {"table": table_no, "board": board_no, "was": {"NS": old["ns_points"], "EW": old["ew_points"]},
                       "now": {"NS": entry.ns, "EW": entry.ew}}, by, reason)
         return entry
+
+
+#: Points tried for one side when asking the engine whether a board's hand can end a way, besides
+#: the rules' own numbers (:func:`board_ends`): small and large, odd and even, so that each game's
+#: bounds (a Competitive block is even and at least 5) let one through.
+_TRIAL_POINTS = (0, 1, 2, 5, 10, 20, 30, 50, 100, 150, 200, 300)
+
+
+def board_ends(settings: Settings) -> tuple[str, ...]:
+    """The ways a board's hand (a game's first hand) can end under the event's rules, asked of the
+    game's engine as a board's typed score is checked (a one-hand score sheet:
+    :func:`hand_score_problem`): a way is possible when some score of one side, the others 0, is
+    accepted with it.  The one list every path offers and checks — the score sheets' "Ended"
+    column, the table's phone's score form, the director's page and its server's check of
+    ``ended`` — so none of them asks a way another refuses.  Besides fixed trial points, each whole
+    number of the rules (a target) and the four after it are tried, so that a way reached only at a
+    threshold (Horse Race's target, a multiple of five under celko) is found at any target."""
+    return _board_ends(settings.game, settings.variant, settings.seats(),
+                       tuple(sorted(settings.resolved_options().items(), key=lambda kv: kv[0])))
+
+
+def _board_ends(game_name: str, variant: Any, seats: tuple[str, ...], options: tuple) -> tuple[str, ...]:
+    try:
+        return _board_ends_kept(game_name, variant, seats, options)
+    except TypeError:  # an option's value that cannot be kept (a list): asked again
+        return _board_ends_kept.__wrapped__(game_name, variant, seats, options)
+
+
+@functools.lru_cache(maxsize=64)
+def _board_ends_kept(game_name: str, variant: Any, seats: tuple[str, ...], options: tuple) -> tuple[str, ...]:
+    from domrec.errors import DomrecError
+    from domrec.game import Game
+    from domrec.shape import HAND_ENDS
+
+    numbers = sorted({n + k for _, n in options if isinstance(n, int) and not isinstance(n, bool) and n > 0
+                      for k in range(5)})
+    points = tuple(dict.fromkeys((*_TRIAL_POINTS, *numbers)))
+    found = []
+    for end in HAND_ENDS:
+        for n in points:
+            try:
+                game = Game(game_name, [(s, s) for s in seats], variant=variant, options=dict(options))
+                game.add_score_sheet_hand({next(iter(game.totals)): n}, end)
+            except DomrecError:
+                continue
+            except Exception:  # an engine that cannot take a score sheet: no further way is asked
+                return tuple(found)
+            found.append(end)
+            break
+    return tuple(found)
 
 
 class NoHandScores(UnusableInput):

@@ -330,6 +330,9 @@ class Facts:
     #: the pair's name and its team's (None outside a team event), this table's sides only, so that
     #: its phone names them (its seats name the players); empty elsewhere.
     units: tuple[tuple[str, str, str | None], ...] = ()
+    #: A duplicate table: the ways its boards' hand can end under the event's rules, what the
+    #: phone's score form offers (:func:`tournament.event.duplicate.board_ends`); empty elsewhere.
+    ends: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = {"event": self.event, "round": self.round, "table": self.table, "sides": list(self.sides),
@@ -339,6 +342,8 @@ class Facts:
             data["boards"] = list(self.boards)
         if self.units:
             data["units"] = units_json(self.units)
+        if self.ends:
+            data["ends"] = list(self.ends)
         return data
 
     @classmethod
@@ -348,7 +353,8 @@ class Facts:
                    by_seat=data["by_seat"], time_limit=data.get("time_limit"), pins=bool(data.get("pins")),
                    result=data.get("result"), next=data.get("next"),
                    boards=None if boards is None else tuple(boards), over=bool(data.get("over")),
-                   units=tuple((side, u["pair"], u.get("team")) for side, u in (data.get("units") or {}).items()))
+                   units=tuple((side, u["pair"], u.get("team")) for side, u in (data.get("units") or {}).items()),
+                   ends=tuple(data.get("ends") or ()))
 
 
 def units_json(units: tuple[tuple[str, str, str | None], ...]) -> dict[str, dict[str, str | None]]:
@@ -379,6 +385,7 @@ def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
     if duplicate:
         numbers = [b["board"] for b in facts.boards or ()]
         answer["boards"] = numbers
+        answer["ends"] = list(facts.ends)
         at = board_index(facts, live)
         answer["board"] = numbers[at] if at < len(numbers) else None
         answer["boards_played"] = boards_done(facts, live)

@@ -179,14 +179,19 @@ BOARD_ON_PHONE = N_("table %(n)s's phone is playing board %(n2)s: let the table 
 BOARD_MARKED = N_("round %(n)s table %(n2)s board %(n3)s is marked not played: give the reason for entering its "
                   "result instead; nothing was stored")
 
-#: How a hand of each game may end on a score sheet (a duplicate board is one hand): what the
-#: director's page offers to choose from when it enters or corrects a board's result, as the
-#: engines' :meth:`score_sheet_hand` take a hand's ``result.end`` (Competitive: out or blocked;
-#: Broadway and Horse race also take out or blocked, and a game's own endings a single board never
-#: has: Broadway's sudden death after a tie, Horse race's target; Castle Rock and Domino Roads end
-#: only "out", so there is nothing to choose).
-HAND_ENDS = {"competitive": ("out", "blocked"), "broadway": ("out", "blocked"), "horse-race": ("out", "blocked"),
-             "castle-rock": ("out",), "domino-roads": ("out",)}
+#: The director's refusal of an ``ended`` that is not a way a board's hand can end under the
+#: event's rules (:func:`tournament.event.duplicate.board_ends`, the one list every path offers):
+#: a sentence for each list the engines give, and one for any other.
+ENDED_MUST = {("out",): N_('"ended" must be "out"'),
+              ("out", "blocked"): N_('"ended" must be "out" or "blocked"'),
+              ("out", "blocked", "target"): N_('"ended" must be "out", "blocked" or "target"')}
+ENDED_MUST_ANY = N_('"ended" must be one of %(list)s')
+
+
+def ended_refusal(ends: tuple[str, ...]) -> str:
+    """Why an ``ended`` outside ``ends`` is refused, in one line naming the ways allowed."""
+    return ENDED_MUST.get(ends) or ENDED_MUST_ANY % {"list": ", ".join(f'"{e}"' for e in ends)}
+
 
 #: A table's last confirmation finding the table's result stored already (the director's, landed
 #: after the confirmation read the table): the phone's game is not stored (:meth:`Venue._enter`;
@@ -357,7 +362,7 @@ REFUSALS = (
     N_('"reason" must be text'),
     N_('"winner" must be a side or seat'),
     N_('"board" must be the number of the board to correct'),
-    N_('"ended" must be "out" or "blocked"'),
+    *ENDED_MUST.values(), ENDED_MUST_ANY,
     N_("give the reason for clearing a result (it goes into the audit trail)"),
     N_('"hand" must be the number of the hand to correct'),
     N_('"line" must be the number of the line to correct (or null: the whole hand)'),
@@ -916,14 +921,15 @@ class Venue:
         """What the director's page shows of a duplicate table's boards, to enter or correct one
         (the director's key alone reads it): each board's stored result there, with how its hand
         ended (``board_results``: ``{"board", "NS", "EW", "ended"}``, ``ended`` None where nobody
-        said), and the ways a hand of the game may end (``ends``: :data:`HAND_ENDS`)."""
+        said), and the ways a board's hand may end (``ends``: :func:`~tournament.event.duplicate.board_ends`,
+        what the table's phone, the score sheets and the check of ``ended`` use too)."""
         rows = []
         for number in self._boards_of(table):
             done = duplicate.entered(self.store, table.id, number)
             if done is not None:
                 rows.append({"board": number, "NS": done["ns_points"], "EW": done["ew_points"],
                              "ended": done["ended"]})
-        return {"board_results": rows, "ends": list(HAND_ENDS.get(self.store.settings.game, ("out",)))}
+        return {"board_results": rows, "ends": list(duplicate.board_ends(self.store.settings))}
 
     def _fresh(self) -> None:
         """Forget the keys, tables and results kept if anything was written to the file since they
@@ -1062,7 +1068,7 @@ class Venue:
                      by_seat=False, time_limit=settings.time_limit, pins=self.pins,
                      next=self._next_seats(table) if result is not None else None, result=result,
                      boards=boards, over=table.round < self.store.last_round(),
-                     units=self._units_of(table, writing))
+                     units=self._units_of(table, writing), ends=duplicate.board_ends(settings))
 
     def _units_of(self, table: Table, writing: bool = False) -> tuple[tuple[str, str, str | None], ...]:
         """Who each of this table's sides is where a side is a pair (a pairs or team event): its
@@ -1918,8 +1924,9 @@ class Venue:
             raise Unprocessable('"winner" must be a side or seat')
         if board is not None and (isinstance(board, bool) or not isinstance(board, int)):
             raise Unprocessable('"board" must be the number of the board to correct')
-        if ended is not None and ended not in ("out", "blocked"):
-            raise Unprocessable('"ended" must be "out" or "blocked"')
+        ends = duplicate.board_ends(self.store.settings)
+        if ended is not None and ended not in ends:
+            raise Unprocessable(ended_refusal(ends))
         if self._plays_boards and board is not None:  # a board's score entered, or corrected
             with self.lock:
                 table = self.table(round_no, table_no)

@@ -38,6 +38,7 @@ from domrec.record import Player as RecordPlayer, Record
 from tournament.errors import ResultRefused, UnusableInput
 from tournament.i18n import N_, translations
 from tournament.settings import PAIRS, Settings
+from tournament.event.duplicate import board_ends
 from tournament.event.players import shown_numbers
 from tournament.event.tables import table_record
 from tournament.pairing.boards import Board
@@ -182,37 +183,13 @@ class SheetShape:
     board_ends: tuple[str, ...] = ()
 
 
-#: Points tried for one side when asking the engine whether a first hand can end a way: a way is
-#: possible when some score of one side (the other 0) is accepted with it.  Small and large, odd and
-#: even, so that each game's bounds (a Competitive block is even and at least 5) let one through.
-_PROBE_POINTS = (0, 1, 2, 5, 10, 20, 30, 50, 100, 150, 200, 300)
-
-
 def first_hand_ends(settings: Settings) -> tuple[str, ...]:
-    """The ways a game's first hand can end under the event's rules, asked of the game's engine
-    (a one-hand score sheet, as a board's typed score is checked: :func:`tournament.event.duplicate.
-    hand_score_problem`), never listed here: Broadway's and Competitive's out or blocked, Horse
-    Race's out or blocked (and at the target, where a target one hand can reach ends the game at
-    once), Castle Rock's and Domino Roads' out alone.  What a sheet's "Ended" column must ask for the score to be
-    entered as the table saw it (a Competitive block scores an even number; a Broadway side is
-    charged its tiles only in a block)."""
-    from domrec.game import Game
-
-    seats = settings.seats()
-    found = []
-    for end in (str(e) for e in HAND_ENDS):
-        for points in _PROBE_POINTS:
-            try:
-                game = Game(settings.game, [(s, s) for s in seats], variant=settings.variant,
-                            options=settings.resolved_options())
-                game.add_score_sheet_hand({next(iter(game.totals)): points}, end)
-            except DomrecError:
-                continue
-            except Exception:  # (as the simulator below) a sheet is still printed: no further end is asked
-                return tuple(found)
-            found.append(end)
-            break
-    return tuple(found)
+    """The ways a game's first hand can end under the event's rules: what a sheet's "Ended" column
+    must ask for the score to be entered as the table saw it (a Competitive block scores an even
+    number; a Broadway side is charged its tiles only in a block; a Horse Race target one hand can
+    reach ends the game at once).  The engine's answer, the same list the table's phone and the
+    director's page offer and the server checks (:func:`tournament.event.duplicate.board_ends`)."""
+    return board_ends(settings)
 
 
 def sheet_shape(settings: Settings) -> SheetShape:

@@ -334,9 +334,11 @@ OPENAPI: dict[str, Any] = {
                                                               "(none yet: `tournament result --board B --score`; over "
                                                               "the board its phone is playing, or one marked not "
                                                               "played, only with a reason) or corrected"},
-                                     "ended": {"enum": ["out", "blocked", None],
+                                     "ended": {"enum": ["out", "blocked", "target", None],
                                                "description": "a board's hand: how it ended (left out: as the "
-                                                              "table said); the score is checked against it"}}}))},
+                                                              "table said), one of the ways the event's rules "
+                                                              "let it end (the table's state's `ends`); the "
+                                                              "score is checked against it"}}}))},
         "/api/v1/tables/{round}/{table}/result/clear": {
             "parameters": _TABLE_PARAMS,
             **_write("The director takes a table's result back, with the reason (director's key; the old result "

@@ -524,7 +524,7 @@
   // The board picked at a duplicate table: what it has (its result and how its hand ended, or none
   // yet: saving enters it, as `tournament result --board B --score` does), and how the hand ended
   // to choose, the stored way picked (sent as "ended"; a game whose hands end only one way: none).
-  const ENDS = { "out": t("out"), "blocked": t("blocked") };
+  const ENDS = { "out": t("out"), "blocked": t("blocked"), "target": t("target") };
   function showBoard(data, rows) {
     const line = $("result-board-state"), box = $("result-ended-row");
     if (!data.boards || !data.board_results) { line.hidden = true; box.hidden = true; return; }

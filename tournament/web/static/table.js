@@ -1223,8 +1223,10 @@
   // A duplicate table that types its boards' scores: the board's one hand, the points each side won
   // and how the hand ended; confirmed by both sides as a played board is.
   function boardSheetPanel(inputs) {
+    // (the ways the event's rules let a board's hand end, as the server lists them: view.ends)
+    const words = { "out": t("out"), "blocked": t("blocked"), "target": t("target") };
     const how = el("select", { id: "board-ended", "aria-label": t("how the hand ended") },
-      el("option", { value: "out" }, t("out")), el("option", { value: "blocked" }, t("blocked")));
+      ...(view.ends || ["out"]).map((e) => el("option", { value: e }, words[e] || e)));
     return el("section", {}, el("h2", {}, t("Board %(n)s: its score", { n: view.board })),
       el("div", { class: "row" }, ...inputs, el("label", {}, t("how the hand ended") + " ", how)),
       el("div", { class: "row" },
