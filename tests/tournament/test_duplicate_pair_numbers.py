@@ -77,11 +77,12 @@ def test_find_your_table_and_a_players_page_give_the_movements_pair_number(tmp_p
             if number < 4:
                 ok("pair", e)
         standings = client.get("/api/v1/standings").json()
-        ranked = {r["name"]: str(r["rank"]) for r in standings["pairs"] if r["boards"]}
-        assert len(set(ranked.values())) > 1
-        for name, rank in ranked.items():
+        ranked = {r["name"]: (str(r["rank"]), r["direction"]) for r in standings["pairs"] if r["boards"]}
+        assert len({rank for rank, _ in ranked.values()}) > 1
+        words = {"NS": "North-South", "EW": "East-West"}  # (a Mitchell ranks each direction apart)
+        for name, (rank, direction) in ranked.items():
             i = int(name.split()[1])
             page = _text(client.get(f"/players/{player_of[f'North {i}']}").text)
-            assert f"Rank {rank} in the standings" in page, (name, rank, page)
+            assert f"Rank {rank} {words[direction]}" in page, (name, rank, page)
     finally:
         server.close()
