@@ -148,7 +148,11 @@ def test_a_confirmation_that_found_no_server_survives_a_reload_and_is_stored_onc
         page.reload()  # offline: the page from the service worker, the confirmation from the phone's storage
         page.wait_for_selector("#confirm-kept", timeout=WAIT_MS)
         _outbox(page, 1)
-        assert page.inner_text("#outbox") == "offline: the confirmation kept on this phone is sent when the connection is back"
+        # (the page may first try to send it, "sending the confirmation kept on this phone…", and be
+        # told it is offline: the line it settles on is the one waited for)
+        said = "offline: the confirmation kept on this phone is sent when the connection is back"
+        page.wait_for_function("(said) => document.getElementById('outbox').innerText === said", arg=said,
+                               timeout=WAIT_MS)
         assert "The confirmation for NS is kept on this phone" in page.inner_text("#confirm-kept")
         assert page.is_disabled('#panel button[data-side="NS"]') and page.is_disabled('#panel button[data-side="EW"]')
         _shot(page, f"phone-polish-confirmation-kept-{first_try.replace(' ', '-')}")
