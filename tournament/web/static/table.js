@@ -684,7 +684,13 @@
             response = await within(api + entry.path + handsQuery(held, entry.path), { method: "POST", headers,
                                                                                       body: JSON.stringify(entry.body), cache: "no-store" },
                                     WAIT_MS, stale.signal);
-            try { data = await response.json(); } catch (e) { if (response.ok) throw e; data = {}; }  // (as call's)
+            // (a body not read whole is no answer, as call's: the "online" event giving up this
+            // try mid-read (stale) or a cut connection sends it again; a refusal whose body is not
+            // JSON, a proxy's page, is listed as one that could not be read)
+            try { data = await response.json(); } catch (e) {
+              if (response.ok || stale.signal.aborted || !(e instanceof SyntaxError)) throw e;
+              data = { error: t("the server's answer could not be read") };
+            }
           } finally { staleTries.delete(stale); }
         } catch (e) { lost = true; busyServer = false; link.failed(e); break; }
         whole(data, held);
