@@ -8,7 +8,8 @@ without a reason: the list under the board said "refused (403)" and never why (t
 caught it once, by timing).  An answer not read whole is no answer: the confirmation is sent again,
 and its refusal listed with the server's reason.  The moment is made, never waited for: the
 page's reading of that answer is the one that says "online" (an init script), so the test does
-not depend on timing.  Slow, and skipped with the reason where Chromium or Playwright is missing."""
+not depend on timing.  The same holds for a confirmation tapped online (its refusal read as the
+browser says "online": it said "the server's answer could not be read").  Slow, and skipped with the reason where Chromium or Playwright is missing."""
 
 from __future__ import annotations
 
@@ -88,3 +89,35 @@ def test_a_refusal_given_up_mid_read_is_asked_again_and_listed_with_its_reason(t
     finally:
         served.close()
     assert _confirm_rows(path) == [("confirm", "NS")]
+
+
+def test_a_live_confirmation_refused_mid_read_is_asked_again_and_says_why(tmp_path, browser):
+    from tournament.event import venue as vn
+    from tournament.web.background import BackgroundVenue
+
+    path = tmp_path / "competitive.db"
+    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=4))
+    add_players(store, ["Ana", "Bo", "Cy", "Di"])
+    pair_next_round(store)
+    pins = vn.make_pins(store)
+    store.close()
+    wrong = next(p for p in (f"{k:04d}" for k in range(10_000)) if p not in set(pins.values()))
+    record = _game(path, seed=5)
+    served = BackgroundVenue(path, pins=True, rate=1e9, burst=10 ** 9)
+    url = served.links["tables"][0]["url"]
+    try:
+        _recorded(served, list(requests_for(record)), mode="play")
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        context.add_init_script(ONLINE_MID_READ)
+        page = _opened(context, url)
+        page.wait_for_selector('#panel button[data-side="NS"]:not([disabled])', timeout=WAIT_MS)
+        page.fill("#pin", wrong)
+        page.click('#panel button[data-side="NS"]')
+        page.wait_for_function("() => document.documentElement.dataset.onlineMidRead === '1'"
+                               " && document.getElementById('message').textContent.includes('PIN')", timeout=WAIT_MS)
+        said = page.inner_text("#message")
+        assert "that PIN is not the PIN of a player of NS" in said, said
+        assert page.evaluate("() => document.body.dataset.locked") is None
+    finally:
+        served.close()
+    assert _confirm_rows(path) == []

@@ -332,8 +332,11 @@
       // on a starved phone or laptop, a connection cut) is no answer: never a table without its
       // revision drawn (every write after it refused for naming none); a write is sent again with
       // its id, and answered from what the server kept.
+      // (a refusal's body not read whole is no answer either: given up mid-read as the browser
+      // said "online" (stale), or the connection cut; only a body that is not JSON, a proxy's
+      // page, is a refusal said as one that could not be read)
       try { data = await response.json(); } catch (e) {
-        if (response.ok || (stop && stop.aborted)) throw e;
+        if (response.ok || (stop && stop.aborted) || (stale && stale.signal.aborted) || !(e instanceof SyntaxError)) throw e;
         data = { error: t("the server's answer could not be read") };
       }
       if (stop && stop.aborted) throw new Error("abandoned");
