@@ -176,7 +176,8 @@ PHRASES: tuple[str, ...] = (
     N_("pick a number from 1 to %(n)s"),
     N_("hand %(n)s is not over yet"),
     N_("the next hand is hand %(n)s, not hand %(n2)s"),
-    N_("%(word)s comes before the hand's first move"),
+    N_("%(word)s comes before the hand's first move"),  # (as refusals kept in a table's log said it)
+    N_("%(word)s comes before the hand's first move: the next hand's %(word2)s is typed once hand %(n)s is played"),
     N_("hand %(n)s cannot start yet: %(problem)s [%(rule)s]"),
     N_("left %(seat)s does not match the deal and the moves: %(seat)s still holds %(tiles)s"),
     N_("left %(seat)s does not match the deal and the moves: %(seat)s still holds nothing"),

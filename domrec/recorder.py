@@ -724,7 +724,9 @@ class Recorder:
             return
         if kind in _PARTS:
             if g.in_hand and g.moves:
-                self._refuse(f"{kind} comes before the hand's first move")
+                # (most often the next hand's, typed too soon: said so, in docs/venue.md's words)
+                self._refuse(f"{kind} comes before the hand's first move: the next hand's {kind} is typed once "
+                             f"hand {g.hand_number} is played")
                 return
             empty = next((seat for key in ("hands", "piles") for seat, tiles in (parsed.get(key) or {}).items()
                           if not tiles), None)

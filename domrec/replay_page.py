@@ -37,7 +37,7 @@ import attrs
 import jinja2
 from markupsafe import Markup
 
-from domrec import phrases
+from domrec import phrases, working
 from domrec.errors import TooLargeError, one_line, plain_direction
 from domrec.explain import describe_move
 from domrec.i18n import DEFAULT, LANGUAGES, N_, NAMES, environment, translations
@@ -309,7 +309,7 @@ def _hand_view(record: Record, number: int, replayed: HandDrawn | None, problems
     return HandView(number, f"hand-{number}", hand.comment, kind, shown, moves, len(hand.moves), open_at, first,
                     tuple(lead), tuple(top), tuple(end),
                     _said(replayed.end, lang) if replayed and replayed.end else None,
-                    tuple(_said(w, lang) for w in replayed.working) if replayed else (), _scores_text(replayed.scores) if replayed else None,
+                    tuple(working.translate(w, lang) for w in replayed.working) if replayed else (), _scores_text(replayed.scores) if replayed else None,
                     _scores_text(replayed.totals) if replayed else None, why,
                     _said(counter, lang) if counter is not None else None,
                     _said(running, lang) if running is not None else None,

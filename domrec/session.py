@@ -707,6 +707,14 @@ class Session:
         """The game is over by its rules (every hand closed)."""
         return self.game.over
 
+    @property
+    def begun(self) -> bool:
+        """Something of the game stands: a hand started, or the first hand's line taken (a lead
+        draw, part of a deal, Castle Rock's hand waiting for its row).  A table with only that is
+        a game under way as much as one with a move: the venue calls it started (``playing``) and
+        keeps a result or a change of players off it, in every view alike."""
+        return bool(self.game.hand_number or self.game.in_hand or self._recorder.hand_announced)
+
     def legal(self, game: Game | None = None) -> list[dict[str, Any]]:
         """The moves the page offers now, each as the DGN word that makes it, the tile tapped
         first (a tile laid, shown or drawn by name), its kind, and in words.  With the deal, the

@@ -80,10 +80,11 @@ def test_a_board_entered_and_corrected_with_how_it_ended(tmp_path: Path, browser
         assert page.inner_text("#result-board-state") == \
             "Board 1 has its result: NS 46, EW 0, ended blocked. Saving corrects it."
         assert page.input_value("#result-ended") == "blocked"
-        assert page.input_value("#dir-score-NS") == "46"
+        assert page.get_attribute("#dir-score-NS", "placeholder") == "46"
         _shot(page, "dec7-director-board-entered")
         # Corrected to an odd score, the block kept: refused as a block's; said "out": taken.
         page.fill("#dir-score-NS", "47")
+        page.fill("#dir-score-EW", "0")  # (the boxes start empty: the stored score is only greyed in)
         page.fill("#result-reason", "penalty: exposed tile")
         page.click("#result-form button[type=submit]", timeout=WAIT_MS)
         page.wait_for_selector("#detail-message.bad", timeout=WAIT_MS)

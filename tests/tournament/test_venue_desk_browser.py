@@ -152,7 +152,7 @@ def test_the_tables_and_the_desk_on_a_phone(tmp_path, browser):
         _tap(desk, "#fix-save")
         desk.wait_for_selector("#detail-message.good", timeout=WAIT_MS)
         assert "hand 3 corrected" in desk.inner_text("#detail-message")
-        assert desk.input_value("#dir-score-EW") == "84"  # the result's boxes hold the new totals
+        assert desk.get_attribute("#dir-score-EW", "placeholder") == "84"  # the new totals, greyed in the empty box
         desk.wait_for_function("() => [...document.querySelectorAll('#detail-moves .hand-score')].map((x) => "
                                "x.textContent.trim()).join('|') === 'NS 0 · EW 44|NS 30 · EW 0|NS 0 · EW 40'",
                                timeout=WAIT_MS)

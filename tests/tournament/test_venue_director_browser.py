@@ -294,7 +294,7 @@ def test_the_directors_desk_driven_by_taps(tmp_path, browser, size):
         sides = {"NS": str(before.scores["NS"] + 10), "EW": str(before.scores["EW"])}
         _save_result(page, sides, "a hand's score was misread")
         assert "amended" in _said(page, "good")
-        page.wait_for_function(f"() => document.getElementById('dir-score-NS').value === '{sides['NS']}'",
+        page.wait_for_function(f"() => document.getElementById('dir-score-NS').placeholder === '{sides['NS']}'",
                                timeout=WAIT_MS)
         changes = _history(path)
         assert [(c.round, c.table, c.by, c.reason) for c in changes] == [

@@ -299,8 +299,8 @@ def result(
     by: Optional[str] = typer.Option(None, "--by", help="Who enters the results (default: your login name); "
                                                         "kept with each (`tournament history --entered`)."),
     reason: Optional[str] = typer.Option(None, "--reason", help="With --forfeit or --absent: why they did not "
-                                         "play; a duplicate event's board with --replace: why it is replaced "
-                                         "(kept in the trail, `tournament history`)."),
+                                         "play; --score with --replace, or a duplicate event's board with "
+                                         "--replace: why (kept in the trail, `tournament history`)."),
     board: Optional[int] = typer.Option(None, "--board", "-b", min=1, max=MAX_COUNT,
                                         help="A duplicate event: the board (with --round and --table)."),
     not_played: bool = typer.Option(False, "--not-played", help="A duplicate event: the table did not play the "
@@ -348,9 +348,9 @@ def result(
                                     "records, --score, --winner or --forfeit")
             typer.echo(res.enter_player_forfeit(store, table, tuple(absent), round_no, replace, reason).summary())
             return
-        if forfeit is None and reason is not None:
-            raise UnusableInput("--reason goes with --forfeit or --absent (a replaced result's reason: "
-                                "tournament amend --reason)")
+        if forfeit is None and reason is not None and not (score is not None and replace):
+            raise UnusableInput("--reason goes with --forfeit, --absent or --score with --replace (a replaced "
+                                "result's reason: tournament amend --reason)")
         if forfeit is not None:
             if records or score is not None or winner is not None or table is None:
                 raise UnusableInput("a forfeit is --table N --forfeit SIDE, without records, --score or --winner")
@@ -366,7 +366,7 @@ def result(
                                     f"without a record)")
             if table is None or score is None:
                 raise UnusableInput("a manual result needs both --table N and --score SIDE=N,SIDE=N")
-            entry = res.enter_manual(store, table, whole_scores(score), round_no, replace, winner)
+            entry = res.enter_manual(store, table, whole_scores(score), round_no, replace, winner, reason=reason)
             typer.echo(entry.summary())
             _say_if_stale(store, event, replace)
             return

@@ -400,16 +400,13 @@ def _serve_claimed(event: Path, served: serving.Claim, given: Optional[str], hos
                            say=lambda text: typer.echo(f"warning: {text}", err=True))
         server.poke_hall = hall.poke
     edited = vn.hand_edited(event)  # (read before the links: nothing slow between them and the warnings)
+    if elsewhere is not None:  # (before the links, which it says lead elsewhere than the sheets: docs/venue.md)
+        typer.echo(f"warning: {vn.elsewhere_warning(elsewhere, base)}", err=True)
     typer.echo(f"public page:     {found['public']}" + (f"  (the hall's own process, port {hall_port})" if hall else ""))
     typer.echo(f"projector:       {found['public']}projector  (full screen on the hall's projector)")
     typer.echo(f"director's page: {found['director']}  (keep it to yourself)")
     typer.echo(f"director's PIN:  {found['director_pin']}  (to correct a hand at a table: Director, on its page)")
     _say_tables(found)
-    if elsewhere is not None:
-        typer.echo(f"warning: the links and score sheets made before point to {elsewhere}, not to this server "
-                   f"({base}): phones that scan them will not reach it; print them again (tournament sheets, "
-                   f"tournament links, or the director's page), or serve at that address (--url {elsewhere})",
-                   err=True)
     if edited is not None:
         typer.echo(f"warning: {edited}", err=True)
     if host not in ("127.0.0.1", "localhost", "::1"):

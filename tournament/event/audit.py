@@ -272,6 +272,9 @@ class DeskChange:
                                                f"{_board_points(d.get('now'))} "
                                                f"({_BOARD_HOW.get((d.get('now') or {}).get('how'), '?')}) entered "
                                                f"over the hand its phone was playing",
+            "result_entered_over_play": lambda: f"table {d.get('table')}: {_pairs_said(d.get('now'))} "
+                                                f"({_GAME_HOW.get(d.get('kind'), d.get('kind'))}) entered over the "
+                                                f"game in progress on its phone ({_game_said(d.get('over'))})",
             "board_corrected": lambda: f"corrected table {d.get('table')} board {d.get('board')}: "
                                        f"{_board_points(d.get('was'))} → {_board_points(d.get('now'))}",
             "board_not_played": lambda: f"table {d.get('table')} board {d.get('board')}: not played" + (
@@ -298,6 +301,24 @@ class DeskChange:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "when": self.when, "by": self.by, "action": self.action, "round": self.round,
                 "detail": self.detail, "reason": self.reason}
+
+
+#: How a game's result entered over its phone's game was had, in words (``result_entered_over_play``).
+_GAME_HOW = {"manual": "typed score", "record": "a record", "forfeit": "forfeit"}
+
+
+def _pairs_said(pairs: Any) -> str:
+    """Sides and points kept in seat order (``[["NS", 10], ["EW", 2]]``) as ``NS 10, EW 2``."""
+    return ", ".join(f"{side} {n}" for side, n in pairs) if isinstance(pairs, list) else "?"
+
+
+def _game_said(over: Any) -> str:
+    """The game a result was entered over, as the trail says it: ``in hand 3, NS 40, EW 30 so far``
+    (``after hand 2``: between hands)."""
+    if not isinstance(over, dict):
+        return "?"
+    at = f"in hand {over.get('hand')}" if over.get("in_hand") else f"after hand {over.get('hand')}"
+    return f"{at}, {_pairs_said(over.get('totals'))} so far"
 
 
 def _rest_of(marks: Any, round_no: int | None) -> str:

@@ -162,8 +162,9 @@ def _refuse_played(store: EventStore, tables: list[Table], what: str, but: Any =
         if board is not None:
             raise Refused(f"round {tables[0].round} table {ids[board['table_id']].number} has a result on board "
                           f"{board['board']}: {what} (correct a board's result with `tournament result --replace`)")
-    live = sql.venue_rows(store, [t.id for t in tables])
-    busy = [t.number for t in tables if live.get(t.id)]
+    from tournament.event.tables import game_on_phone
+
+    busy = [t.number for t in tables if game_on_phone(store, t)]
     if busy:
         raise Refused(f"round {tables[0].round} table {busy[0]} has a game in progress on its table phone: {what}")
 

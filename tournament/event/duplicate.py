@@ -391,11 +391,26 @@ class BoardEntry:
     ns: int
     ew: int
     verified: bool
+    #: Duplicate teams: the match's other table, where the board is marked not played, so that this
+    #: result, kept, does not count (the board is not scored in the match) until that mark is taken
+    #: back.  Said with the result, so that a director who typed a score is never left believing it counts.
+    uncounted_at: int | None = None
 
     def summary(self) -> str:
+        return "; ".join(self.sentences())
+
+    def sentences(self) -> list[str]:
+        """What was stored, and, where it does not count yet (``uncounted_at``), why and until when
+        (the director's page translates each sentence whole)."""
         how = "verified record" if self.verified else "typed score, unverified"
         verb = {STORED: "stored", UNCHANGED: "already stored; nothing changed", REPLACED: "replaced"}[self.status]
-        return f"round {self.round} table {self.table} board {self.board}: NS {self.ns}, EW {self.ew} ({how}) — {verb}"
+        said = [f"round {self.round} table {self.table} board {self.board}: NS {self.ns}, EW {self.ew} ({how}) "
+                f"— {verb}"]
+        if self.uncounted_at is not None:
+            said.append(f"it does not count while board {self.board} is marked not played at table "
+                        f"{self.uncounted_at}, the match's other table (the board is not scored in the match): "
+                        f"it counts once that mark is taken back")
+        return said
 
 
 def entered(store: EventStore, table_id: int, board_no: int) -> dict[str, Any] | None:
@@ -596,14 +611,16 @@ def check_hand_score(store: EventStore, table: Table, board_no: int, scores: dic
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
                  table_no: int | None, board_no: int | None, replace: bool = False,
                  by: str | None = None, within: bool = False, find: TableFinder | None = None,
-                 from_phone: bool = False, reason: str | None = None) -> BoardEntry:
+                 from_phone: bool = False, reason: str | None = None,
+                 names: res.NameIndex | None = None) -> BoardEntry:
     """A board's result from the record of its hand (judged by domrec first: ``report``): a valid
     record of one played hand whose deal is the board's (any other deal is refused, naming the
     first tile that differs: :func:`tournament.pairing.boards.check_hand`).  The round, table and
     board are the ones given, else the record's ``event.round``, ``event.table`` and
     ``event.board``.  A record naming the event's players must name the table's, in their seats.
     ``within``: inside a write already open (the venue's confirmation).  ``find``, ``from_phone``,
-    ``reason``: as for :func:`enter_score`."""
+    ``reason``: as for :func:`enter_score`.  ``names``: the event's names indexed once by a caller
+    entering many records (:func:`tournament.event.results.name_index`)."""
     if find is None:
         check_duplicate(store, "a board's result")
     reason = _reason(reason)
@@ -638,17 +655,18 @@ def enter_record(store: EventStore, record: Record | None, report: Report, round
     digest = res.record_hash(record)
     with contextlib.nullcontext() if within else store.write():
         table = (find or _seated)(store, round_no, table_no, board_no)
-        _check_players(store, record, table, report.source)
+        _check_players(store, record, table, report.source, names)
         return _put(store, table, board_no, scores["NS"], scores["EW"], hand.result.end, True,
                     text_of([record], "json"), digest, replace, by, over_phone=from_phone, reason=reason,
                     source=report.source)
 
 
-def _check_players(store: EventStore, record: Record, table: Table, source: str) -> None:
+def _check_players(store: EventStore, record: Record, table: Table, source: str,
+                   names: res.NameIndex | None = None) -> None:
     """A record that names the event's players (by name or id) must name the table's, each in the
     seat the table gave them (as any result's record); one that names none of them (a hand
     recorded with its seats for names) is taken for the table it is entered for."""
-    named = res.record_players(store, record)
+    named = res.record_players(store, record, names)
     if not named and all(rp.id is None for rp in record.players):
         return
     mapped = res.record_seats(store.settings, record, named, source)
@@ -723,14 +741,16 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
         same = (old["ns_points"], old["ew_points"], bool(old["verified"]), old["record_hash"]) == \
             (ns, ew, verified, digest)
         if same:
-            return BoardEntry(UNCHANGED, table.round, table.number, board_no, ns, ew, verified)
+            return BoardEntry(UNCHANGED, table.round, table.number, board_no, ns, ew, verified,
+                              _uncounted_at(store, table, board_no))
         if not replace:
             differs = _what_differs(old, ns, ew, verified)
             # ``source``: a record's file, named first, as its other refusals name it.
-            raise ResultRefused(f"{source + ': ' if source else ''}round {table.round} table {table.number} board "
-                                f"{board_no} already has a result "
-                                f"(NS {old['ns_points']}, EW {old['ew_points']}, {_how(bool(old['verified']))})"
-                                + (f"; this is {differs}" if differs else "") + "; give --replace to replace it")
+            raise BoardAlreadyEntered(f"{source + ': ' if source else ''}round {table.round} table {table.number} "
+                                      f"board {board_no} already has a result "
+                                      f"(NS {old['ns_points']}, EW {old['ew_points']}, {_how(bool(old['verified']))})"
+                                      + (f"; this is {differs}" if differs else "") + "; give --replace to replace it",
+                                      table.round, table.number, board_no, old["ns_points"], old["ew_points"])
         status = REPLACED
     who = by or store.author or default_author()
     sql.put_result(store, table.id, board_no, ns, ew, ended, verified, record, digest, now(), who)
@@ -751,7 +771,38 @@ def _put(store: EventStore, table: Table, board_no: int, ns: int, ew: int, ended
     changes.record(store, changes.BOARD_RESULT, table.round, table.number,
                    {"board": board_no, "verified": verified, "replaced": status == REPLACED})
     progress.note_if_finished(store)
-    return BoardEntry(status, table.round, table.number, board_no, ns, ew, verified)
+    return BoardEntry(status, table.round, table.number, board_no, ns, ew, verified,
+                      _uncounted_at(store, table, board_no))
+
+
+def _uncounted_at(store: EventStore, table: Table, board_no: int) -> int | None:
+    """Duplicate teams: the match's other table where the board is marked not played, so that a
+    result at ``table`` is kept but does not count (:attr:`BoardEntry.uncounted_at`); else None.
+    Stored all the same, as a mark made after this table's result leaves it stored: the result is
+    what the table played, and it counts the moment the mark is taken back (docs/duplicate.md).
+    The board marked nowhere (the usual case) needs no other table: finding it reads the event's
+    every table, which for each result entered made entering grow with the square of the tables."""
+    if not any(r["board"] == board_no for r in sql.not_played(store)):
+        return None
+    other = _other_table(store, table)
+    return other.number if other is not None and _marked(store, other.id, board_no) is not None else None
+
+
+def marked_at_other(store: EventStore, table: Table) -> dict[int, int]:
+    """Duplicate teams: each board marked not played at ``table``'s match's other table -> that
+    table's number (empty in duplicate pairs), so that the director's page says, before a result
+    is saved here, that it would not count while that mark stands (:attr:`BoardEntry.uncounted_at`)."""
+    other = _other_table(store, table)
+    if other is None:
+        return {}
+    return {r["board"]: other.number for r in sql.not_played(store) if r["table_id"] == other.id}
+
+
+def marked_here(store: EventStore, table_id: int, board_no: int) -> bool:
+    """The board is marked not played at this very table (not merely at its match's other table):
+    a result entered here takes that mark's place, so the director gives a reason for it
+    (:meth:`tournament.event.venue.Venue.director_result`), as ``--replace`` does at the command line."""
+    return _marked(store, table_id, board_no) is not None
 
 
 def _marked(store: EventStore, table_id: int, board_no: int) -> dict[str, Any] | None:
@@ -833,6 +884,10 @@ class BoardMark:
     #: Marked not played over a hand in play (``replace``): the tables whose phone's hand of the
     #: board was taken off (its moves kept in the venue's log).
     over_play: tuple[int, ...] = ()
+    #: A mark taken back: the tables where the board is due again but whose phone closed it (a mark
+    #: made over its play took the hand off; in duplicate teams the other table's too) and never
+    #: plays it again, so the director enters its result there (the table's state ``to_enter``).
+    to_enter: tuple[int, ...] = ()
 
     def summary(self) -> str:
         return "; ".join(self.sentences())
@@ -841,7 +896,9 @@ class BoardMark:
         """What was done, a sentence each (the director's page translates each whole): the mark,
         and each table whose phone's hand of the board the mark took off (``over_play``)."""
         return [self._summary()] + [f"table {n}'s phone no longer plays board {self.board} (its moves stay in the "
-                                    f"venue's log)" for n in self.over_play]
+                                    f"venue's log)" for n in self.over_play] + \
+            [f"table {n}'s phone does not play board {self.board} again (it was closed there): its result is to be "
+             f"entered by the director" for n in self.to_enter]
 
     def _summary(self) -> str:
         if self.what == "already":
@@ -872,6 +929,17 @@ class BoardMark:
 class BoardHasResult(ResultRefused):
     """A board marked not played over its result (take it back first): the message is the command
     line's; ``ns``/``ew`` the result, for a page that says the advice in its own terms."""
+
+    def __init__(self, message: str, round_no: int, table_no: int, board_no: int, ns: int, ew: int) -> None:
+        super().__init__(message)
+        self.round, self.table, self.board, self.ns, self.ew = round_no, table_no, board_no, ns, ew
+
+
+class BoardAlreadyEntered(ResultRefused):
+    """A board's result entered where the table has one already, without ``replace``: the message
+    is the command line's (``--replace``); the table, board and result, for a page that says it in
+    its own terms (the table's phone, whose confirmation met the director's result:
+    :meth:`tournament.event.venue.Venue._enter_board`)."""
 
     def __init__(self, message: str, round_no: int, table_no: int, board_no: int, ns: int, ew: int) -> None:
         super().__init__(message)
@@ -977,6 +1045,20 @@ def _refuse_phone_past(store: EventStore, table: Table, board_no: int) -> None:
                         f"board's); nothing was changed")
 
 
+def _closed_and_due(store: EventStore, tables: tuple[Table | None, ...], board_no: int) -> tuple[int, ...]:
+    """Within the write, a mark just taken back: those of ``tables`` (the table and, in duplicate
+    teams, its match's other table) where the board is due again (no result, no mark at either
+    table of the match) but is closed on the table's phone (a mark made over its play closed it),
+    which never plays a closed board again: the director enters its result there."""
+    from tournament.store import desk as desk_sql
+
+    found = [t for t in tables if t is not None]
+    if any(_marked(store, t.id, board_no) is not None for t in found):
+        return ()  # (still marked at a table of the match: due at neither)
+    return tuple(t.number for t in found if sql.result(store, t.id, board_no) is None and
+                 board_no in desk_sql.venue_board_rows(store, t.id)[0])
+
+
 def _other_table(store: EventStore, table: Table) -> Table | None:
     """Duplicate teams: the other table of ``table``'s match (None in duplicate pairs)."""
     if not store.settings.team_duplicate:
@@ -1013,7 +1095,8 @@ def clear_board(store: EventStore, round_no: int, table_no: int, board_no: int, 
                 desk_sql.log(store, "board_cleared", round_no, {"table": table_no, "board": board_no,
                                                                 "was": "not played"}, who, reason)
                 changes.record(store, changes.BOARD_RESULT, round_no, table_no, {"board": board_no, "cleared": True})
-                return BoardMark(round_no, table_no, board_no, "cleared", {"not_played": True})
+                return BoardMark(round_no, table_no, board_no, "cleared", {"not_played": True},
+                                 to_enter=_closed_and_due(store, (table, other), board_no))
             raise ResultRefused(f"round {round_no} table {table_no} board {board_no} has no result: there is "
                                 f"nothing to take back")
         sql.delete_result(store, table.id, board_no, now(), who)

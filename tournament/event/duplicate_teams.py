@@ -27,7 +27,7 @@ from domrec.record import Record
 from domrec.validate import Report
 
 from tournament.errors import PairingError, Refused, ResultRefused, UnusableInput
-from tournament.event import duplicate as dup
+from tournament.event import duplicate as dup, results as res
 from tournament.pairing import matchpoints as mp, teams as pairing
 from tournament.store import boards as sql, squads as squads_sql
 from tournament.store.event_store import EventStore
@@ -94,14 +94,15 @@ def enter_score(store: EventStore, round_no: int, table_no: int, board_no: int, 
 
 def enter_record(store: EventStore, record: Record | None, report: Report, round_no: int | None,
                  table_no: int | None, board_no: int | None, replace: bool = False,
-                 by: str | None = None, reason: str | None = None) -> dup.BoardEntry:
+                 by: str | None = None, reason: str | None = None,
+                 names: res.NameIndex | None = None) -> dup.BoardEntry:
     """A board's result from the record of its hand, as in duplicate pairs
     (:func:`tournament.event.duplicate.enter_record`): one finished hand whose deal is the board's
     (another deal is refused, naming the first tile that differs), at the round, table and board
     given or the record's ``event.round``, ``event.table`` and ``event.board``."""
     check(store, "a board's result")
     return dup.enter_record(store, record, report, round_no, table_no, board_no, replace, by, find=find_table,
-                            reason=reason)
+                            reason=reason, names=names)
 
 
 # --- the matches and the standings -----------------------------------------------------------------

@@ -218,12 +218,34 @@ def record_seats(settings: Settings, record: Record, players: dict[int, Any], so
     return mapped
 
 
-def record_players(store: EventStore, record: Record) -> dict[int, Any]:
+@attrs.frozen
+class NameIndex:
+    """Every player's number by :func:`name_key` of their name, and the former names no player has
+    now (:func:`former_keys`): made once (:func:`name_index`) by a caller that enters many records
+    while nobody is added or renamed (``tournament simulate``), so that a record naming nobody
+    (a board's record names its seats) does not cost a pass over every name of the event for each
+    result entered: that made a simulation grow with the square of its players."""
+
+    now: dict[str, int]
+    former: dict[str, int]
+
+
+def name_index(store: EventStore) -> NameIndex:
+    """The event's :class:`NameIndex` as its players are named now."""
+    now = {name_key(p.name): p.id for p in store.players()}
+    return NameIndex(now, {name_key(old): pid for pid, olds in former_names(store).items() for old in olds
+                           if name_key(old) not in now})
+
+
+def record_players(store: EventStore, record: Record, index: NameIndex | None = None) -> dict[int, Any]:
     """The players a record names, by id or by name, read by the store's indexes: entering a
     result reads the rows of its few players, whatever the size of the event.  A name is looked
     up as typed and as :func:`name_key` gives it (how names are stored); only a name found
     neither way (spaced or marked otherwise than the stored one, or nobody's) costs one pass
-    over every name, to match it as people read it or to say it is nobody's."""
+    over every name, to match it as people read it or to say it is nobody's, unless ``index``
+    (:func:`name_index`, made once by the caller) holds every name already."""
+    if index is not None:
+        return _indexed_players(store, record, index)
     ids = []
     names = []
     for rp in record.players:
@@ -244,6 +266,23 @@ def record_players(store: EventStore, record: Record) -> dict[int, Any]:
             was = former_keys(store)
             found.update(store.players_by_id([was[k] for k in wanted - set(named) if k in was]))
     return found
+
+
+def _indexed_players(store: EventStore, record: Record, index: NameIndex) -> dict[int, Any]:
+    """:func:`record_players` with every name looked up in ``index``: the rows read are the
+    record's own players' (found now, or by a former name), whatever the size of the event."""
+    ids = []
+    for rp in record.players:
+        if rp.id is not None:
+            text = rp.id.strip().lstrip("#")
+            if text.isascii() and text.isdigit() and len(text) <= 18:
+                ids.append(int(text))
+        else:
+            key = name_key(rp.name)
+            pid = index.now.get(key, index.former.get(key))
+            if pid is not None:
+                ids.append(pid)
+    return store.players_by_id(ids)
 
 
 def former_names(store: EventStore) -> dict[int, list[str]]:
@@ -362,7 +401,7 @@ def _enter(store: EventStore, record: Record, report: Report, stored_text: str, 
         table = _find_table(store, record, round_no, source, digest)
         scores = {side: int(n) for side, n in (report.scores or {}).items()}
         entry = _store(store, table, "record", True, scores, report.winner, stored_text, digest, replace,
-                       source, report, sheet_note(record), over_phone=from_phone)
+                       source, report, sheet_note(record), over_phone=from_phone, own_game=from_phone)
         return attrs.evolve(entry, former=_former_said(store, record, table))
 
 
@@ -377,17 +416,23 @@ def _former_said(store: EventStore, record: Record, table: Table) -> tuple[str, 
 
 def enter_manual(store: EventStore, table_no: int, scores: dict[str, int], round_no: int | None = None,
                  replace: bool = False, winner: str | None = None, note: str | None = None,
-                 over_phone: bool = False) -> Entry:
+                 over_phone: bool = False, reason: str | None = None) -> Entry:
     """A score typed in by the director: stored, and marked unverified.  A table whose phone has a
     game in progress is refused (:func:`refuse_game_on_phone`) unless ``replace`` (the command
-    line's ``--replace``) or ``over_phone`` (the director's page, a reason given) says to enter it
-    over that game."""
+    line's ``--replace``) or ``over_phone`` (the director's page, a reason given: its ``note``)
+    says to enter it over that game; so entered, the trail says so (``result_entered_over_play``,
+    with ``reason``, on the director's page its note).  ``reason``: also the trail's for a result
+    ``replace`` replaces."""
     refuse_whole_game(store)
+    from tournament.event.audit import clean_text
+
+    reason = clean_text(reason, "the reason")
     with store.write():
         _, table = _round_table(store, round_no, table_no)
         ordered, winner = _manual_scores(table, scores, winner, store.settings)
         return _store(store, table, "manual", False, ordered, winner, None, None, replace,
-                      f"table {table_no}", None, note, over_phone=over_phone)
+                      f"table {table_no}", None, note, over_phone=over_phone,
+                      reason=reason if reason is not None else note if over_phone else None)
 
 
 def _round_table(store: EventStore, round_no: int | None, table_no: int) -> tuple[int, Table]:
@@ -711,7 +756,8 @@ class HasResult(ResultRefused):
 def refuse_game_on_phone(store: EventStore, table: Table, board: int | None = None,
                          boards: Sequence[int] = ()) -> None:
     """Within the write: refuse a first result for ``table`` while its phone has a game in progress
-    (a move or a confirmation accepted from it), as ``swap`` and ``move`` refuse to change its
+    (:func:`tournament.event.tables.game_on_phone`: its lead drawn is enough, as every view of the
+    table calls it started), as ``swap`` and ``move`` refuse to change its
     seats: entered over it, the result would stand in for a game the table is still playing, and
     its phone would be told its game was confirmed when nobody confirmed it.
 
@@ -720,10 +766,10 @@ def refuse_game_on_phone(store: EventStore, table: Table, board: int | None = No
     board: a move or a confirmation taken since the phone's last board was confirmed there, and
     ``board`` the first of ``boards`` neither confirmed at the phone nor with a result in the event
     (the board the phone is playing: :func:`tournament.event.table_log.board_index`)."""
-    from tournament.store import desk as desk_sql
-
     if board is None:
-        if desk_sql.venue_rows(store, [table.id])[table.id]:
+        from tournament.event.tables import game_on_phone
+
+        if game_on_phone(store, table):
             raise GameOnPhone(table.round, table.number)
         return
     if board_on_phone(store, table, boards) == board:
@@ -750,9 +796,18 @@ def board_on_phone(store: EventStore, table: Table, boards: Sequence[int]) -> in
 def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: dict[str, int],
            winner: str | None, text: str | None, digest: str | None, replace: bool, source: str,
            report: Report | None, note: str | None = None, by: str | None = None,
-           reason: str | None = None, over_phone: bool = False, trail_by: str | None = None) -> Entry:
+           reason: str | None = None, over_phone: bool = False, trail_by: str | None = None,
+           own_game: bool = False) -> Entry:
     """``by``: who entered the result (default the event's author, or the login name);
-    ``trail_by``: who replaced the result there before, in the trail (default ``by``)."""
+    ``trail_by``: who replaced the result there before, in the trail (default ``by``).
+
+    A first result entered over the game in progress on the table's phone (``replace``, or
+    ``over_phone`` from the director's page; not ``own_game``, the phone's own confirmation of
+    that game) takes that game's place: it is a line of the desk's trail
+    (``result_entered_over_play``: who, ``reason``, the hand the phone was at and its totals),
+    as a result replaced is a line of the results' trail.  Before, nothing in ``tournament
+    history`` said a game was cut short, by whom or why (the director's reason was only the
+    result's note)."""
     refuse_whole_game(store)  # a whole game's result has nothing to be compared with
     if store.settings.team_duplicate:  # a match is scored on its boards: a whole game's result counts for nothing
         raise ResultRefused(f"{source}: duplicate teams enter a result per board: --round {table.round} --table "
@@ -766,6 +821,11 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
             raise ResultRefused(f"{source}: this very record is already stored for another table")
     if existing is None and not (replace or over_phone):
         refuse_game_on_phone(store, table)
+    over_play = None
+    if existing is None and not own_game:
+        from tournament.event.tables import game_on_phone_said
+
+        over_play = game_on_phone_said(store, table)
     if existing is not None:
         same = (existing.record_hash == digest) if digest is not None else (
             existing.kind == kind and existing.scores == scores and existing.winner == winner
@@ -801,6 +861,13 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
     from tournament.event.audit import default_author
 
     entries_sql.set_entered_by(store, table.id, by or store.author or default_author())
+    if over_play is not None:
+        from tournament.store import desk as desk_sql
+
+        desk_sql.log(store, "result_entered_over_play", table.round,
+                     {"table": table.number, "over": over_play, "kind": kind,
+                      "now": [[side, scores[side]] for side in table.sides() if side in scores]},
+                     by or store.author or default_author(), reason)
     changes.record(store, changes.RESULT_ENTERED, table.round, table.number,
                    changes.result_doc(kind, verified, scores, winner, note))
     changes.record(store, changes.TABLE_STATUS, table.round, table.number, {"status": changes.CONFIRMED})
@@ -858,6 +925,17 @@ class NothingToAmend(UnusableInput):
     """An amendment of a result that is not there: no such round, no such table, no result yet."""
 
 
+class NoResult(NothingToAmend):
+    """An amendment (or a clearing) of a table that has no result yet, in the command line's words
+    (``enter it with `tournament result```): the round and the table, so that the director's page
+    can say it in its own (its form's *Save the result*)."""
+
+    def __init__(self, round_no: int, table_no: int, verb: str) -> None:
+        super().__init__(f"round {round_no} table {table_no} has no result to {verb} (enter it with "
+                         f"`tournament result`); nothing was changed")
+        self.round, self.table = round_no, table_no
+
+
 class WrongTable(UnusableInput):
     """An amendment whose record is not the game of the table it is meant to correct."""
 
@@ -880,8 +958,7 @@ def amend_target(store: EventStore, round_no: int, table_no: int, verb: str = "a
                             f"correct a board by entering it again, tournament result EVENT --round {round_no} "
                             f"--table {table_no} --board B --score NS=..,EW=.. --replace; nothing was changed")
     if existing is None:
-        raise NothingToAmend(f"round {round_no} table {table_no} has no result to {verb} (enter it with "
-                             f"`tournament result`); nothing was changed")
+        raise NoResult(round_no, table_no, verb)
     return table, existing
 
 

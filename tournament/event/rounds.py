@@ -110,7 +110,10 @@ def forfeit_short_tables(store: EventStore, round_no: int) -> list[int]:
     """Within the write that pairs ``round_no``: each table where a team a pair short sits its
     withdrawn pair (:func:`tournament.pairing.teams.short_sides`) gets its result at once, a
     forfeit by that side: the opponents' pair wins by the event's forfeit score.  The numbers of
-    those tables."""
+    those tables.  No pair out of the round (the usual case): no table is short, and none is looked
+    at (each would read every team again: a round's pairing growing with the square of its teams)."""
+    if all(team.active_in(round_no) for team in store.teams()):
+        return []
     return [t.number for t in store.tables(round_no) if desk.short_forfeit(store, t)]
 
 

@@ -182,11 +182,14 @@ def play_boards(store: EventStore, round_no: int, seed: int) -> int:
     """Play and enter every board of ``round_no`` that has no result at its table yet, in a
     duplicate event (pairs or teams): each board's hand played by the engine from the board's deal
     (:func:`tournament.pairing.boards.play`), written as the record of that hand and entered through
-    the director's path for a board's record, which checks its deal against the board's."""
+    the director's path for a board's record, which checks its deal against the board's.  The
+    event's names are indexed once for the round (:func:`tournament.event.results.name_index`):
+    a board's record names its seats, nobody's names, and looking each up afresh went over every
+    player's name for every result, a simulation growing with the square of its players."""
     from domrec.convert import text_of
 
     from tournament.event import duplicate as dup, duplicate_teams as dt
-    from tournament.event.results import judge
+    from tournament.event.results import judge, name_index
     from tournament.pairing.boards import play
 
     teams = store.settings.team_duplicate
@@ -197,6 +200,7 @@ def play_boards(store: EventStore, round_no: int, seed: int) -> int:
     else:
         seated = [(t.table_id, t.table, t.boards) for t in dup.table_boards(store, round_no)]
     enter = dt.enter_record if teams else dup.enter_record
+    names = name_index(store)
     played = 0
     for table_id, table, numbers in seated:
         for number in numbers:
@@ -207,7 +211,7 @@ def play_boards(store: EventStore, round_no: int, seed: int) -> int:
                                                  "table": str(table), "board": str(number)})
             label = f"round {round_no} table {table} board {number}"
             found, report = judge(text_of([record], "json"), label)
-            enter(store, found, report, round_no, table, number)
+            enter(store, found, report, round_no, table, number, names=names)
             played += 1
     return played
 

@@ -136,6 +136,7 @@ class Live:
     board: int = 0  # a duplicate table: how many of its round's boards are closed here (see ``played``)
     played: list[int] = attrs.Factory(list)  # a duplicate table: the boards closed here, in order (see apply)
     entered: dict | None = None  # a duplicate table: the board last entered over its play, while nothing followed
+    taken: list[int] = attrs.Factory(list)  # a duplicate table: the boards the director closed here (see to_enter)
     quiet: int = 0  # how many of the log's last rows call the director or clear the call (see check_current)
     calls: int = 0  # how many calls of the director the log holds (at most MAX_CALLS are taken)
     modes: int = 0  # how many switches of the mode the log holds (at most MAX_MODES are taken)
@@ -235,6 +236,7 @@ def apply(live: Live, kind: str, body: str, at: str) -> None:
             data = json.loads(body)
             live.played.append(int(data["board"]))
             if data.get("entered"):
+                live.taken.append(int(data["board"]))
                 live.entered = {"board": int(data["board"]), "at": at,
                                 **({"not_played": True} if data.get("not_played") else {})}
         live.confirmed = {}
@@ -268,15 +270,27 @@ def in_words(message: str) -> str:
     return _RULE_TAG.sub("", message).strip()
 
 
-def progress(confirmed: bool, live: Live, game: dict[str, Any], duplicate: bool = False,
-             boards_in: int = 0) -> str:
-    """How far a table's game is, a call of the director aside: ``not started``, ``playing``,
-    ``waiting`` (over, for its confirmations) or ``confirmed``.  ``duplicate``: the table plays
-    boards, each one hand, confirmed board by board; ``boards_in``: how many of them have their
-    result (:func:`boards_done`), so that a board the director entered, with no hand played at the
-    phone, is a table under way as one its phone confirmed is, not one "not started"."""
+def started(live: Live, boards_in: int = 0) -> bool:
+    """The one notion of a table under way, for every view of it and every refusal made for it:
+    something recorded at the table stands (the first hand's line, a lead draw or a deal alone
+    counting: :attr:`domrec.session.Session.begun`), or (a duplicate table) a board of it is closed
+    here or has its result (``boards_in``: :func:`boards_done`).  A line of its log set aside (one
+    this version no longer replays: :func:`replay`) counts too: it was a game recorded there, which
+    a result or a change of players must not go over unseen.  A table with its lead drawn was
+    ``not started`` on every page and in the feed while a result for it was refused as over a game
+    in progress on its phone."""
+    return live.session.begun or bool(live.board or boards_in or live.set_aside)
+
+
+def progress(confirmed: bool, live: Live, duplicate: bool = False, boards_in: int = 0) -> str:
+    """How far a table's game is, a call of the director aside: ``not started``, ``playing``
+    (:func:`started`), ``waiting`` (over, for its confirmations) or ``confirmed``.  ``duplicate``:
+    the table plays boards, each one hand, confirmed board by board; ``boards_in``: how many of
+    them have their result (:func:`boards_done`), so that a board the director entered, with no
+    hand played at the phone, is a table under way as one its phone confirmed is, not one "not
+    started"."""
     return ("confirmed" if confirmed else "waiting" if finished(live, duplicate) else
-            "playing" if game["hands"] or live.board or boards_in else "not started")
+            "playing" if started(live, boards_in) else "not started")
 
 
 def board_index(facts: Facts, live: Live) -> int:
@@ -291,8 +305,23 @@ def board_index(facts: Facts, live: Live) -> int:
 
 def boards_done(facts: Facts, live: Live) -> int:
     """How many of a duplicate table's boards of the round have their result (here, or entered
-    beside the server)."""
-    return sum(1 for b in facts.boards or () if b.get("entered") or b["board"] in live.played)
+    beside the server); a board to enter (:func:`to_enter`) is not one of them."""
+    owed = to_enter(facts, live)
+    return sum(1 for b in facts.boards or ()
+               if b.get("entered") or (b["board"] in live.played and b["board"] not in owed))
+
+
+def to_enter(facts: Facts, live: Live) -> list[int]:
+    """A duplicate table's boards that the director closed on its phone (a result entered, or a
+    mark "not played" made, over its play: ``close_board``'s ``"entered"`` row) and that now have
+    neither a result nor a mark: the result taken back, or the mark (in duplicate teams, the one
+    at the match's other table, which took the board off this phone too) taken back.  A board is
+    one hand, and its phone never plays a closed board again (its hand was taken off mid-play,
+    and the phone has moved on), so the director enters its result: the table's state lists them
+    (``to_enter``) for the director's page to say so.  Only the director's closings: a board the
+    phone confirmed itself may be in its log before the event's facts say it is in (a phone
+    offline), which a list made of them would call owed."""
+    return [b["board"] for b in facts.boards or () if b["board"] in live.taken and not b.get("entered")]
 
 
 def finished(live: Live, duplicate: bool = False) -> bool:
@@ -302,6 +331,16 @@ def finished(live: Live, duplicate: bool = False) -> bool:
         return live.session.over
     game = live.session.game
     return live.session.over or (game.hand_number >= 1 and not game.in_hand)
+
+
+def hall_status(live: Live, facts: Facts, duplicate: bool = False) -> str:
+    """The status in play a table's ``table_status`` changes give it (the hall's, the feed's and
+    the hub's: a confirmed result logs its own): :func:`progress`, as the director's overview and
+    the table's own state say it.  ``duplicate``: the board's hand closed is ``waiting`` for its
+    confirmations, and a table with a board in (confirmed here, or entered or marked not played by
+    the director, on the page or beside the server: :func:`boards_done`) is ``playing`` between
+    its boards."""
+    return progress(False, live, duplicate, boards_done(facts, live) if duplicate else 0)
 
 
 @attrs.frozen
@@ -369,7 +408,7 @@ def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
     result = facts.result
     duplicate = facts.boards is not None
     status = ("called" if live.called and result is None else
-              progress(result is not None, live, game, duplicate, boards_done(facts, live) if duplicate else 0))
+              progress(result is not None, live, duplicate, boards_done(facts, live) if duplicate else 0))
     if duplicate:
         game = {**game, "over": finished(live, True)}  # the board's hand closed: the page asks to confirm it
     answer = {"rev": live.rev, "event": facts.event, "round": facts.round, "table": facts.table,
@@ -389,6 +428,7 @@ def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
         at = board_index(facts, live)
         answer["board"] = numbers[at] if at < len(numbers) else None
         answer["boards_played"] = boards_done(facts, live)
+        answer["to_enter"] = to_enter(facts, live)
         # The boards marked not played at this table (``tournament result --not-played``, or the
         # director's page): not among the boards it plays, which the page counts on.
         answer["not_played"] = [b["board"] for b in facts.boards or () if b.get("not_played")]

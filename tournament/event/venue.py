@@ -199,6 +199,13 @@ def ended_refusal(ends: tuple[str, ...]) -> str:
 HAS_RESULT = N_("round %(n)s table %(n2)s already has a result (%(scores)s): this game was not stored; call the "
                 "director")
 
+#: A duplicate table's last confirmation of a board finding the board's result stored already (the
+#: director's, landed after the confirmation read the table): the phone's hand is not stored
+#: (:meth:`Venue._enter_board`; the command line's words name ``--replace``).  A 422, said as it
+#: is: a 409 is taken by the phone for a table another phone moved on.
+BOARD_HAS_RESULT = N_("the director entered board %(n)s's result meanwhile (%(scores)s): this hand was not stored; "
+                      "call the director")
+
 #: The director's page's word for a table whose result the director entered over the game its
 #: phone had started (:meth:`Venue.overview`: its progress; the table's page, table.js, says the same).
 DIRECTORS_RESULT = N_("result entered by the director")
@@ -207,9 +214,16 @@ DIRECTORS_RESULT = N_("result entered by the director")
 #: played (:meth:`Venue.overview`, ``finished``), said where "Pair the next round" is greyed.
 SESSION_OVER = N_("The session is over: %(why)s.")
 
+#: The director's page taking back a result that is not there (:meth:`Venue.director_clear`; the
+#: command line's words name ``tournament result``): how the page enters one instead.
+NO_RESULT_TO_CLEAR = N_("round %(n)s table %(n2)s has no result to take back: enter one with Save the result; "
+                        "nothing was changed")
+
 REFUSALS = (
     GAME_ON_PHONE,
+    NO_RESULT_TO_CLEAR,
     HAS_RESULT,
+    BOARD_HAS_RESULT,
     BOARD_ON_PHONE,
     BOARD_MARKED,
     SESSION_OVER,
@@ -355,6 +369,10 @@ REFUSALS = (
        "changed"),
     N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (typed score, unverified) — stored"),
     N_("round %(n)s table %(n2)s board %(n3)s: NS %(n4)s, EW %(n5)s (typed score, unverified) — replaced"),
+    # (a board's result at a duplicate-teams table whose match's other table has it marked not played:
+    # BoardEntry.sentences)
+    N_("it does not count while board %(n)s is marked not played at table %(n2)s, the match's other table (the "
+       "board is not scored in the match): it counts once that mark is taken back"),
     N_("round %(n)s table %(n2)s board %(n3)s has no result yet: there is nothing to correct"),
     # The director's page and API: their own refusals of a body, and those of the operations they
     # call (a result cleared: tournament.event.results.clear_result; a board's score corrected:
@@ -407,6 +425,9 @@ REFUSALS = (
        "(taken back now, the hand would count as the earlier board's); nothing was changed"),
     # (marked over the hand the table's phone was playing: "replace")
     N_("table %(n)s's phone no longer plays board %(n2)s (its moves stay in the venue's log)"),
+    # (a mark taken back where a mark over play had closed the board on a phone: BoardMark.to_enter)
+    N_("table %(n)s's phone does not play board %(n2)s again (it was closed there): its result is to be entered by "
+       "the director"),
     N_("round %(n)s table %(n2)s board %(n3)s was already marked not played, %(when)s by %(who)s — %(reason)s; "
        "nothing was changed"),
     # (the same, marked from this page: its author's words are the page's, said in the page's language)
@@ -715,6 +736,29 @@ def printed_elsewhere(store: EventStore, url: str) -> str | None:
     return printed if printed is not None and printed != url.rstrip("/") else None
 
 
+def elsewhere_warning(printed: str, url: str) -> str:
+    """What ``serve`` at ``url`` warns of, before its links, when the links and sheets made before
+    point to ``printed`` (:func:`printed_elsewhere`): the two ways to mend it, the second in the
+    options that serve at ``printed``.  Where only the port differs, that is ``--port``: ``--url``
+    alone makes the links name that address while the server still listens on its own port, so
+    they led nowhere; ``--url`` where the address differs otherwise (another name or host, kept
+    with the event), with ``--port`` where the port differs too."""
+    from urllib.parse import urlsplit
+
+    try:
+        there, here = urlsplit(printed), urlsplit(url)
+        same = (there.scheme, there.hostname, there.path.rstrip("/")) == (here.scheme, here.hostname,
+                                                                         here.path.rstrip("/"))
+    except ValueError:
+        same = False
+    port = _port(printed)
+    ways = ([] if same else [f"--url {printed}"]) + ([f"--port {port}"] if port is not None and port != _port(url)
+                                                      else [])
+    return (f"the links and score sheets made before point to {printed}, not to this server ({url.rstrip('/')}): "
+            f"phones that scan them will not reach it; print them again (tournament sheets, tournament links, "
+            f"or the director's page), or serve at that address ({' '.join(ways or [f'--url {printed}'])})")
+
+
 def make_pins(store: EventStore) -> dict[int, str]:
     """Each player's 4-digit PIN for ``serve --pins`` (made once; the same ones printed again)."""
     with store.write():
@@ -922,14 +966,19 @@ class Venue:
         (the director's key alone reads it): each board's stored result there, with how its hand
         ended (``board_results``: ``{"board", "NS", "EW", "ended"}``, ``ended`` None where nobody
         said), and the ways a board's hand may end (``ends``: :func:`~tournament.event.duplicate.board_ends`,
-        what the table's phone, the score sheets and the check of ``ended`` use too)."""
+        what the table's phone, the score sheets and the check of ``ended`` use too).  In duplicate
+        teams, the boards marked not played at the match's other table (``marked_at_other``:
+        ``[{"board", "table"}]``): a result saved here is kept but counts only once that mark is taken
+        back, which the page says before the save, not after."""
         rows = []
         for number in self._boards_of(table):
             done = duplicate.entered(self.store, table.id, number)
             if done is not None:
                 rows.append({"board": number, "NS": done["ns_points"], "EW": done["ew_points"],
                              "ended": done["ended"]})
-        return {"board_results": rows, "ends": list(duplicate.board_ends(self.store.settings))}
+        elsewhere = duplicate.marked_at_other(self.store, table)
+        return {"board_results": rows, "ends": list(duplicate.board_ends(self.store.settings)),
+                "marked_at_other": [{"board": b, "table": t} for b, t in sorted(elsewhere.items())]}
 
     def _fresh(self) -> None:
         """Forget the keys, tables and results kept if anything was written to the file since they
@@ -1285,7 +1334,7 @@ class Venue:
                         if kind != "dgn":  # a confirmation (or the director's write) may have entered the result
                             result = self.store.result_for(table.id)
                             facts = self._facts(table, result, writing=True)  # and a board's entry changes a duplicate table's
-                        self._log_status(table, live, result)
+                        self._log_status(table, live, result, facts)
                         _apply(live, kind, body, at)
                         live.rev += 1
                         # The answer is made before the write is kept: a write after which the table
@@ -1463,21 +1512,34 @@ class Venue:
             return self._state(table, self._current(table), [str(x) for x in kept["said"]])
         return kept["answer"]
 
-    def _log_status(self, table: Table, live: Live, result: Any) -> None:
+    def _log_status(self, table: Table, live: Live, result: Any, facts: Facts) -> None:
         """Within a write: a ``table_status`` change when the write moved the table's public status
         (not started, playing, waiting for confirmation; a confirmed result logs its own, as every
         result does).  Compared with the last one logged, so a file whose log started mid-game
-        catches up at its next write."""
+        catches up at its next write.  A duplicate table's boards in count as its phone's hand does
+        (:func:`table_log.hall_status`, ``facts``: the table's as the write leaves them)."""
         if result is not None:
             return
-        game = live.session.game
-        status = (changes.WAITING if live.session.over else changes.PLAYING if game.hand_number else
-                  changes.NOT_STARTED)
+        status = table_log.hall_status(live, facts, facts.boards is not None)
         if live.logged is None:  # read once a live game; a write that fails takes the live game with it
             live.logged = changes.table_status(self.store, table.round, table.number)
         if status != live.logged:
             changes.record(self.store, changes.TABLE_STATUS, table.round, table.number, {"status": status})
             live.logged = status
+
+    def _log_board_status(self, table: Table) -> None:
+        """Within a write: a duplicate table's status in play, logged after the director's page
+        entered a board's result, marked a board not played or took either back (none of them a
+        write of the table's log, whose writes log their own: :meth:`_write`), the boards counted
+        as the phone's confirmed ones are (:func:`table_log.hall_status`).  Before, the hall went
+        by the phone's hand alone: a table whose boards the director entered stayed *not started*.
+        Compared with the change log itself, and the status the live game keeps forgotten (read
+        again at the table's next write): this write may yet be undone with the group it is in."""
+        live = self._current(table)
+        live.logged = None
+        status = table_log.hall_status(live, self._board_facts(table), True)
+        if status != changes.table_status(self.store, table.round, table.number):
+            changes.record(self.store, changes.TABLE_STATUS, table.round, table.number, {"status": status})
 
     def record(self, round_no: int, table_no: int, rev: Any, text: Any, cid: Any = None,
                made_at: Any = None, *, found: Table | None = None, stamped: bool = False) -> dict[str, Any]:
@@ -1705,6 +1767,8 @@ class Venue:
             else:
                 entry = duplicate.enter_record(self.store, record, report, table.round, table.number, number,
                                                by=author, within=True, find=find, from_phone=True)
+        except duplicate.BoardAlreadyEntered as e:  # in the players' words: the command line's name --replace
+            raise Unprocessable(BOARD_HAS_RESULT % {"n": e.board, "scores": f"NS {e.ns}, EW {e.ew}"}) from None
         except TournamentError as e:
             raise Unprocessable(e.message) from None
         venue_sql.set_entered_via(self.store, table.id, "table")
@@ -1819,33 +1883,41 @@ class Venue:
                            else {"hands": len(game["hands"])} if hand else None)
                 progress = (f"hand {hand['number']}, move {len(hand['moves'])}" if hand and game["in_hand"]
                             else f"{len(game['hands'])} hand{'s' if len(game['hands']) != 1 else ''}" if hand else "")
+                # The first hand's line alone (a lead draw, part of a deal): a table under way, as its
+                # status says (table_log.started), at its hand's move 0.
+                begun = live.session.begun
+                if hand is None and begun:
+                    reached, progress = {"hand": game["hand"] + 1, "move": 0}, f"hand {game['hand'] + 1}, move 0"
                 # A duplicate table plays one hand a board: the board it is on names where it is.
                 on_board = state.get("board") if self._plays_boards else None
-                if on_board is not None and hand is not None:
-                    reached = ({"board": on_board, "move": len(hand["moves"])} if game["in_hand"]
+                if on_board is not None and (hand is not None or begun):
+                    reached = ({"board": on_board, "move": len(hand["moves"])} if hand and game["in_hand"]
                                else {"board": on_board})
-                    progress = (f"board {on_board}, move {len(hand['moves'])}" if game["in_hand"]
+                    progress = (f"board {on_board}, move {len(hand['moves'])}" if hand and game["in_hand"]
                                 else f"board {on_board}")
                 # ... and between its boards, how many have their result: confirmed at its phone or
                 # entered by the director (the page, ``tournament result --board``) alike.
                 boards_in = state.get("boards_played", 0) if self._plays_boards else 0
-                if boards_in and hand is None and state["result"] is None:
+                if boards_in and not begun and state["result"] is None:
                     reached = {"boards_in": boards_in, "boards": len(state["boards"])}
                     progress = f"{boards_in} of {len(state['boards'])} boards in"
                 # A result the director entered (the director's page, or the command line) over a game
                 # the phone had started: the table's result is the director's, not where its phone
                 # got to (the table's page says it in the same words).
-                entered = (hand is not None and state["result"] is not None and not self._plays_boards
+                entered = (begun and state["result"] is not None and not self._plays_boards
                            and state["result"].get("via") != "table")
                 if entered:
                     progress, reached = DIRECTORS_RESULT, None
                 # The call is a field of its own here, so that the director sees both: a table that
                 # called while waiting for confirmation is still waiting (the table's state says "called").
-                status = _progress(state["result"] is not None, live, game, self._plays_boards, boards_in)
+                status = _progress(state["result"] is not None, live, self._plays_boards, boards_in)
                 quiet = _minutes_since(live.last_at)
                 idle = status in ("playing", "waiting") and quiet is not None and quiet >= self.idle_minutes
                 tables.append({"round": t.round, "table": t.number, "status": status, "progress": progress,
                                "reached": reached, "entered": entered,
+                               # (a duplicate table's boards its phone closed and no longer plays, with
+                               # nothing in: the director enters them, table_log.to_enter)
+                               "to_enter": state.get("to_enter", []),
                                "last_at": live.last_at, "moved_at": live.moved_at,
                                "rev": live.rev, "called": state["called"],
                                "idle": idle, "idle_minutes": int(quiet) if idle and quiet is not None else None,
@@ -1928,14 +2000,37 @@ class Venue:
         if ended is not None and ended not in ends:
             raise Unprocessable(ended_refusal(ends))
         if self._plays_boards and board is not None:  # a board's score entered, or corrected
-            with self.lock:
-                table = self.table(round_no, table_no)
-                stored = duplicate.entered(self.store, table.id, board) is not None
-            if not stored:
-                return self._director_enter_board(round_no, table_no, board, scores, reason, ended)
-            return self._correct_board(round_no, table_no, board, scores, reason, ended)
+            return self._director_board_result(round_no, table_no, board, scores, reason, ended)
         if self._plays_boards:  # a table's result there is its boards', each its own
             raise Unprocessable(results.BOARD_BY_BOARD)
+        return self._in_one_step(lambda: self._director_game_result(round_no, table_no, scores, reason, winner))
+
+    def _in_one_step(self, work: Callable[[], dict]) -> dict:
+        """The director's entry of a result, ``work()``, made in one write transaction under the
+        lock (:meth:`EventStore.together`), so that whether the table (or the board) has a result
+        is read in the same transaction as the write that acts on it: a result stored meanwhile by
+        another writer of the file (the table's phone, ``tournament result`` beside the server)
+        makes the entry a correction, never a first result put over it.  Within :meth:`once` (a
+        write sent with its id) the transaction is that one's."""
+        done = False
+        try:
+            with self.lock, self.store.together():
+                answer = work()
+                done = True
+        except BaseException:
+            if done:  # made, but its transaction was not committed: the live games are made again
+                self.forget()
+            raise
+        return answer
+
+    def _director_game_result(self, round_no: int, table_no: int, scores: dict, reason: Any,
+                              winner: Any) -> dict:
+        """A whole game's result typed on the director's page (:meth:`director_result`): entered
+        where the table has none (:func:`results.enter_manual`), else a correction, with a reason
+        (:func:`results.amend_manual`).  Made in one step (:meth:`_in_one_step`): before, without
+        an id, the table's result was read before the entry's write was taken, and one stored
+        between by another writer of the file met the entry, not the correction, and was refused
+        in the command line's words (``give --replace``) instead of as a correction."""
         with self.lock:
             table = self.table(round_no, table_no)
             try:
@@ -1975,6 +2070,24 @@ class Venue:
             state = self._state(table, self._current(table), [entry.summary()])
             return state
 
+    def _director_board_result(self, round_no: int, table_no: int, board: int, scores: dict, reason: Any,
+                               ended: str | None) -> dict:
+        """A board's score typed on the director's page: entered if the board has no result at the
+        table yet (:meth:`_director_enter_board`), else corrected, with a reason (:meth:`_correct_board`).
+        Whether it has one is read in the write's own transaction, under the lock: a result stored
+        meanwhile (the table's phone confirming the board, ``tournament result --board`` beside the
+        server) makes this a correction, refused without a reason, never a first result put over it.
+        Before, it was read before the write's transaction was taken, and a result that landed
+        between was replaced as an entry (a ``board_replaced`` line where a correction says why) or
+        refused in the command line's words (``--replace``)."""
+        def work() -> dict:
+            table = self.table(round_no, table_no)
+            if duplicate.entered(self.store, table.id, board) is None:
+                return self._director_enter_board(round_no, table_no, board, scores, reason, ended)
+            return self._correct_board(round_no, table_no, board, scores, reason, ended)
+
+        return self._in_one_step(work)
+
     def _director_enter_board(self, round_no: int, table_no: int, board: int, scores: dict, reason: Any,
                      ended: str | None) -> dict:
         """A board's first result at a duplicate table (pairs or teams), typed on the director's page:
@@ -1982,12 +2095,16 @@ class Venue:
         --score NS=..,EW=..`` (:func:`duplicate.enter_score`; duplicate teams' finds the round's
         table), refused as there, in one line.  ``ended``: how the hand ended, as the director says.
         Over the board the table's phone is playing, or one marked not played there, only with a
-        reason (the command line's ``--replace --reason``), kept in the trail with it."""
+        reason (the command line's ``--replace --reason``), kept in the trail with it.  One marked at
+        the match's other table only (duplicate teams) is entered without one, as nothing here is
+        replaced; the answer says it does not count until that mark is taken back
+        (:attr:`duplicate.BoardEntry.uncounted_at`)."""
         reason = audit.clean_text(reason, "the reason") if isinstance(reason, str) else None
         with self.lock:
             table = self.table(round_no, table_no)
-            marked = board in duplicate.not_played_boards(self.store).get(table.id, ())
-            if marked and not reason:
+            # (marked at this table only: a board marked at the match's other table is entered here
+            # without one, and the answer says the result counts once that mark is taken back)
+            if duplicate.marked_here(self.store, table.id, board) and not reason:
                 raise Unprocessable(BOARD_MARKED % {"n": round_no, "n2": table_no, "n3": board})
             find = duplicate_teams.find_table if self.store.settings.team_duplicate else None
             if find is not None:
@@ -2024,8 +2141,9 @@ class Venue:
         with self.store.write():
             venue_sql.upgrade_for_venue(self.store)
             venue_sql.set_entered_via(self.store, table.id, "director")
+            self._log_board_status(table)
         self.store.bring_browsing_up_to_date()
-        return self._state(table, self._current(table), self._with_stale_note([entry.summary()]))
+        return self._state(table, self._current(table), self._with_stale_note(entry.sentences()))
 
     def _with_stale_note(self, said: list[str]) -> list[str]:
         """``said``, and the note the command line prints after a board's change when the last round,
@@ -2055,7 +2173,10 @@ class Venue:
             raise Unprocessable("give the reason for clearing a result (it goes into the audit trail)")
         with self.lock:
             table = self.table(round_no, table_no)
-            done = results.clear_result(self.store, round_no, table_no, reason, by="director's page")
+            try:
+                done = results.clear_result(self.store, round_no, table_no, reason, by="director's page")
+            except results.NoResult as e:
+                raise Unprocessable(NO_RESULT_TO_CLEAR % {"n": e.round, "n2": e.table}) from None
             self.store.bring_browsing_up_to_date()
             return self._state(table, self._current(table), [done.summary()])
 
@@ -2106,6 +2227,12 @@ class Venue:
                                     f"{e.table} --board {e.board} --score NS=..,EW=.. --replace)") from None
             except TournamentError as e:
                 raise Unprocessable(e.message) from None
+            # The hall's status of the table (a board in, or none again) and, in duplicate teams, of
+            # its match's other table, whose board a mark (or its taking back) takes with it.
+            other = board_sql.match_tables(self.store).get(table.id) if self.store.settings.team_duplicate else None
+            with self.store.write():
+                for each in (table, *(t for t in self.store.tables(table.round) if t.id == other)):
+                    self._log_board_status(each)
             self.store.bring_browsing_up_to_date()
             said = done.sentences() if isinstance(done, duplicate.BoardMark) else [done.summary()]
             return self._state(table, self._current(table), self._with_stale_note(said))

@@ -91,7 +91,7 @@ from tournament.pages.sheets import boards_played, qr_data_uri, sheets_page, tea
 from tournament.settings import Settings
 from tournament.store.event_store import EventStore
 from tournament.store.sqlite import Checkpointer, is_busy, not_waiting
-from tournament.web import devices, engine_bundle
+from tournament.web import devices, encoding, engine_bundle
 from tournament.web.engine_bundle import EngineFiles
 from tournament.web.files import WholeFiles
 from tournament.web.openapi import OPENAPI
@@ -1124,7 +1124,7 @@ class HallSite(Site):
         """A public page as made for this change of the event: compressed where the browser takes
         it; ``X-Seq`` says which change it shows (the live script keeps it)."""
         out = {"x-seq": str(page.seq), **(headers or {})}
-        if "gzip" in request.headers.get("accept-encoding", ""):
+        if encoding.gzip_taken(request.headers.get("accept-encoding")):
             out["content-encoding"] = "gzip"
             response = Response(page.gzipped, media_type="text/html; charset=utf-8", headers=out)
         else:
@@ -1251,18 +1251,19 @@ class HallSite(Site):
         whose log has not begun (made by an older tool, not written since) gets no ETag, and its
         answer is never kept: it could change unlogged."""
         seen = request.headers.get("if-none-match")
+        gzipped = encoding.gzip_taken(request.headers.get("accept-encoding"))
 
-        def known(uuid: str, seq: int) -> bool:
-            return seen is not None and _etag_matches(seen, _feed_tag(uuid, seq))
+        def known(uuid: str, seq: int) -> bool:  # (the tag of the body this request takes)
+            return seen is not None and _etag_matches(seen, _feed_tag(uuid, seq, gzipped))
 
         try:  # on the hall's thread and connection: a program following the event never holds up a table
             uuid, seq, page = await self.public.feed(key, read, known)
         except TournamentError as e:  # FeedError with its status; a damaged file: 422, as every refusal
             return self._feed_refusal(request, getattr(e, "status", 422), one_line(e.message))
-        headers = {**_feed_headers(_feed_tag(uuid, seq) if seq else None), "vary": "Accept-Encoding"}
+        headers = {**_feed_headers(_feed_tag(uuid, seq, gzipped) if seq else None), "vary": "Accept-Encoding"}
         if page is None:
             return Response(status_code=304, headers=headers)
-        if "gzip" in request.headers.get("accept-encoding", ""):
+        if gzipped:
             headers["content-encoding"] = "gzip"
             return Response(page.gzipped, media_type="application/json", headers=headers)
         return Response(page.body, media_type="application/json", headers=headers)
@@ -1988,7 +1989,7 @@ class VenueServer(HallSite):
 
     async def pyodide_file(self, request: Request) -> Response:
         """A file of the vendored Pyodide, under its version: cached by the phone for good."""
-        gzipped = "gzip" in request.headers.get("accept-encoding", "")
+        gzipped = encoding.gzip_taken(request.headers.get("accept-encoding"))
         found = await asyncio.to_thread(self.engine.pyodide_file, request.path_params["version"],
                                         request.path_params["name"], gzipped)
         if found is None:
@@ -2021,8 +2022,10 @@ class VenueServer(HallSite):
         except VenueError as e:
             return await self._refused_page(request, e, e.status)
         pin = await self.run(self.venue.director_pin)
-        return self._page(request, "director.html.j2", event=self.venue.store.settings.name, token=token,
-                          director_pin=pin)
+        settings = self.venue.store.settings
+        # (a duplicate event's tables play boards: the page names a board where it would say a hand)
+        return self._page(request, "director.html.j2", event=settings.name, token=token, director_pin=pin,
+                          boards=settings.duplicate or settings.team_duplicate)
 
     async def sheets_page(self, request: Request) -> Response:
         token = request.path_params["token"]
@@ -2098,9 +2101,11 @@ class _Stream(StreamingResponse):
 FEED_ETAG = f"feed{feed.FEED_VERSION}"
 
 
-def _feed_tag(uuid: str, seq: int) -> str:
-    """A feed answer's ETag: the event and the change it is as of."""
-    return f'"{FEED_ETAG}-{uuid}-{seq}"'
+def _feed_tag(uuid: str, seq: int, gzipped: bool = False) -> str:
+    """A feed answer's ETag: the event and the change it is as of, and ``gz`` for the gzipped body
+    (another representation, whose tag a cache holding the plain one must not take for its own;
+    the change's number stays last, where the docs show it)."""
+    return f'"{FEED_ETAG}{"-gz" if gzipped else ""}-{uuid}-{seq}"'
 
 
 def _feed_headers(tag: str | None) -> dict[str, str]:

@@ -51,6 +51,7 @@ from tournament.errors import TournamentError
 from tournament.settings import Settings
 from tournament.web.app import (_GUARD_HEADERS, _NO_STORE, _PLAIN_PAGES, _POLICY, BURST, RATE, HallSite,
                                 _kept_or_negotiated, _live_answer)
+from tournament.web.encoding import gzip_taken
 from tournament.web.public import LIFETIME, POLL, LiveFeed, Made, PublicPages
 
 log = logging.getLogger("tournament.web.hall")
@@ -133,7 +134,7 @@ class HallServer(HallSite):
         kept = self.public.kept_for_live(self.live, path.strip("/") or "index", since, lang)
         if kept is None:
             return None
-        gzipped = encoding is not None and b"gzip" in encoding
+        gzipped = gzip_taken(encoding)  # (as the route reads the header: the same answer)
 
         def answer(body: bytes, done: Callable[[Any], None]) -> None:
             self.buckets.take(who)

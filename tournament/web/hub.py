@@ -62,7 +62,7 @@ from tournament.errors import UnusableInput
 from tournament.event import feed, league
 from tournament.event.public import NotPublic
 from tournament.pages import public as pages
-from tournament.web import relay
+from tournament.web import encoding, relay
 from tournament.web.files import WholeFiles
 from tournament.web.link import Answered, Heard, Refused, Said, Unreachable, describe
 from tournament.web.upstream import connect
@@ -711,7 +711,7 @@ class Hub:
                 cache.pages.pop(next(iter(cache.pages)))
             cache.pages[key] = found
         headers = {"x-seq": str(seq), "vary": "Accept-Encoding, Accept-Language, Cookie"}
-        if "gzip" in request.headers.get("accept-encoding", ""):
+        if encoding.gzip_taken(request.headers.get("accept-encoding")):
             headers["content-encoding"] = "gzip"
             return Response(found[2], media_type="text/html; charset=utf-8", headers=headers)
         return Response(found[1], media_type="text/html; charset=utf-8", headers=headers)

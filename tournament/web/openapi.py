@@ -93,7 +93,10 @@ def _write(summary: str, body: dict[str, Any], director: bool = False) -> dict[s
 
 
 _FEED_HEADERS = {"ETag": {"schema": {"type": "string"}, "description": "Send it back as If-None-Match: 304 "
-                                                                        "while nothing has changed."}}
+                                                                        "while nothing has changed (the gzipped "
+                                                                        "answer has a tag of its own)."},
+                 "Vary": {"schema": {"type": "string"}, "description": "Accept-Encoding: gzipped where asked, "
+                                                                       "q-values honoured."}}
 
 
 def _feed_get(summary: str, schema: str, *refusals: int) -> dict[str, Any]:
@@ -253,6 +256,13 @@ OPENAPI: dict[str, Any] = {
                                                              "played (not among the boards it plays); in "
                                                              "duplicate teams also those marked so at its "
                                                              "match's other table (not scored in the match)."},
+                               "to_enter": {"type": "array", "items": {"type": "integer"},
+                                            "description": "A duplicate table only: its boards the director "
+                                                           "closed on its phone (a result, or a mark not played, "
+                                                           "over its play) that now have neither a result nor "
+                                                           "a mark: the phone never plays them again, so the "
+                                                           "director enters their result (not counted in "
+                                                           "boards_played)."},
                                "entered": {"type": ["object", "null"],
                                            "description": "A duplicate table only: while the table's last "
                                                           "change is a board's result entered by the director "
@@ -276,7 +286,11 @@ OPENAPI: dict[str, Any] = {
                     "responses": {"200": {"description": "The table now.  With the director's key at a duplicate "
                                                          "table, also board_results ([{board, NS, EW, ended}]: each "
                                                          "board's stored result there, ended null where nobody "
-                                                         "said) and ends (how a hand of the game may end).",
+                                                         "said), ends (how a hand of the game may end) and "
+                                                         "marked_at_other ([{board, table}]: in duplicate teams, "
+                                                         "the boards marked not played at the match's other "
+                                                         "table, where a result saved here counts only once "
+                                                         "that mark is taken back).",
                                           "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TableState"}}}},
                                   **_refusals(403, 404, 429)}}},
         "/api/v1/tables/{round}/{table}/options": {
@@ -420,7 +434,9 @@ OPENAPI: dict[str, Any] = {
                                                           "director or its clearing: the page's Last move), reached "
                                                           "({board, move} at a duplicate table; {boards_in, boards} "
                                                           "between its boards, a director's entered result "
-                                                          "counted as a confirmed one); finished (a "
+                                                          "counted as a confirmed one), to_enter (a duplicate "
+                                                          "table's boards its phone closed and no longer plays, "
+                                                          "with nothing in: the director enters them); finished (a "
                                                           "duplicate session's every round seated and played: why "
                                                           "no round is left to pair, in words; else null); "
                                                           "upstream (`serve --upstream`: "

@@ -247,6 +247,10 @@
            side + " ", name(u.pair), ...(u.team ? [" · ", name(u.team)] : [])))),
       el("td", { class: t.called ? "state-called" : t.status === "confirmed" ? "state-confirmed" : "" },
          (t.called ? label("called") + " · " : "") + label(t.status) + (t.progress ? " · " + progress(t) : ""),
+         // (a duplicate table's board its phone closed and no longer plays, with nothing in: a result
+         // or a mark "not played" made over its play, since taken back; the director enters its result)
+         ...((t.to_enter || []).length ? [el("div", { class: "state-called to-enter", "data-to-enter": t.to_enter.join(",") },
+           t.to_enter.map((n) => window.venue.t("board %(n)s: enter its result (its phone does not play it again)", { n })).join(" · "))] : []),
          ...(t.idle ? [el("div", { class: "state-idle" }, window.venue.t("no move for %(n)s minutes", { n: t.idle_minutes }))] : []),
          ...(t.wrong_pins ? [pinTries(t)] : []),
          // (the last move's time, not the last write's: a call of the director is no move)
@@ -498,12 +502,12 @@
     $("clear-result").textContent = playsBoards ? t("Take the board's result back") : t("Take the result back");
     if (data.boards) {
       // (a board marked not played there says so in the list: the director sees which one to take back)
-      const skipped = data.not_played || [];
+      const skipped = data.not_played || [], owed = data.to_enter || [];
       $("result-board").replaceChildren(...data.boards.map((b) => el("option", { value: b },
-        t("Board %(n)s", { n: b }) + (skipped.includes(b) ? " · " + t("not played") : ""))));
+        t("Board %(n)s", { n: b }) + (skipped.includes(b) ? " · " + t("not played") : owed.includes(b) ? " · " + t("to enter") : ""))));
       $("result-board").onchange = () => {
         const row = rows.find((r) => r.board === Number($("result-board").value)) || {};
-        for (const s of data.sides) $("dir-score-" + s).value = row[s] ?? "";
+        for (const s of data.sides) blank($("dir-score-" + s), row[s]);
         showBoard(data, rows);
       };
     }
@@ -512,14 +516,26 @@
       : data.boards ? (data.boards.includes(data.board) ? data.board : data.boards[0]) : null;
     if (data.boards) $("result-board").value = String(board);
     const first = rows.find((r) => data.boards && r.board === board);
-    const scores = data.boards ? (first || {}) : data.result ? data.result.scores : data.game.totals;
+    // (the running totals only once a hand has scored: a grey 0 and 0 would read as typed)
+    const totals = (data.game && data.game.totals) || {};
+    const scores = data.boards ? (first || {}) : data.result ? data.result.scores
+      : Object.values(totals).some((v) => v) ? totals : {};
     $("result-scores").replaceChildren(...data.sides.map((s) => el("label", {}, s + " ",
-      el("input", { type: "number", inputmode: "numeric", id: "dir-score-" + s, value: scores[s] ?? "",
-                    style: "width:6em" }))));
+      blank(el("input", { type: "number", inputmode: "numeric", id: "dir-score-" + s, style: "width:6em" }), scores[s]))));
     showBoard(data, rows);
     offerWinner(null);
     $("detail").hidden = false;
     $("detail").scrollIntoView({ block: "start" });
+  }
+  // A score box starts empty, whatever the table holds: a value in it (the game's running totals,
+  // 0 and 0 before a hand is played) made one tap on "Save the result" store that as the result,
+  // a 0-0 draw.  What is stored (the result, the board's score) or played so far is only its
+  // placeholder, greyed, so an untouched form is refused ("type the score of NS…") and a score
+  // is always one the director typed.
+  function blank(box, shown) {
+    box.value = "";
+    box.placeholder = shown === undefined || shown === null ? "" : String(shown);
+    return box;
   }
   // The board picked at a duplicate table: what it has (its result and how its hand ended, or none
   // yet: saving enters it, as `tournament result --board B --score` does), and how the hand ended
@@ -531,14 +547,24 @@
     const board = Number($("result-board").value);
     const row = rows.find((r) => r.board === board);
     const skipped = (data.not_played || []).includes(board);
+    // (duplicate teams: marked at the match's other table, not here; a result saved here is kept but
+    // does not count while that mark stands: said before the save, and no reason asked, as nothing
+    // here is replaced)
+    const elsewhere = (data.marked_at_other || []).find((m) => m.board === board);
     line.hidden = false;
+    const owed = !row && (data.to_enter || []).includes(board);
     line.dataset.board = String(board);
     line.dataset.stored = row ? "yes" : "no";
+    line.dataset.markedAt = elsewhere ? String(elsewhere.table) : "";
+    line.dataset.toEnter = owed ? "yes" : "no";
     line.textContent = row
       ? (row.ended ? t("Board %(n)s has its result: NS %(ns)s, EW %(ew)s, ended %(how)s. Saving corrects it.",
                        { n: board, ns: row.NS, ew: row.EW, how: ENDS[row.ended] || row.ended })
                    : t("Board %(n)s has its result: NS %(ns)s, EW %(ew)s (how its hand ended was not said). Saving corrects it.",
                        { n: board, ns: row.NS, ew: row.EW }))
+      : owed ? t("Board %(n)s has no result here, and the table's phone does not play it again (it was closed there): enter its result; saving enters it.", { n: board })
+      : elsewhere ? t("Board %(n)s is marked not played at table %(n2)s, the match's other table: it is not scored in the match. A result saved here is kept, but counts only once that mark is taken back.",
+                      { n: board, n2: elsewhere.table })
       : skipped ? t("Board %(n)s is marked not played here: saving enters its result instead (give the reason).", { n: board })
       : t("Board %(n)s has no result here yet: saving enters it.", { n: board });
     const ends = data.ends || [];

@@ -125,6 +125,10 @@
   let delivered = 0;        // writes of the outbox the server took while this page was open
   let localSeq = 0;
   const waiting = () => outbox.filter((x) => !x.refused);
+  // Whether any of these writes is kept in the page's memory alone (its seq "m1": IndexedDB not
+  // open, or not yet: adopt stores it if it opens late): closing the page loses it, so what the
+  // page says of it is "kept in this page only", not "kept on this phone" (which was untrue there).
+  const inPage = (entries) => entries.some((x) => typeof x.seq !== "number");
   // The device's rate limit (a 429 whose body has no "pin_wait"): no answer to a write, which is
   // sent again after its Retry-After, from the outbox or by deliver alike.  A 429 with "pin_wait"
   // is a refusal of its own: the table waits after wrong PINs (a confirmation's, the director's).
@@ -597,13 +601,19 @@
     outbox.push(entry);
     told = true;
     chosen = null; firstDie = null; options = null;
+    // (kept in the page's memory, IndexedDB not open: closing the page loses it, so the line says
+    // "in this page only", never "on this phone")
+    const here = inPage([entry]);
     if (drawn) {
       view = drawn;
       const last = drawn.said && drawn.said.length ? drawn.said[drawn.said.length - 1] : "";
-      say(last && !waitingSaid(drawn, last) ? last : t("kept on this phone: it is sent when the connection is back"), "good");
+      say(last && !waitingSaid(drawn, last) ? last
+        : here ? t("kept in this page only: it is sent when the connection is back (closing the page loses it)")
+        : t("kept on this phone: it is sent when the connection is back"), "good");
     } else {
       if (view) view = Object.assign({}, view, { rev: view.rev + 1 });  // the revision the server will give it
-      say(t("kept on this phone, unchecked: it is checked when it is sent"), "good");
+      say(here ? t("kept in this page only, unchecked: it is checked when it is sent (closing the page loses it)")
+               : t("kept on this phone, unchecked: it is checked when it is sent"), "good");
     }
     render();
     banner();
@@ -797,15 +807,19 @@
           busy: n === 1 ? t("the server is busy: 1 score waiting to be sent again shortly")
                         : t("the server is busy: %(n)s scores waiting to be sent again shortly", { n }),
           offline: n === 1 ? t("offline: 1 score waiting to be sent") : t("offline: %(n)s scores waiting to be sent", { n }),
-          slow: n === 1 ? t("waiting for the server: 1 score kept on this phone, sent when it answers")
-                        : t("waiting for the server: %(n)s scores kept on this phone, sent when it answers", { n }),
+          slow: inPage(waiting()) ? (n === 1 ? t("waiting for the server: 1 score kept in this page only, sent when it answers")
+                                             : t("waiting for the server: %(n)s scores kept in this page only, sent when it answers", { n }))
+            : n === 1 ? t("waiting for the server: 1 score kept on this phone, sent when it answers")
+            : t("waiting for the server: %(n)s scores kept on this phone, sent when it answers", { n }),
           sending: n === 1 ? t("sending 1 score made offline…") : t("sending %(n)s scores made offline…", { n }) })[said]
         : ({
           busy: n === 1 ? t("the server is busy: 1 move waiting to be sent again shortly")
                         : t("the server is busy: %(n)s moves waiting to be sent again shortly", { n }),
           offline: n === 1 ? t("offline: 1 move waiting to be sent") : t("offline: %(n)s moves waiting to be sent", { n }),
-          slow: n === 1 ? t("waiting for the server: 1 move kept on this phone, sent when it answers")
-                        : t("waiting for the server: %(n)s moves kept on this phone, sent when it answers", { n }),
+          slow: inPage(waiting()) ? (n === 1 ? t("waiting for the server: 1 move kept in this page only, sent when it answers")
+                                             : t("waiting for the server: %(n)s moves kept in this page only, sent when it answers", { n }))
+            : n === 1 ? t("waiting for the server: 1 move kept on this phone, sent when it answers")
+            : t("waiting for the server: %(n)s moves kept on this phone, sent when it answers", { n }),
           sending: n === 1 ? t("sending 1 move made offline…") : t("sending %(n)s moves made offline…", { n }) })[said];
     } else if (gone) {  // (nothing more goes to the server from this link: "all sent" would not be true)
       const lefts = outbox.filter((x) => x.refused), left = lefts.length;
@@ -890,9 +904,10 @@
   // and the result also move when the director enters a result (which the table's log does not hold),
   // and where its players go next when the next round is paired; at a duplicate table, the board it
   // is on and how many are done also move when the director marks a board not played or takes a
-  // board's result back (neither is a write of the table's log: its revision stays).
+  // board's result back (neither is a write of the table's log: its revision stays), and the boards
+  // the director is to enter here (a mark over this phone's play taken back).
   const version = (v) => [v.rev, v.status, JSON.stringify(v.result), JSON.stringify(v.next), v.board, v.boards_played,
-                          JSON.stringify(v.not_played || [])].join("|");
+                          JSON.stringify(v.not_played || []), JSON.stringify(v.to_enter || [])].join("|");
   // Without the deal: where the tile tapped may go, asked of the server (one place: sent at once).
   let options = null;
   async function placeTile(tile) {
@@ -1413,7 +1428,16 @@
     const plays = view.boards ? view.boards.filter((b) => !(view.not_played || []).includes(b)) : [];
     if (view.boards && view.board) main.append(el("p", { class: "note", id: "board-now", "data-board": view.board },
       t("Board %(n)s (%(k)s of %(m)s this round)", { n: view.board, k: plays.indexOf(view.board) + 1, m: plays.length })));
+    // A board the director closed on this phone (a result or a mark "not played" over its hand, since
+    // taken back): it is due here again, but a board is one hand and the phone never plays it again;
+    // the director enters its result (the state's to_enter).  Said, and once it is the only board
+    // left, nothing to start.
+    const owed = view.boards && view.status !== "confirmed" ? (view.to_enter || []) : [];
+    if (owed.length) main.append(el("p", { class: "note", id: "to-enter", "data-boards": owed.join(",") },
+      owed.length === 1 ? t("Board %(n)s is not played again at this table: the director enters its result.", { n: owed[0] })
+                        : t("Boards %(list)s are not played again at this table: the director enters their results.", { list: owed.join(", ") })));
     if (view.status === "confirmed" || game.over) main.append(resultPanel(game));
+    else if (owed.length && !view.board) main.append(el("p", { class: "note", id: "boards-done" }, t("Nothing is left to play at this table this round.")));
     else if (view.mode === null && !game.hands.length && !view.boards) {
       main.append(el("section", {}, el("h2", {}, t("How will this table record its game?")), el("div", { class: "row" },
         el("button", { type: "button", class: "primary", id: "mode-play", onclick: () => call("POST", "/mode", { rev: view.rev, mode: "play" }) },
@@ -1438,7 +1462,7 @@
     $("typed-text").placeholder = typedExample(game);
     // (a hand only announced, *Start hand N* or its deal lines, is taken back by undo too)
     $("undo").disabled = locked || !(game.hands.length || game.announced);
-    $("typed").hidden = locked;
+    $("typed").hidden = locked || Boolean(owed.length && !view.board);  // (nothing to type: see "boards-done")
     document.dispatchEvent(new CustomEvent("table:drawn", { detail: { rev: view.rev } }));
   }
   // What the director's panel (table_director.js) uses: the table as last drawn, and the one queue
