@@ -6,7 +6,10 @@ team for each.  The event's names are now indexed once a round, the other table 
 only where a board is marked not played, and the tables for a pair short only where a pair is out
 of the round.  What the simulation makes must not change: its event file, timestamps and the
 event's uuid aside, is compared with what the code before the change made for the same seeds
-(digests recorded below)."""
+(digests recorded below).  A later change that alters on purpose what an event file holds (its
+schema, a simulated game) changes these digests too: check that the simulation's standings and
+games are the same before and after it (``tournament standings``/``tables`` of each case), then
+record the new digests, printed by :func:`made`."""
 
 from __future__ import annotations
 
