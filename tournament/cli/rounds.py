@@ -334,6 +334,8 @@ def result(
             return
         if board is not None or not_played:
             raise UnusableInput(f"{'--not-played' if not_played else '--board'} is for a duplicate event's boards")
+        from tournament.event.desk import pairing_basis
+        before = pairing_basis(store) if replace else None  # (the note is this correction's: _say_if_stale)
         if match is not None:
             if table is not None or round_no is not None:
                 raise UnusableInput("give --match, or --table (and --round), not both")
@@ -356,7 +358,7 @@ def result(
                 raise UnusableInput("a forfeit is --table N --forfeit SIDE, without records, --score or --winner")
             absent = tuple(x.strip() for x in forfeit.split(",") if x.strip())
             typer.echo(res.enter_forfeit(store, table, absent, round_no, replace, reason).summary())
-            _say_if_stale(store, event, replace)
+            _say_if_stale(store, event, replace, before)
             return
         if table is not None or score is not None:
             if records:  # (a record names its own table: its players, seated by the round's pairing)
@@ -368,7 +370,7 @@ def result(
                 raise UnusableInput("a manual result needs both --table N and --score SIDE=N,SIDE=N")
             entry = res.enter_manual(store, table, whole_scores(score), round_no, replace, winner, reason=reason)
             typer.echo(entry.summary())
-            _say_if_stale(store, event, replace)
+            _say_if_stale(store, event, replace, before)
             return
         if not records:
             raise UnusableInput("give a record file, or --table and --score for a manual result")
@@ -398,15 +400,17 @@ def result(
                 refused(e)
         if not seen:  # an empty archive: say so rather than succeed having entered nothing
             fail(f"no game records in {', '.join(records)}; nothing was entered", EXIT_UNUSABLE)
-        _say_if_stale(store, event, replace)
+        _say_if_stale(store, event, replace, before)
         raise typer.Exit(worst)
 
 
-def _say_if_stale(store: EventStore, event: Path, replaced: bool = True) -> None:
-    """After a correction: a note when the last round, unplayed, was paired on standings it changed."""
+def _say_if_stale(store: EventStore, event: Path, replaced: bool = True, before: Any = None) -> None:
+    """After a correction: a note when the last round, unplayed, was paired on standings it changed
+    (``before``: :func:`tournament.event.desk.pairing_basis` taken before it, so that the note is
+    this correction's, not an earlier one's)."""
     from tournament.event import desk
 
-    stale = desk.stale_pairing(store, str(event)) if replaced else None
+    stale = desk.stale_pairing(store, str(event), before) if replaced else None
     if stale:
         typer.echo(f"note: {stale}")
 
@@ -430,6 +434,8 @@ def amend(
     with open_for_command(event) as store:
         if (record is None) == (score is None):
             raise UnusableInput("give the table's game record, or --score SIDE=N,SIDE=N, (not both)")
+        from tournament.event.desk import pairing_basis
+        before = pairing_basis(store)
         if score is not None:
             entry = res.amend_manual(store, round_no, table, whole_scores(score), winner, by, reason)
         else:
@@ -444,7 +450,7 @@ def amend(
             amend_one = res.amend_dgn if src.form == "dgn" else res.amend_record
             entry = amend_one(store, src.text, src.label, round_no, table, by, reason)
         typer.echo(entry.summary())
-        _say_if_stale(store, event)
+        _say_if_stale(store, event, before=before)
 
 
 @guarded

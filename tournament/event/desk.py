@@ -708,10 +708,16 @@ def apart(store: EventStore, a: str, b: str, rounds: int | None = None, lift: bo
 # --- a correction that changes what a later round was paired on --------------------------------
 
 
-def stale_pairing(store: EventStore, event_label: str) -> str | None:
-    """After a correction: when the last round is paired and unplayed, and the standings it was
-    paired on are no longer the standings, the line that says so and names the command that
-    re-pairs it; None otherwise."""
+def pairing_basis(store: EventStore) -> paired_on.Recomputed | None:
+    """The standings the last round was paired on, worked out from the results as they are now,
+    where a correction could make it worth pairing again (:func:`stale_pairing`): the round paired
+    on standings and none of it played yet; None otherwise.  Taken before a correction (``before``
+    of :func:`stale_pairing`), it is what the correction is judged against.
+
+    Played: a table with a result, a duplicate-teams board of it entered, or a table whose phone
+    has used its link (a game in progress, a mode chosen, the director called: the venue's log
+    keeps it), which ``tournament unpair`` refuses.  The note pointed at `unpair` over a round
+    whose table was mid-game on its phone, and `unpair` then refused."""
     last = store.last_round()
     if last < 2 or store.round_stage().get(last, 1) != 1 or store.settings.schedule == BALANCED:
         return None
@@ -727,14 +733,31 @@ def stale_pairing(store: EventStore, event_label: str) -> str | None:
             return None
     if store.settings.teams and store.settings.team_schedule != "swiss":
         return None  # a round robin of teams is paired on its schedule
+    if any(sql.venue_rows(store, [t.id for t in tables], every=True).values()):
+        return None  # (as unpair refuses it: the venue's log keeps what a phone did there)
     used = store.standings_used(last)
     if not used:
         return None
-    again = paired_on.recompute(store, last, used, store.players(), store.teams(), store.tables(), results,
-                                store.byes())
-    if not paired_on.changed(used, again):
+    return paired_on.recompute(store, last, used, store.players(), store.teams(), store.tables(), results,
+                               store.byes())
+
+
+def stale_pairing(store: EventStore, event_label: str, before: paired_on.Recomputed | None = None) -> str | None:
+    """After a correction: when the last round is paired and unplayed (:func:`pairing_basis`), and
+    the standings it was paired on are no longer the standings, the line that says so and names the
+    command that re-pairs it; None otherwise.  ``before``: :func:`pairing_basis` taken before the
+    correction, so that the note is given only where this correction changed those standings: one
+    that changed neither score nor winner (or none of what the pairing used) said it again when an
+    earlier correction had changed them."""
+    again = pairing_basis(store)
+    if again is None:
+        return None
+    if not paired_on.changed(store.standings_used(store.last_round()), again):
+        return None
+    if before is not None and not paired_on.changed(before.rows, again):
         return None
     which = "team standings" if again.unit == "team" else "standings"  # what a team event is paired on
+    last = store.last_round()
     return (f"round {last} was paired on {which} this correction has changed, and none of it is played yet: "
             f"`tournament unpair {event_label}` then `tournament pair {event_label}` pairs it again")
 

@@ -890,7 +890,11 @@ def _replaced_by(kind: str, source: str) -> str:
 
 def _stored_how(store: EventStore, existing: Result) -> str:
     """How a stored result was entered, as a refusal to replace it says it: ``verified record``,
+    ``scores only`` (a record of hand scores, every hand a score sheet: checked hand by hand but no
+    play recorded, so never called a verified record, as ``result``'s own line says it),
     ``manual``, ``forfeit: EW did not play``, ``forfeit: Ana did not play`` (a forfeit by player)."""
+    if existing.kind == "record" and existing.note == SCORES_ONLY_NOTE:
+        return SCORES_ONLY_NOTE
     if existing.verified:
         return "verified record"
     if existing.kind != "forfeit":
