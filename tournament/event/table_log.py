@@ -417,6 +417,8 @@ def state(facts: Facts, live: Live, said: list[str]) -> dict[str, Any]:
             "confirmations": dict(live.confirmed), "called": live.called is not None, "pins": facts.pins,
             "last_at": live.last_at, "said": said, "game": game, "set_aside": list(live.set_aside),
             "corrected": live.corrected,
+            # (its round over, the phone's call of the director is refused: the page greys its button)
+            "call_closed": call_closed(facts),
             "next": facts.next if result is not None else None,
             "result": result}
     if facts.units:
@@ -686,11 +688,18 @@ def check_open(facts: Facts, path: str) -> None:
     calls the director, as before.  Checked before the revision, by the server and the phone alike."""
     if not facts.over:
         return
-    if path == "call" and (facts.result is not None or facts.boards is not None):
+    if path == "call" and call_closed(facts):
         raise RoundOver(f"round {facts.round} is over: call the director from the table you play at now")
     if facts.boards is not None:
         raise RoundOver(f"round {facts.round} is over: this table's phone records nothing more (the director "
                         f"enters what is still missing)")
+
+
+def call_closed(facts: Facts) -> bool:
+    """The table's round is over and a call of the director from its phone is refused
+    (:func:`check_open`): its state says so (``call_closed``), so that its page greys its *Call the
+    director* and says why, instead of offering a call the server then refuses."""
+    return facts.over and (facts.result is not None or facts.boards is not None)
 
 
 def judge_clear(live: Live) -> tuple[str, str, list[str]]:

@@ -241,6 +241,11 @@ OPENAPI: dict[str, Any] = {
                                              "description": "While the game's last change is the director's "
                                                             "correction: {hand, at} (null once a move is "
                                                             "recorded after it)."},
+                               "call_closed": {"type": "boolean",
+                                               "description": "Its round is over (a later round is paired) "
+                                                              "and a call of the director from this table is "
+                                                              "refused (its result in, or a duplicate table): "
+                                                              "the page greys its Call the director."},
                                "board": {"type": ["integer", "null"],
                                          "description": "A duplicate table only: the board in play (hand 1 "
                                                         "starts its deal); null once every board is confirmed."},

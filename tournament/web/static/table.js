@@ -1423,6 +1423,11 @@
     main.dataset.rev = view.rev;
     main.replaceChildren();
     if (view.called) main.append(el("p", { class: "state-called" }, t("The director has been called to this table.")));
+    // A round that is over (a later round paired), its result in: a call from here is refused, so
+    // Call the director is greyed and why is said (the state's call_closed, as the server judges it).
+    $("call").disabled = Boolean(view.call_closed);
+    if (view.call_closed) main.append(el("p", { class: "note", id: "call-closed" },
+      t("Round %(n)s is over: call the director from the table you play at now.", { n: view.round })));
     // The board's place among the boards this table plays this round: a board marked not played
     // there is not one of them (boards 1 and 2, board 2 not played: "Board 1 (1 of 1 this round)").
     const plays = view.boards ? view.boards.filter((b) => !(view.not_played || []).includes(b)) : [];
