@@ -49,7 +49,11 @@ BEFORE = [
 
 
 @pytest.mark.parametrize("kwargs, summary, digest", BEFORE)
-def test_the_same_event_as_before(tmp_path: Path, kwargs: dict, summary: tuple, digest: str) -> None:
+def test_the_same_event_as_before(tmp_path: Path, kwargs: dict, summary: tuple, digest: str,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the trail names who entered each result: the account's login name, as the digests were
+    # recorded; any other account running the tests would change the file)
+    monkeypatch.setenv("LOGNAME", "root")
     kwargs = dict(kwargs)
     got = simulate.simulate_duplicate(tmp_path / "e.db", "competitive", kwargs.pop("tables", 0),
                                       kwargs.pop("rounds_", None), **kwargs)
