@@ -648,6 +648,72 @@ PHRASES: tuple[str, ...] = (
        "opponents' stocks (at least %(n2)s + %(n3)s)"),
     N_("%(side)s is not a side of this game: hands are scored by the partnerships NS and EW"),
     N_("%(side)s is not a side of this game: hands are scored by the players %(seats)s"),
+    # --- A hand's score refused, as a score sheet types it ("hand 2", "end P1 5 P2 0"): the reader's
+    # end line, and each game's check of a hand's scores (a score-sheet table is told these without
+    # the rule's tag: tournament.event.table_log.in_words).
+    N_("%(what)s: '%(text)s' is not a number of points (for %(side)s)"),
+    N_('%(what)s: "%(text)s" is not a number of points (for %(side)s)'),
+    N_("%(what)s gives %(side)s twice"),
+    N_("%(what)s lists sides with their points, like NS 23 EW 0"),
+    N_("hand %(n)s: %(problem)s"),
+    N_("a Broadway hand ends 'out', 'blocked' or 'sudden-death', not '%(word)s'"),
+    N_("%(side)s cannot lose %(n)s points in a hand: a partnership holds %(n2)s tiles, and each tile still held "
+       "at the end costs one point"),
+    N_("%(side)s cannot make %(n)s points in a hand: 27 tiles besides the lead are laid, each earning at most 10"),
+    N_("%(side)s cannot score %(n)s in a hand that ends 'out': every tile was played, so nothing is taken off"),
+    N_("%(side)s cannot score %(n)s in a hand that ends 'sudden-death': a hand stopped by sudden death counts no "
+       "tiles against anyone, so nothing is taken off"),
+    N_("%(side)s cannot lose %(n)s points in a hand %(seat)s led: the lead is laid, so %(side2)s holds at most "
+       "%(n2)s tiles at the end"),
+    N_("NS %(n)s and EW %(n2)s make %(n3)s points in one hand; 27 tiles besides the lead, each earning at most "
+       "10, make at most %(n4)s"),
+    N_("NS %(n)s and EW %(n2)s would need 28 tiles still held at the end, but the hand's double is always laid"),
+    N_("hand %(n)s is one of the seven regular hands, which are played to the end: only a sudden-death hand "
+       "stops mid-hand"),
+    N_("the hand is claimed to stop in sudden death, but after it the totals are NS %(n)s, EW %(n2)s: nobody "
+       "leads by two"),
+    N_("a horse-race hand ends out (a domino), blocked, or at the target, not %(word)s"),
+    N_("under option win_check: end_of_hand every hand is played out, so none ends at the target"),
+    N_("%(side)s cannot score %(n)s for a hand: in the celko variant every peg is a count that is a multiple of "
+       "five, and every subtraction is a hand's pips rounded to five"),
+    N_("%(side)s cannot score %(n)s for a hand that ends at the target: the game ends at once, with no "
+       "end-of-hand count, so nobody subtracts (variant celko)"),
+    N_("in a celko hand that ends in a domino, the player who dominoed has no pips to subtract, so at least one "
+       "player scores 0 or more"),
+    N_("after this hand %(side)s has %(n)s, past the target %(n2)s: in the celko variant only pegs add to a "
+       "total, so %(side)s reached the target during the hand, which then ended at once (option win_check: "
+       "immediate), not %(word)s"),
+    N_("this hand cannot have ended at the target: after it the best total is %(n)s (%(sides)s), short of %(n2)s"),
+    N_("this hand cannot have ended at the target: after it %(side)s and %(side2)s are level on %(n)s, and the "
+       "game ends only with one side ahead"),
+    N_("this hand cannot have ended at the target: after it %(side)s and %(side2)s and %(side3)s are level on "
+       "%(n)s, and the game ends only with one side ahead"),
+    N_("this hand cannot have ended at the target: after it %(side)s and %(side2)s and %(side3)s and %(side4)s "
+       "are level on %(n)s, and the game ends only with one side ahead"),
+    N_("%(seat)s is claimed %(n)s, but scores adding up to %(n2)s leave %(n3)s tile in the row, so every player "
+       "scores at least %(n4)s (tiles captured, less the row)"),
+    N_("%(seat)s is claimed %(n)s, but scores adding up to %(n2)s leave %(n3)s tiles in the row, so every player "
+       "scores at least %(n4)s (tiles captured, less the row)"),
+    N_("the scores claimed leave no tile in the row, but the hand's last tile, placed by %(seat)s at the open "
+       "end, can only have gone in a capture of three by %(seat)s, so %(seat)s scores at least 3, not %(n)s"),
+    N_("the scores claimed leave no tile in the row, but the hand's last tile, at the open end, can only have "
+       "gone in a capture of three by its placer, so someone scores at least 3"),
+    N_("this hand ends the game with %(sides)s tied on %(n)s, and the tie goes to the youngest hand of the "
+       "hand's turn order: write who played first (leader)"),
+    N_("%(side)s (%(n)s) and %(side2)s (%(n2)s) cannot both have scored stock credits: only the player who went "
+       "out is credited, the others score road values only (multiples of 5, at least 10)"),
+    N_("%(side)s's %(n)s is no sum of road values (multiples of 5, at least 10), so %(side)s would have gone "
+       "out, but going out scores %(n2)s and the pips of both opponents' stocks (at least %(n3)s + %(n4)s)"),
+    N_("neither side scores %(n)s or more, but the side that goes out scores %(n2)s and the pips of both "
+       "opponents' stocks (at least %(n3)s + %(n4)s)"),
+    N_('a Domino Roads hand ends only when a player goes out (plays the last tile of their stock), never '
+       '"%(word)s"'),
+    N_("a Domino Roads hand is never abandoned: every tile but 0-0 and 1-0 can start a road with the right roll, "
+       "and the set has too few of those two for every player, so someone can always go out"),
+    N_("%(seat)s cannot be the first player: South is the first player of hand 1 and it rotates clockwise, so "
+       "hand %(n)s starts with %(seat2)s"),
+    N_("%(seat)s cannot be the first player: the first player rotates clockwise: %(seat2)s started the last "
+       "hand, so %(seat3)s starts this one"),
     # --- The most a side can score (games.base.ScoreRange): a typed hand's score or game's total above it.
     N_("%(side)s %(n)s: one hand cannot score above %(n2)s (%(why)s)"),
     N_("%(side)s %(n)s: a game to %(n2)s cannot end above %(n3)s (%(n4)s + %(n5)s, %(why)s)"),

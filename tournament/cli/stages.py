@@ -134,7 +134,8 @@ def _team_stage_standings(store: EventStore, chosen: Any, stage_id: int, as_json
               for r in rows], True, False, "")
         return
     name = chosen.name if chosen is not None else "the opening rounds"
-    emit(rows, False, False, f"{store.settings.name} — the teams in stage {stage_id} ({name})"
+    emit([display.team_display_row(r) for r in rows], False, False,
+         f"{store.settings.name} — the teams in stage {stage_id} ({name})"
          + (" (provisional)" if table.provisional else ""), footer=[f"ranked by {', then '.join(table.tiebreaks)}"],
          wide=wide)
 
@@ -181,6 +182,8 @@ def _unit_standings(store: EventStore, by: str, round_no: Optional[int], as_csv:
         ranked = said[:1].lower() + said[1:]
     unranked = ["no rank: a reserve who has not played"] if by == "player" and any(r["rank"] is None for r in rows) \
         else []
+    if by == "team" and not as_csv:  # (the grid's headers say what each counts: the CSV keeps the data's keys)
+        rows = [display.team_display_row(r) for r in rows]
     emit(rows, as_csv, False, title, footer=[ranked] + sets + unranked, wide=wide)
 
 

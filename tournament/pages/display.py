@@ -50,6 +50,23 @@ def _display_columns(data_columns: tuple[str, ...], tiebreaks: tuple[str, ...]) 
     return tuple(head + ranking + [c for c in shown if c not in head and c not in ranking])
 
 
+#: A team's standings at the terminal (``standings`` of a team event, ``--by team``, ``--stage N``):
+#: each data key (:meth:`tournament.pairing.teams.TeamStanding.to_dict`) under a header that says
+#: what it counts.  The data's ``played`` counts matches and its ``won`` and ``lost`` games, so a
+#: grid headed ``played | won | lost`` read "played 0, won 1" mid-round; the hall's pages say
+#: "games won" and "played" (matches) already.  The keys added to the data under plainer names
+#: (``matches_played``, ``games_won``, ``games_lost``) are the same numbers: not shown twice.
+TEAM_LABELS = {"played": "matches played", "won": "games won", "lost": "games lost", "points_for": "points for",
+               "points_against": "points against", "match_points": "match points",
+               "matches_won": "matches won", "matches_drawn": "matches drawn", "matches_lost": "matches lost"}
+TEAM_REPEATED = ("matches_played", "games_won", "games_lost")
+
+
+def team_display_row(row: dict[str, Any]) -> dict[str, Any]:
+    """One team's standings row (its data, less ``id``) as the terminal's grid heads it."""
+    return {TEAM_LABELS.get(c, c): v for c, v in row.items() if c not in TEAM_REPEATED}
+
+
 def ranking_columns(tiebreaks: Sequence[str]) -> set[str]:
     """The displayed columns that rank (rank, name, the ranking keys): never hidden, on a phone or
     at a narrow terminal."""

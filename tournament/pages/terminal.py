@@ -153,11 +153,16 @@ ABBREVIATIONS = {"played": "pl", "against": "agst", "Buchholz": "Bch", "forfeits
                  "firsts": "1st", "placement": "plc", "average": "avg",
                  # a team's standings (``standings --by team``)
                  "points_for": "for", "points_against": "agst", "efectividad": "efec", "match_points": "MP",
-                 "matches_won": "mW", "matches_lost": "mL"}
+                 "matches_won": "mW", "matches_lost": "mL",
+                 # (the same, as the grid heads them: tournament.pages.display.TEAM_LABELS)
+                 "matches played": "mPl", "games won": "gW", "games lost": "gL", "points for": "for",
+                 "points against": "agst", "match points": "MP", "matches won": "mW", "matches drawn": "mD",
+                 "matches lost": "mL"}
 #: What each abbreviation stands for, in the line under the table.
 ABBREVIATED = {"pl": "played", "agst": "points against", "Bch": "Buchholz", "ff": "forfeits", "bye": "byes",
                "1st": "firsts", "plc": "placement", "avg": "average", "for": "points for",
-               "efec": "efectividad", "MP": "match points", "mW": "matches won", "mL": "matches lost"}
+               "efec": "efectividad", "MP": "match points", "mW": "matches won", "mL": "matches lost",
+               "mPl": "matches played", "gW": "games won", "gL": "games lost", "mD": "matches drawn"}
 #: A cell of one paragraph of words (a name) takes at most this many lines; beyond, it ends in "…".
 MAX_NAME_LINES = 2
 #: The compact layout's space between columns: no vertical rules, two spaces.

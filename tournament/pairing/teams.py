@@ -372,12 +372,16 @@ class TeamStanding:
                 "for": self.points_for, HEAD_TO_HEAD: self.head_to_head}[key]
 
     def to_dict(self) -> dict[str, Any]:
-        """The row as ``standings --json`` gives it (``won``/``lost``: games)."""
+        """The row as ``standings --json`` gives it.  ``played`` counts matches and ``won``/``lost``
+        games, side by side: a team mid-round read "played 0, won 1".  The same numbers are also
+        given under keys that say what they count (``matches_played``, ``games_won``,
+        ``games_lost``), added after the others; the old keys stay, for the scripts that read them."""
         return {"rank": self.rank, "team": self.name, "id": self.team, "played": self.played,
                 "won": _num(self.games), "lost": _num(self.games_lost), "points_for": self.points_for,
                 "points_against": self.points_against, "efectividad": self.efectividad,
                 "match_points": self.match_points, "matches_won": self.won, "matches_drawn": self.drawn,
-                "matches_lost": self.lost, "byes": self.byes, "status": "active" if self.active else "withdrawn"}
+                "matches_lost": self.lost, "byes": self.byes, "status": "active" if self.active else "withdrawn",
+                "matches_played": self.played, "games_won": _num(self.games), "games_lost": _num(self.games_lost)}
 
 
 @attrs.frozen

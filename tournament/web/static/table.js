@@ -395,11 +395,16 @@
           if (method === "GET" && view && data.corrected && JSON.stringify(data.corrected) !== JSON.stringify(view.corrected))
             say(t("The director corrected hand %(n)s: the game is recorded again.", { n: data.corrected.hand }), "good");
           // A board's result entered by the director over this table's play of it: the table goes
-          // on with its next board (the hand played here stays in the venue's log).
-          if (method === "GET" && view && data.entered && JSON.stringify(data.entered) !== JSON.stringify(view.entered))
-            say(data.entered.not_played
-              ? t("The director marked board %(n)s not played: the table goes on with its next board.", { n: data.entered.board })
-              : t("The director entered board %(n)s's result: the table goes on with its next board.", { n: data.entered.board }), "good");
+          // on with its next board (the hand played here stays in the venue's log).  The line says
+          // what is true of that board now (closedLine): once the director takes the mark or the
+          // result back, that (no write of the table's: a refresh finds it); once no board is
+          // closed here any more (a write of the table's followed), the line goes if still shown.
+          const closedNow = closedLine(data), closedBefore = closedLine(view);
+          if (method === "GET" && view && data.entered
+              && (JSON.stringify(data.entered) !== JSON.stringify(view.entered) || closedNow !== closedBefore))
+            say(closedNow, "good");
+          else if (method === "GET" && view && closedBefore && closedNow !== closedBefore
+                   && $("message").textContent === closedBefore) say("");
           // The game's result entered from elsewhere (the director; the table's other phone): what
           // the line said of the game before (a move refused) is over, and no longer shown over it.
           else if (method === "GET" && view && data.status === "confirmed" && view.status !== "confirmed") {
@@ -907,7 +912,21 @@
   // board's result back (neither is a write of the table's log: its revision stays), and the boards
   // the director is to enter here (a mark over this phone's play taken back).
   const version = (v) => [v.rev, v.status, JSON.stringify(v.result), JSON.stringify(v.next), v.board, v.boards_played,
-                          JSON.stringify(v.not_played || []), JSON.stringify(v.to_enter || [])].join("|");
+                          JSON.stringify(v.not_played || []), JSON.stringify(v.to_enter || []), Boolean(v.call_closed)].join("|");
+  // What the message line says of the board the director closed over this table's play (the
+  // state's entered), as the state now stands: "" for none.  The mark or the result taken back
+  // since (neither a write of the table's log: entered stays), the board is among those the
+  // director is to enter (to_enter), and the line says so instead of the closing it no longer is.
+  const closedLine = (v) => {
+    const closed = v && v.entered && v.entered.board ? v.entered : null;
+    if (!closed) return "";
+    const n = closed.board;
+    if ((v.to_enter || []).includes(n))
+      return closed.not_played ? t("Board %(n)s is no longer marked not played: the director enters its result.", { n })
+        : t("Board %(n)s's result was taken back: the director enters it again.", { n });
+    return closed.not_played ? t("The director marked board %(n)s not played: the table goes on with its next board.", { n })
+      : t("The director entered board %(n)s's result: the table goes on with its next board.", { n });
+  };
   // Without the deal: where the tile tapped may go, asked of the server (one place: sent at once).
   let options = null;
   async function placeTile(tile) {
@@ -1465,8 +1484,10 @@
     $("this-hand").hidden = !$("moves").children.length && $("layout").hidden;
     const locked = view.status === "confirmed";
     $("typed-text").placeholder = typedExample(game);
-    // (a hand only announced, *Start hand N* or its deal lines, is taken back by undo too)
-    $("undo").disabled = locked || !(game.hands.length || game.announced);
+    // (a hand only announced, *Start hand N* or its deal lines, is taken back by undo too; and so is
+    // one that cannot start yet, game.waiting: Castle Rock's *Start hand N* before its row, a deal
+    // line typed first, whose state names no hand announced)
+    $("undo").disabled = locked || !(game.hands.length || game.announced || game.waiting);
     $("typed").hidden = locked || Boolean(owed.length && !view.board);  // (nothing to type: see "boards-done")
     document.dispatchEvent(new CustomEvent("table:drawn", { detail: { rev: view.rev } }));
   }
