@@ -96,7 +96,8 @@ def test_a_board_not_played_at_one_table_is_not_scored_in_the_match(teams: Path,
     assert first["not_scored"] == [{"board": 2, "first": None, "second": [25, 0], "not_played": [1]}]
     assert (first["home_imps"], first["away_imps"], first["home_vp"]) == (imps, 0, vp)
     listed = next(m for m in exported["team_matches"] if m["tables"] == [1, 2])
-    assert (listed["boards_in"], listed["board_count"], listed["not_scored"][0]["board"]) == (2, 2, 2)
+    # (the boards that count: board 1 in, of the one board the match scores; board 2 apart, not scored)
+    assert (listed["boards_in"], listed["board_count"], listed["not_scored"][0]["board"]) == (1, 1, 2)
     [row] = exported["boards_not_played"]
     assert {k: row[k] for k in ("round", "table", "board", "ns", "ew", "reason")} == \
         {"round": 1, "table": 1, "board": 2, "ns": home, "ew": away, "reason": "ran out of time"}
@@ -140,8 +141,9 @@ def test_refused_as_in_duplicate_pairs_and_marked_once(teams: Path) -> None:
     again = _not_played(event, 1, 2, reason="another reason")
     assert "round 1 table 1 board 2 was already marked not played" in again and "ran out of time" in again
     assert "nothing was changed" in again
-    # The match counts the board settled: board 1 still out at table 1, board 2 not scored.
-    assert "(1 of 2 boards in)" in run("tables", event)
+    # The match counts only the boards that count: board 1 still out at table 1, board 2 not scored
+    # (said apart, not counted in).
+    assert "(0 of 1 boards in; board 2 not scored)" in run("tables", event)
     # The match's other table has no result to come on it: a result entered there is kept, uncounted.
     _score(event, 2, 2, 25, 0)
     exported = json.loads(run("export", event, "-o", "-"))

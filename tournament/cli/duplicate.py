@@ -146,14 +146,24 @@ def print_round(store: EventStore, round_no: int, as_csv: bool, as_json: bool, w
     if as_csv:
         emit([{**r, "boards": " ".join(map(str, r["boards"]))} for r in rows], True, False, "")
         return
-    skipped = {(t.round, t.table): len(dup.not_played_boards(store).get(t.table_id, ()))
+    marks = dup.not_played_boards(store)
+    skipped = {(t.round, t.table): len(marks.get(t.table_id, ()))
                for t in dup.table_boards(store, round_no)}  # boards marked not played: none to come
+    # A board the director closed on the table's phone, with neither a result nor a mark now: the
+    # phone does not play it again (the table's state's ``to_enter``), so it is the director's to enter.
+    from tournament.store.desk import venue_taken_boards
+
+    taken = venue_taken_boards(store)
+    owed = {(t.round, t.table): sorted(b for b in taken.get(t.table_id, ()) if b in t.boards and
+                                       (t.table_id, b) not in done and b not in marks.get(t.table_id, ()))
+            for t in dup.table_boards(store, round_no)}
     # (a table whose every board has its result or is marked not played is done: said so, as
     # "0 of 2, 2 not played" read as a table with two boards still to come)
     shown = [{"table": r["table"], "NS": f"{r['ns']} {r['ns_name']}", "EW": f"{r['ew']} {r['ew_name']}",
               "boards": " ".join(map(str, r["boards"])), "results": f"{r['results']} of {len(r['boards'])}"
               + (f", {n} not played" + (": done" if r["results"] + n >= len(r["boards"]) else "")
-                 if (n := skipped.get((r["round"], r["table"]), 0)) else "")}
+                 if (n := skipped.get((r["round"], r["table"]), 0)) else "")
+              + "".join(f", board {b} to be entered by the director" for b in owed.get((r["round"], r["table"]), ()))}
              for r in rows]
     moving = dup.movement(store)
     guide = []
@@ -183,7 +193,11 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
     ``not_played``: the board was not played at the table (``reason`` says why), so the round
     can end without it."""
     from domrec import reader
+    from tournament.event import desk
 
+    # (the standings the last round was paired on, before a board's result: the note is this
+    # result's, as amend's and the director's page's are)
+    before = desk.pairing_basis(store) if store.settings.team_duplicate and not not_played else None
     if not_played:  # (--replace: over the hand the table's phone is playing, time having run out mid-hand)
         if records or score is not None:
             raise UnusableInput("--not-played is --round R --table T --board B --not-played --reason TEXT "
@@ -194,7 +208,7 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
         if round_no is None:  # as a typed score: the last round seated
             round_no = store.last_round() or 1
         typer.echo(dup.mark_not_played(store, round_no, table, board, reason, by, replace).summary())
-        say_if_stale(store)
+        say_if_stale(store)  # (a mark: whenever the standings differ from those the round used, as before)
         return
     ops: Any = dup
     if store.settings.team_duplicate:
@@ -216,7 +230,7 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
                                 "(--round R: default the last round seated)")
         typer.echo(ops.enter_score(store, round_no, table, board, whole_scores(score), replace, by,
                                    reason=reason).summary())
-        say_if_stale(store)
+        say_if_stale(store, before)
         return
     if not records:
         raise UnusableInput("give a board's record file, or --round R --table T --board B --score NS=..,EW=..")
@@ -242,19 +256,21 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
             worst = max(worst, e.exit_code)
     if not seen:
         fail(f"no game records in {', '.join(records)}; nothing was entered", EXIT_UNUSABLE)
-    say_if_stale(store)
+    say_if_stale(store, before)
     raise typer.Exit(worst)
 
 
-def say_if_stale(store: EventStore) -> None:
+def say_if_stale(store: EventStore, before: Any = None) -> None:
     """After a board's result entered, replaced or taken back, or a board marked not played (or the
     mark taken back), in a Swiss event of duplicate teams: a note when the last round, unplayed, was
     paired on standings it changed (as a game's correction says it).  A board of a round before the
     last can change them: a board marked not played at one table of a match settles it at both, and
-    taking a result or a mark back (or entering one afresh) rescores the match."""
+    taking a result or a mark back (or entering one afresh) rescores the match.  ``before``:
+    :func:`tournament.event.desk.pairing_basis` taken before the change, so that a change that left
+    those standings as they were does not repeat an earlier correction's note."""
     from tournament.event import desk
 
-    note = desk.stale_board_pairing(store, str(store.path))  # (the director's page says it too)
+    note = desk.stale_board_pairing(store, str(store.path), before)  # (the director's page says it too)
     if note:
         typer.echo(note)
 

@@ -272,9 +272,11 @@ class DeskChange:
                                                f"{_board_points(d.get('now'))} "
                                                f"({_BOARD_HOW.get((d.get('now') or {}).get('how'), '?')}) entered "
                                                f"over the hand its phone was playing",
-            "result_entered_over_play": lambda: f"table {d.get('table')}: {_pairs_said(d.get('now'))} "
-                                                f"({_GAME_HOW.get(d.get('kind'), d.get('kind'))}) entered over the "
-                                                f"game in progress on its phone ({_game_said(d.get('over'))})",
+            "result_entered_over_play": lambda: f"table {d.get('table')}: " + (
+                f"a forfeit, {', '.join(map(str, d['absent']))} did not play ({_pairs_said(d.get('now'))})"
+                if d.get("absent") else
+                f"{_pairs_said(d.get('now'))} ({_GAME_HOW.get(d.get('kind'), d.get('kind'))})") +
+                f" entered over the game in progress on its phone ({_game_said(d.get('over'))})",
             "board_corrected": lambda: f"corrected table {d.get('table')} board {d.get('board')}: "
                                        f"{_board_points(d.get('was'))} → {_board_points(d.get('now'))}",
             "board_not_played": lambda: f"table {d.get('table')} board {d.get('board')}: not played" + (
@@ -314,9 +316,13 @@ def _pairs_said(pairs: Any) -> str:
 
 def _game_said(over: Any) -> str:
     """The game a result was entered over, as the trail says it: ``in hand 3, NS 40, EW 30 so far``
-    (``after hand 2``: between hands)."""
+    (``after hand 2``: between hands).  A phone with only its first line (``hand 1``, a lead draw,
+    a deal: no hand closed, none in play) is ``at hand 1, before its first move``: it said ``after
+    hand 0, NS 0, EW 0 so far``."""
     if not isinstance(over, dict):
         return "?"
+    if not over.get("in_hand") and not over.get("hand"):
+        return "at hand 1, before its first move"
     at = f"in hand {over.get('hand')}" if over.get("in_hand") else f"after hand {over.get('hand')}"
     return f"{at}, {_pairs_said(over.get('totals'))} so far"
 

@@ -762,17 +762,20 @@ def stale_pairing(store: EventStore, event_label: str, before: paired_on.Recompu
             f"`tournament unpair {event_label}` then `tournament pair {event_label}` pairs it again")
 
 
-def stale_board_pairing(store: EventStore, event_label: str) -> str | None:
+def stale_board_pairing(store: EventStore, event_label: str, before: paired_on.Recomputed | None = None
+                        ) -> str | None:
     """After a board's result entered, replaced or taken back, or a board marked not played (or the
     mark taken back), in a Swiss event of duplicate teams: the note (``note: …``) when the last
     round, unplayed, was paired on standings it changed (:func:`stale_pairing`), as the command line
     (``tournament result``, ``tournament clear --board``) and the director's page both say it; None
     otherwise.  A board of a round before the last can change them: a board marked not played at one
     table of a match settles it at both, and taking a result or a mark back (or entering one afresh)
-    rescores the match."""
+    rescores the match.  ``before``: :func:`pairing_basis` taken before the change (a board's result
+    entered or corrected, on the director's page or ``tournament result --board``), so that the
+    note is this change's, not an earlier one's."""
     if not store.settings.team_duplicate:
         return None
-    stale = stale_pairing(store, event_label)
+    stale = stale_pairing(store, event_label, before)
     return f"note: {stale}" if stale else None
 
 

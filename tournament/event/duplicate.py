@@ -781,11 +781,19 @@ def _uncounted_at(store: EventStore, table: Table, board_no: int) -> int | None:
     Stored all the same, as a mark made after this table's result leaves it stored: the result is
     what the table played, and it counts the moment the mark is taken back (docs/duplicate.md).
     The board marked nowhere (the usual case) needs no other table: finding it reads the event's
-    every table, which for each result entered made entering grow with the square of the tables."""
-    if not any(r["board"] == board_no for r in sql.not_played(store)):
+    every table, which for each result entered made entering grow with the square of the tables.
+    Nor does the board marked at another round's table or another match's: in duplicate teams
+    every match of a round plays the same boards, and before, one mark of board 2 anywhere made
+    every board-2 result (on the phone's confirmation path) read every table of the event; the
+    other table is found among the round's tables (:func:`_other_table`)."""
+    marked = {r["table_id"] for r in sql.not_played(store) if r["board"] == board_no} - {table.id}
+    if not marked:
         return None
-    other = _other_table(store, table)
-    return other.number if other is not None and _marked(store, other.id, board_no) is not None else None
+    tables = store.tables(table.round)
+    if not marked & {t.id for t in tables}:
+        return None
+    other = _other_table(store, table, tables)
+    return other.number if other is not None and other.id in marked else None
 
 
 def marked_at_other(store: EventStore, table: Table) -> dict[int, int]:
@@ -1059,12 +1067,15 @@ def _closed_and_due(store: EventStore, tables: tuple[Table | None, ...], board_n
                  board_no in desk_sql.venue_board_rows(store, t.id)[0])
 
 
-def _other_table(store: EventStore, table: Table) -> Table | None:
-    """Duplicate teams: the other table of ``table``'s match (None in duplicate pairs)."""
+def _other_table(store: EventStore, table: Table, tables: list[Table] | None = None) -> Table | None:
+    """Duplicate teams: the other table of ``table``'s match (None in duplicate pairs), found among
+    its round's tables (``tables``, when the caller has them) as a match's two tables are one
+    round's: not the event's every table read for it."""
     if not store.settings.team_duplicate:
         return None
-    other = sql.match_tables(store).get(table.id)
-    return next((t for t in store.tables(table.round) if t.id == other), None)
+    tables = store.tables(table.round) if tables is None else tables
+    other = sql.match_tables(store, tables).get(table.id)
+    return next((t for t in tables if t.id == other), None)
 
 
 def clear_board(store: EventStore, round_no: int, table_no: int, board_no: int, reason: str | None,
@@ -1106,9 +1117,12 @@ def clear_board(store: EventStore, round_no: int, table_no: int, board_no: int, 
                      who, reason)
         changes.record(store, changes.BOARD_RESULT, round_no, table_no, {"board": board_no, "cleared": True})
         other = _other_table(store, table)
+        marked_other = other is not None and _marked(store, other.id, board_no) is not None
+        # (due again here, unless marked at the match's other table; closed on this table's phone,
+        # which never plays it again: the answer says the director enters it, as a mark's taking back does)
         return BoardMark(round_no, table_no, board_no, "cleared", old,
-                         marked_at_other=other.number if other is not None and _marked(store, other.id, board_no)
-                         else None)
+                         marked_at_other=other.number if marked_other else None,
+                         to_enter=() if marked_other else _closed_and_due(store, (table,), board_no))
 
 
 # --- scoring -------------------------------------------------------------------------------------

@@ -294,8 +294,10 @@ def match_docs(store: EventStore, round_no: int | None = None, shown: set[int] |
 def director_matches(store: EventStore, round_no: int, lang: str = "en") -> list[dict[str, Any]]:
     """The round's matches as the director's page shows a team event's (:func:`tournament.event.
     teams.match_docs`' shape), scored on the boards: ``home_text`` and ``away_text`` the IMPs
-    each team has, ``done`` and ``count`` the boards settled at both tables (in, or not scored:
-    marked not played at one) and the round's boards (``boards_in``: true), the victory points, and
+    each team has, ``done`` and ``count`` the boards in at both tables and the boards the match
+    scores (the round's, less those not scored: marked not played at a table of the match, listed
+    apart in ``not_scored``, a result stored at the other table or not; ``boards_in``: true): a
+    board that counts for nothing is not counted in, the victory points, and
     once every board is settled at both tables how the match ended, in ``lang`` (``outcome``:
     :func:`match_outcome`; ``None`` until then; a match whose every board was marked not played
     scored none, and is no match played: the standings leave it out)."""
@@ -304,9 +306,9 @@ def director_matches(store: EventStore, round_no: int, lang: str = "en") -> list
     _ = translations(lang).gettext
     return [{"tables": m["tables"], "home": m["home"], "away": m["away"], "home_games": m["home_imps"],
              "away_games": m["away_imps"], "home_text": str(m["home_imps"]), "away_text": str(m["away_imps"]),
-             "home_vp": m["home_vp"], "away_vp": m["away_vp"], "done": len(m["boards"]) + len(m["not_scored"]),
-             "count": len(m["boards"]) + len(m["not_scored"]) + len(m["waiting"]), "finished": m["finished"],
-             "target": None,
+             "home_vp": m["home_vp"], "away_vp": m["away_vp"], "done": len(m["boards"]),
+             "count": len(m["boards"]) + len(m["waiting"]), "finished": m["finished"],
+             "not_scored": [b["board"] for b in m["not_scored"]], "target": None,
              "winner": None, "won_at": None, "boards_in": True,
              "outcome": (match_outcome(m["home"], m["away"], m["home_imps"], m["away_imps"], lang) if m["boards"]
                          else _("no board scored: not a match played"))
@@ -362,17 +364,24 @@ def table_texts(store: EventStore, round_no: int) -> dict[int, str]:
     """Each table of the round (by number) as ``tables`` shows its result: each of the round's boards
     with its points there, ``not played`` (marked so there, or at its match's other table: not scored)
     or ``to play`` (``B1 NS 30 EW 0 · B2 not played``); ``to play`` while none is in.  A duplicate
-    table has no game of its own: its results are its boards'."""
+    table has no game of its own: its results are its boards'.  A board the director closed on the
+    table's phone (a result or a mark made over its play, then taken back) has neither, and its
+    phone does not play it again: ``B1 to be entered by the director``, as the table's state lists
+    it (``to_enter``); before, ``B1 to play``, which sent the director to wait for the phone."""
+    from tournament.store.desk import venue_taken_boards
+
     boards = round_boards(store, round_no)
     done = {(r["table_id"], r["board"]): r for r in sql.results(store)}
     skipped = dup.not_played_boards(store)
+    taken = venue_taken_boards(store)
     out = {}
     for t in store.tables(round_no):
         got = [done.get((t.id, b)) for b in boards]
         off = set(skipped.get(t.id, ()))
-        out[t.number] = "to play" if not any(got) and not off else " · ".join(
+        owed = taken.get(t.id, set()) - off
+        out[t.number] = "to play" if not any(got) and not off and not owed else " · ".join(
             f"B{b} NS {r['ns_points']} EW {r['ew_points']}" if r else f"B{b} not played" if b in off
-            else f"B{b} to play" for b, r in zip(boards, got))
+            else f"B{b} to be entered by the director" if b in owed else f"B{b} to play" for b, r in zip(boards, got))
     return out
 
 
@@ -414,7 +423,11 @@ def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]
     boards, the IMPs each team has so far (and the victory points), and how many boards are in:
     ``Tables 1-2, boards 1-2: Los Primos 5 – 2 La Dupla IMPs, VP 12.50–7.50 (Los Primos wins the match)``,
     or ``(match drawn)`` on level IMPs (:func:`match_outcome`), once every board is in at both tables (or
-    not scored: marked not played at one; with none scored, ``(no board scored: not a match played)``)."""
+    not scored: marked not played at one; with none scored, ``(no board scored: not a match played)``).
+    Until then ``(1 of 2 boards in; board 3 not scored)``: only the boards that count, those in at
+    both tables of those the match scores, a board not scored said apart (a result stored for it at
+    the other table counts for nothing; counted in, it read as a board scored), as the director's
+    page and the hall count them (:func:`director_matches`, ``public.duplicate_team_matches``)."""
     from tournament.i18n import translations
 
     _ = translations(lang).gettext
@@ -431,7 +444,9 @@ def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]
             score += ", " + _("VP %(home)s–%(away)s") % {"home": f"{sc.home_vp:.2f}", "away": f"{sc.away_vp:.2f}"}
         state = (match_outcome(names[m.home], names[m.away], sc.home_imps, sc.away_imps, lang) if sc.boards
                  else _("no board scored: not a match played")) if m.finished \
-            else _("%(done)s of %(count)s boards in") % {"done": len(boards) - len(m.waiting), "count": len(boards)}
+            else _("%(done)s of %(count)s boards in") % {"done": len(boards) - len(m.waiting) - len(m.not_scored),
+                                                          "count": len(boards) - len(m.not_scored)} + \
+            "".join("; " + _("board %(n)s not scored") % {"n": b} for b in m.not_scored)
         out.append(f"{where}, {which}: {score} ({state})")
     return out
 

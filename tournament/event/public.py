@@ -687,8 +687,8 @@ def round_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any
 def duplicate_team_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict[str, Any]]:
     """A round's matches in duplicate teams, in the shape of :func:`round_matches`' (so a team's
     page and the crosstable read them alike), scored on the boards: ``home_text`` and
-    ``away_text`` the IMPs each team has, ``done`` and ``count`` the boards settled at both tables
-    (in, or not scored: marked not played at one) and the round's boards, ``home_vp`` and
+    ``away_text`` the IMPs each team has, ``done`` and ``count`` the boards in at both tables and
+    the boards the match scores (the round's, less those not scored), ``home_vp`` and
     ``away_vp``, ``boards``, each board's points at both tables, the home team's net and IMPs,
     ``not_scored`` (each board marked not played at a table of the match: its points where a table
     has a result, and the tables marked) and ``board_rows``, both in board order (``duplicate``: true)."""
@@ -712,8 +712,10 @@ def duplicate_team_matches(data: dict[str, Any], r: dict[str, Any]) -> list[dict
                     "not_scored": skipped,
                     "board_rows": sorted([*m["boards"], *({**b, "not_scored": True} for b in skipped)],
                                          key=lambda b: b["board"]),
-                    "done": len(m["boards"]) + len(skipped),
-                    "count": len(m["boards"]) + len(skipped) + len(m["waiting"]),
+                    # (only the boards that count: one not scored, a result at the other table or
+                    # not, is neither in nor to come, as the command line and the director's page count)
+                    "done": len(m["boards"]),
+                    "count": len(m["boards"]) + len(m["waiting"]),
                     "finished": m["finished"],
                     "winner": None if not m["finished"] or hi == ai else home if hi > ai else away,
                     "through": None, "round": m["round"],
@@ -738,7 +740,8 @@ def exported_duplicate_match(m: dict[str, Any]) -> dict[str, Any]:
     (each board in at both tables: its points there, the home team's net and IMPs), ``not_scored``
     (each board marked not played at a table of the match: ``{"board", "first", "second",
     "not_played"}``, a table's points or null, and the tables marked), ``boards_in`` (the boards
-    settled: scored, or not scored) of ``board_count`` (the round's boards), ``finished``, ``winner`` (the team with
+    in at both tables) of ``board_count`` (the boards the match scores: the round's, less those
+    not scored), ``finished``, ``winner`` (the team with
     more IMPs, once finished) and ``through``; a match of games has ``home_games``, ``away_games``,
     ``home_text``, ``away_text``, ``done`` and ``count`` instead."""
     return {DUPLICATE_MATCH_KEYS.get(k, k): v for k, v in m.items()

@@ -72,6 +72,9 @@ class Entry:
 
     #: A forfeit: the sides that did not play.
     absent: tuple[str, ...] = ()
+    #: Entered over the game in progress on the table's phone: the trail has its line
+    #: (``result_entered_over_play``), which says a forfeit's who did not play and its reason too.
+    over_play: bool = False
     #: A record of hand scores only (a score sheet): reported as "scores only", not as verified.
     scores_only: bool = False
     #: The record's names that are a player's former name (``tournament rename`` since the sheet was
@@ -491,7 +494,9 @@ def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], rou
 def _trail_forfeit(store: EventStore, entry: Entry, reason: str | None) -> None:
     """Within the write: a forfeit stored with a reason is a line of the desk's trail (who, when,
     why), as a withdrawal is: the forfeit's result alone does not say why nobody came."""
-    if reason and entry.status != UNCHANGED:
+    if reason and entry.status != UNCHANGED and not entry.over_play:
+        # (entered over the phone's game: that line says the forfeit, who did not play and why;
+        # a second line, ``forfeit_entered``, read as two things the director did)
         from tournament.event.audit import default_author
         from tournament.store import desk as desk_sql
 
@@ -526,7 +531,7 @@ def _forfeit_entry(store: EventStore, table: Table, ordered: dict[str, int], win
             and existing.scores == ordered:
         return Entry(UNCHANGED, table.round, table.number, ordered, winner, False, absent=shown_absent)
     entry = _store(store, table, "forfeit", False, ordered, winner, None, None, replace,
-                   f"table {table_no}", None, note, by=by, reason=reason, trail_by=trail_by)
+                   f"table {table_no}", None, note, by=by, reason=reason, trail_by=trail_by, absent=shown_absent)
     return attrs.evolve(entry, absent=shown_absent)
 
 
@@ -797,9 +802,11 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
            winner: str | None, text: str | None, digest: str | None, replace: bool, source: str,
            report: Report | None, note: str | None = None, by: str | None = None,
            reason: str | None = None, over_phone: bool = False, trail_by: str | None = None,
-           own_game: bool = False) -> Entry:
+           own_game: bool = False, absent: tuple[str, ...] = ()) -> Entry:
     """``by``: who entered the result (default the event's author, or the login name);
-    ``trail_by``: who replaced the result there before, in the trail (default ``by``).
+    ``trail_by``: who replaced the result there before, in the trail (default ``by``); ``absent``:
+    a forfeit's who did not play, for the trail's line of a forfeit entered over the phone's game
+    (one line says both: the forfeit, and the game it cut short).
 
     A first result entered over the game in progress on the table's phone (``replace``, or
     ``over_phone`` from the director's page; not ``own_game``, the phone's own confirmation of
@@ -866,12 +873,13 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
 
         desk_sql.log(store, "result_entered_over_play", table.round,
                      {"table": table.number, "over": over_play, "kind": kind,
-                      "now": [[side, scores[side]] for side in table.sides() if side in scores]},
+                      "now": [[side, scores[side]] for side in table.sides() if side in scores],
+                      **({"absent": list(absent)} if absent else {})},
                      by or store.author or default_author(), reason)
     changes.record(store, changes.RESULT_ENTERED, table.round, table.number,
                    changes.result_doc(kind, verified, scores, winner, note))
     changes.record(store, changes.TABLE_STATUS, table.round, table.number, {"status": changes.CONFIRMED})
-    done = attrs.evolve(entry, reseated=_advance(store, table))
+    done = attrs.evolve(entry, reseated=_advance(store, table), over_play=over_play is not None)
     progress.note_if_finished(store)
     return done
 

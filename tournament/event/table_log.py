@@ -339,8 +339,11 @@ def hall_status(live: Live, facts: Facts, duplicate: bool = False) -> str:
     the table's own state say it.  ``duplicate``: the board's hand closed is ``waiting`` for its
     confirmations, and a table with a board in (confirmed here, or entered or marked not played by
     the director, on the page or beside the server: :func:`boards_done`) is ``playing`` between
-    its boards."""
-    return progress(False, live, duplicate, boards_done(facts, live) if duplicate else 0)
+    its boards, and ``confirmed`` once every board is in (the table's :attr:`Facts.result`), as a
+    whole game's confirmed result logs its own: before, the change log left a duplicate table
+    ``playing`` after its last board, and only the feed's rounds said it was over."""
+    return progress(duplicate and facts.result is not None, live, duplicate,
+                    boards_done(facts, live) if duplicate else 0)
 
 
 @attrs.frozen

@@ -742,18 +742,21 @@ def elsewhere_warning(printed: str, url: str) -> str:
     options that serve at ``printed``.  Where only the port differs, that is ``--port``: ``--url``
     alone makes the links name that address while the server still listens on its own port, so
     they led nowhere; ``--url`` where the address differs otherwise (another name or host, kept
-    with the event), with ``--port`` where the port differs too."""
+    with the event), with ``--port`` where the port differs too.  Links printed as ``https://``
+    are a proxy's in front (the server itself speaks plain HTTP): the way is ``--url`` alone, the
+    proxy's port none of the server's (it advised ``--port 443``)."""
     from urllib.parse import urlsplit
 
     try:
         there, here = urlsplit(printed), urlsplit(url)
         same = (there.scheme, there.hostname, there.path.rstrip("/")) == (here.scheme, here.hostname,
                                                                          here.path.rstrip("/"))
+        proxied = there.scheme == "https"
     except ValueError:
-        same = False
-    port = _port(printed)
-    ways = ([] if same else [f"--url {printed}"]) + ([f"--port {port}"] if port is not None and port != _port(url)
-                                                      else [])
+        same = proxied = False
+    port = None if proxied else _port(printed)
+    ways = ([] if same and not proxied else [f"--url {printed}"]) + (
+        [f"--port {port}"] if port is not None and port != _port(url) else [])
     return (f"the links and score sheets made before point to {printed}, not to this server ({url.rstrip('/')}): "
             f"phones that scan them will not reach it; print them again (tournament sheets, tournament links, "
             f"or the director's page), or serve at that address ({' '.join(ways or [f'--url {printed}'])})")
@@ -2006,7 +2009,8 @@ class Venue:
         return self._in_one_step(lambda: self._director_game_result(round_no, table_no, scores, reason, winner))
 
     def _in_one_step(self, work: Callable[[], dict]) -> dict:
-        """The director's entry of a result, ``work()``, made in one write transaction under the
+        """The director's entry of a result (or a board's mark "not played", or its taking back:
+        :meth:`_director_board`), ``work()``, made in one write transaction under the
         lock (:meth:`EventStore.together`), so that whether the table (or the board) has a result
         is read in the same transaction as the write that acts on it: a result stored meanwhile by
         another writer of the file (the table's phone, ``tournament result`` beside the server)
@@ -2082,14 +2086,17 @@ class Venue:
         refused in the command line's words (``--replace``)."""
         def work() -> dict:
             table = self.table(round_no, table_no)
+            # (the standings the last round was paired on, before: its note is this change's, as
+            # amend's and result --replace's are; an earlier correction's is not said again)
+            before = desk.pairing_basis(self.store) if self.store.settings.team_duplicate else None
             if duplicate.entered(self.store, table.id, board) is None:
-                return self._director_enter_board(round_no, table_no, board, scores, reason, ended)
-            return self._correct_board(round_no, table_no, board, scores, reason, ended)
+                return self._director_enter_board(round_no, table_no, board, scores, reason, ended, before)
+            return self._correct_board(round_no, table_no, board, scores, reason, ended, before)
 
         return self._in_one_step(work)
 
     def _director_enter_board(self, round_no: int, table_no: int, board: int, scores: dict, reason: Any,
-                     ended: str | None) -> dict:
+                     ended: str | None, before: Any = None) -> dict:
         """A board's first result at a duplicate table (pairs or teams), typed on the director's page:
         the command line's own operation, ``tournament result EVENT --round R --table T --board B
         --score NS=..,EW=..`` (:func:`duplicate.enter_score`; duplicate teams' finds the round's
@@ -2116,10 +2123,10 @@ class Venue:
                 raise Unprocessable(BOARD_ON_PHONE % {"n": table_no, "n2": board}) from None
             except TournamentError as e:
                 raise Unprocessable(e.message) from None
-            return self._entered_by_director(table, entry)
+            return self._entered_by_director(table, entry, before)
 
     def _correct_board(self, round_no: int, table_no: int, board: int, scores: dict, reason: Any,
-                       ended: str | None = None) -> dict:
+                       ended: str | None = None, before: Any = None) -> dict:
         """The director's typed correction of a board's result at a duplicate table, with its reason."""
         if not isinstance(reason, str) or not reason.strip():
             raise Unprocessable("give the reason for changing a result (it goes into the audit trail)")
@@ -2133,23 +2140,26 @@ class Venue:
                                                 "the director's page", ended, find=find)
             except TournamentError as e:
                 raise Unprocessable(e.message) from None
-            return self._entered_by_director(table, entry)
+            return self._entered_by_director(table, entry, before)
 
-    def _entered_by_director(self, table: Table, entry: Any) -> dict:
+    def _entered_by_director(self, table: Table, entry: Any, before: Any = None) -> dict:
         """After a board's result entered or corrected from the director's page: the table's result
-        said as the director's, the pages brought up to date, the table's state with what was done."""
+        said as the director's, the pages brought up to date, the table's state with what was done
+        (``before``: :func:`desk.pairing_basis` taken before the change, for its note)."""
         with self.store.write():
             venue_sql.upgrade_for_venue(self.store)
             venue_sql.set_entered_via(self.store, table.id, "director")
             self._log_board_status(table)
         self.store.bring_browsing_up_to_date()
-        return self._state(table, self._current(table), self._with_stale_note(entry.sentences()))
+        return self._state(table, self._current(table), self._with_stale_note(entry.sentences(), before))
 
-    def _with_stale_note(self, said: list[str]) -> list[str]:
+    def _with_stale_note(self, said: list[str], before: Any = None) -> list[str]:
         """``said``, and the note the command line prints after a board's change when the last round,
         unplayed, was paired on standings it changed (:func:`desk.stale_board_pairing`): the page
-        says it as ``tournament result`` and ``tournament clear --board`` do."""
-        note = desk.stale_board_pairing(self.store, str(self.store.path))
+        says it as ``tournament result`` and ``tournament clear --board`` do.  ``before``: the
+        standings :func:`desk.pairing_basis` gave before the change, so that a change that left them
+        as they were does not repeat an earlier correction's note."""
+        note = desk.stale_board_pairing(self.store, str(self.store.path), before)
         return [*said, note] if note else said
 
     def director_clear(self, round_no: int, table_no: int, reason: Any, cid: Any = None, board: Any = None) -> dict:
@@ -2203,7 +2213,10 @@ class Venue:
         :func:`duplicate.clear_board`), refused as there, in one line.  Then as after the director's
         correction of a board (:meth:`_correct_board`): what people browse is brought up to date,
         and the answer is the table as it now is (the server tells the hall, as after every write
-        that logs a change; the table's phones see the board they are on move at their next read)."""
+        that logs a change; the table's phones see the board they are on move at their next read).
+        The operation and the tables' status logged after it are one step (:meth:`_in_one_step`):
+        before, two transactions without an id, and the file held at the second answered an error
+        for a mark that was made, which sent again was refused as already marked."""
         if isinstance(board, bool) or not isinstance(board, int):
             raise Unprocessable('"board" must be the number of the board')
         if reason is not None and not isinstance(reason, str):
@@ -2212,6 +2225,12 @@ class Venue:
             raise Unprocessable("give the reason for marking a board not played (it goes into the audit trail)"
                                 if operation is duplicate.mark_not_played else
                                 "give the reason for taking a board's result back (it goes into the audit trail)")
+        return self._in_one_step(lambda: self._director_board_step(round_no, table_no, board, reason, operation,
+                                                                   replace))
+
+    def _director_board_step(self, round_no: int, table_no: int, board: int, reason: str,
+                             operation: Callable[..., Any], replace: bool) -> dict:
+        """:meth:`_director_board`'s work, in its one step."""
         with self.lock:
             table = self.table(round_no, table_no)
             try:
@@ -2229,9 +2248,12 @@ class Venue:
                 raise Unprocessable(e.message) from None
             # The hall's status of the table (a board in, or none again) and, in duplicate teams, of
             # its match's other table, whose board a mark (or its taking back) takes with it.
-            other = board_sql.match_tables(self.store).get(table.id) if self.store.settings.team_duplicate else None
+            # (found among the round's tables, which hold its match: not the event's every table)
+            round_tables = self.store.tables(table.round)
+            other = (board_sql.match_tables(self.store, round_tables).get(table.id)
+                     if self.store.settings.team_duplicate else None)
             with self.store.write():
-                for each in (table, *(t for t in self.store.tables(table.round) if t.id == other)):
+                for each in (table, *(t for t in round_tables if t.id == other)):
                     self._log_board_status(each)
             self.store.bring_browsing_up_to_date()
             said = done.sentences() if isinstance(done, duplicate.BoardMark) else [done.summary()]

@@ -191,15 +191,17 @@ def not_scored(store: "EventStore") -> set[tuple[int, int]]:
     return marked | {(other[t], b) for t, b in marked if t in other}
 
 
-def match_tables(store: "EventStore") -> dict[int, int]:
+def match_tables(store: "EventStore", tables: "list | None" = None) -> dict[int, int]:
     """Duplicate teams: a table's id -> the id of its match's other table (the same round, the same
-    two teams, in opposite directions); a table of no two-table match is left out."""
+    two teams, in opposite directions); a table of no two-table match is left out.  ``tables``:
+    of these tables only (one round's, which holds a table's match: not the event's every table,
+    read for one table's partner)."""
     from tournament.pairing.teams import squad_of_players, table_sides
     from tournament.store.squads import squads
 
     squad_of = squad_of_players(squads(store), store.teams())
     found: dict[tuple[int, ...], list[int]] = {}
-    for t in store.tables():
+    for t in store.tables() if tables is None else tables:
         if all(s.player in squad_of for s in t.seats):
             sides = table_sides(t, squad_of)
             if len(sides) == 2:

@@ -154,6 +154,23 @@ def venue_board_rows(store: EventStore, table_id: int) -> tuple[list[int], int]:
     return played, since
 
 
+def venue_taken_boards(store: EventStore) -> dict[int, set[int]]:
+    """Duplicate tables: each table's id -> the boards the director closed on its phone (a result
+    entered, or a mark "not played" made, over its play: the venue log's ``board`` rows marked
+    ``"entered"``), which its phone never plays again.  One without a result or a mark now is the
+    director's to enter (:func:`tournament.event.table_log.to_enter`, the table's ``to_enter``),
+    which ``tournament tables`` says as the table's state does."""
+    if not store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'venue_log'").fetchone():
+        return {}
+    out: dict[int, set[int]] = {}
+    for table_id, body in store.conn.execute("SELECT table_id, body FROM venue_log WHERE kind = 'board'"):
+        with contextlib.suppress(ValueError, KeyError, TypeError, AttributeError):
+            data = json.loads(body)
+            if data.get("entered"):
+                out.setdefault(table_id, set()).add(int(data["board"]))
+    return out
+
+
 def delete_round(store: EventStore, round_no: int) -> None:
     """Within a write: a round without results taken back: its tables, seats, byes, the standings it
     was paired on, and its tables' venue links (which would otherwise point at nothing).  A result

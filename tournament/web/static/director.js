@@ -312,7 +312,9 @@
         : t("set to %(target)s, in progress", { target: m.target })) + ")"]
         : m.boards_in ? [" " + t("IMPs"), ...(m.home_vp !== null ? [" · " + t("VP %(home)s–%(away)s", { home: Number(m.home_vp).toFixed(2), away: Number(m.away_vp).toFixed(2) })] : []),
                          ...(m.finished ? (m.outcome ? [" ", el("span", { class: "match-outcome" }, "(" + m.outcome + ")")] : [])
-                           : [" (" + t("%(done)s of %(count)s boards in", { done: m.done, count: m.count }) + ")"])]
+                           // (only the boards that count: one not scored, marked not played at a table, said apart)
+                           : [" (" + t("%(done)s of %(count)s boards in", { done: m.done, count: m.count })
+                              + (m.not_scored || []).map((n) => "; " + t("board %(n)s not scored", { n })).join("") + ")"])]
         : m.finished ? (m.outcome ? [" ", el("span", { class: "match-outcome" }, "(" + m.outcome + ")")] : [])
         : [" (" + t("%(done)s of %(count)s tables in", { done: m.done, count: m.count }) + ")"]))));
   }
@@ -501,10 +503,14 @@
     $("board-not-played").hidden = !playsBoards;
     $("clear-result").textContent = playsBoards ? t("Take the board's result back") : t("Take the result back");
     if (data.boards) {
-      // (a board marked not played there says so in the list: the director sees which one to take back)
+      // (a board marked not played there says so in the list: the director sees which one to take back;
+      // one marked at the match's other table, duplicate teams, names that table: it said "not played"
+      // here, while the line under it says a result saved here is kept)
       const skipped = data.not_played || [], owed = data.to_enter || [];
+      const markedAt = (b) => (data.marked_at_other || []).find((m) => m.board === b);
       $("result-board").replaceChildren(...data.boards.map((b) => el("option", { value: b },
-        t("Board %(n)s", { n: b }) + (skipped.includes(b) ? " · " + t("not played") : owed.includes(b) ? " · " + t("to enter") : ""))));
+        t("Board %(n)s", { n: b }) + (markedAt(b) ? " · " + t("marked not played at table %(n)s", { n: markedAt(b).table })
+          : skipped.includes(b) ? " · " + t("not played") : owed.includes(b) ? " · " + t("to enter") : ""))));
       $("result-board").onchange = () => {
         const row = rows.find((r) => r.board === Number($("result-board").value)) || {};
         for (const s of data.sides) blank($("dir-score-" + s), row[s]);
