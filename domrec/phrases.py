@@ -980,20 +980,26 @@ def translate_picture(lines: Iterable[str], lang: str, folders: Iterable[Path] =
 def _picture_line(line: str, lang: str, folders: tuple[Path, ...]) -> str:
     """One line of a picture in ``lang`` (kept: a table's picture is sent again at every move,
     most of its lines as they were)."""
-    gettext = translations(lang, folders).gettext
+    return replace_words(line, [w for w in _picture_words(PICTURE) if w.anchor in line],
+                         translations(lang, folders).gettext)
+
+
+def replace_words(line: str, words: Iterable[_Pattern], gettext: Callable[[str], str]) -> str:
+    """``line`` with each of ``words`` (patterns of words inside notation) in the catalog's words,
+    in their order; a word replaced is not looked at again ("length 3 blocked" is not then read
+    as "length 3").  A catalog entry with a wrong placeholder leaves its words in English."""
     done: list[str] = []
 
     def put(msgid: str) -> Callable[[re.Match[str]], str]:
         def replaced(found: re.Match[str]) -> str:
             try:
                 text = gettext(msgid) % found.groupdict()
-            except (KeyError, ValueError, TypeError):  # a catalog entry with a wrong placeholder: English
+            except (KeyError, ValueError, TypeError):
                 text = found.group(0)
             done.append(text)
             return f"\x00{len(done) - 1}\x00"
         return replaced
 
-    for word in _picture_words(PICTURE):
-        if word.anchor in line:
-            line = word.regex.sub(put(word.msgid), line)
+    for word in words:
+        line = word.regex.sub(put(word.msgid), line)
     return re.sub("\x00(\\d+)\x00", lambda found: done[int(found.group(1))], line)

@@ -16,7 +16,6 @@ only, and finds none.
 from __future__ import annotations
 
 import functools
-import re
 from typing import Callable
 
 from domrec import phrases
@@ -117,18 +116,4 @@ def _word_patterns() -> tuple[phrases._Pattern, ...]:
 def _words(line: str, gettext: Callable[[str], str]) -> str:
     """``line`` with each of :data:`WORDS` in the catalog's words (a word replaced is not looked
     at again: "length 3 blocked" is not then read as "length 3")."""
-    done: list[str] = []
-
-    def put(msgid: str) -> Callable[[re.Match[str]], str]:
-        def replaced(found: re.Match[str]) -> str:
-            try:
-                text = gettext(msgid) % found.groupdict()
-            except (KeyError, ValueError, TypeError):  # a catalog entry with a wrong placeholder: English
-                text = found.group(0)
-            done.append(text)
-            return f"\x00{len(done) - 1}\x00"
-        return replaced
-
-    for word in _word_patterns():
-        line = word.regex.sub(put(word.msgid), line)
-    return re.sub("\x00(\\d+)\x00", lambda found: done[int(found.group(1))], line)
+    return phrases.replace_words(line, _word_patterns(), gettext)
