@@ -253,9 +253,7 @@ def record_players(store: EventStore, record: Record, index: NameIndex | None = 
     names = []
     for rp in record.players:
         if rp.id is not None:
-            text = rp.id.strip().lstrip("#")
-            if text.isascii() and text.isdigit() and len(text) <= 18:
-                ids.append(int(text))
+            ids.extend(_player_number(rp.id))
         else:
             names.append(rp.name)
     found = store.players_by_id(ids)
@@ -271,15 +269,20 @@ def record_players(store: EventStore, record: Record, index: NameIndex | None = 
     return found
 
 
+def _player_number(text: str) -> list[int]:
+    """A record's player id as the event's player number (``12`` or ``#12``), or none: an id
+    that is not one names nobody of the event."""
+    text = text.strip().lstrip("#")
+    return [int(text)] if text.isascii() and text.isdigit() and len(text) <= 18 else []
+
+
 def _indexed_players(store: EventStore, record: Record, index: NameIndex) -> dict[int, Any]:
     """:func:`record_players` with every name looked up in ``index``: the rows read are the
     record's own players' (found now, or by a former name), whatever the size of the event."""
     ids = []
     for rp in record.players:
         if rp.id is not None:
-            text = rp.id.strip().lstrip("#")
-            if text.isascii() and text.isdigit() and len(text) <= 18:
-                ids.append(int(text))
+            ids.extend(_player_number(rp.id))
         else:
             key = name_key(rp.name)
             pid = index.now.get(key, index.former.get(key))
