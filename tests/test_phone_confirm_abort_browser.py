@@ -44,7 +44,9 @@ ONLINE_MID_READ = """(() => {
 })();"""
 
 
-def test_a_refusal_given_up_mid_read_is_asked_again_and_listed_with_its_reason(tmp_path, browser):
+def _with_pins(tmp_path):
+    """A four-player Competitive event served with PINs, its one game recorded to the end: the
+    event file, the PINs, NS's players, a PIN that is nobody's, the record and the server."""
     from tournament.event import venue as vn
     from tournament.web.background import BackgroundVenue
 
@@ -53,12 +55,15 @@ def test_a_refusal_given_up_mid_read_is_asked_again_and_listed_with_its_reason(t
     add_players(store, ["Ana", "Bo", "Cy", "Di"])
     pair_next_round(store)
     pins = vn.make_pins(store)
-    table = store.tables(1)[0]
-    ns = [s.player for s in table.seats if s.side == "NS"]
+    ns = [s.player for s in store.tables(1)[0].seats if s.side == "NS"]
     store.close()
     wrong = next(p for p in (f"{k:04d}" for k in range(10_000)) if p not in set(pins.values()))
     record = _game(path, seed=5)
-    served = BackgroundVenue(path, pins=True, rate=1e9, burst=10 ** 9)
+    return path, pins, ns, wrong, record, BackgroundVenue(path, pins=True, rate=1e9, burst=10 ** 9)
+
+
+def test_a_refusal_given_up_mid_read_is_asked_again_and_listed_with_its_reason(tmp_path, browser):
+    path, pins, ns, wrong, record, served = _with_pins(tmp_path)
     url = served.links["tables"][0]["url"]
     try:
         _recorded(served, list(requests_for(record)), mode="play")
@@ -92,18 +97,7 @@ def test_a_refusal_given_up_mid_read_is_asked_again_and_listed_with_its_reason(t
 
 
 def test_a_live_confirmation_refused_mid_read_is_asked_again_and_says_why(tmp_path, browser):
-    from tournament.event import venue as vn
-    from tournament.web.background import BackgroundVenue
-
-    path = tmp_path / "competitive.db"
-    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=4))
-    add_players(store, ["Ana", "Bo", "Cy", "Di"])
-    pair_next_round(store)
-    pins = vn.make_pins(store)
-    store.close()
-    wrong = next(p for p in (f"{k:04d}" for k in range(10_000)) if p not in set(pins.values()))
-    record = _game(path, seed=5)
-    served = BackgroundVenue(path, pins=True, rate=1e9, burst=10 ** 9)
+    path, pins, ns, wrong, record, served = _with_pins(tmp_path)
     url = served.links["tables"][0]["url"]
     try:
         _recorded(served, list(requests_for(record)), mode="play")
