@@ -229,7 +229,7 @@ def test_a_hand_recorded_offline_by_tapping_and_typing(game, browser, tmp_path):
             assert used.get("dice"), used  # the dice tapped, first die then second
         assert _outbox(page) == len(drawn) == _rev(page) - start
         assert offline_view["game"]["hands"] and not offline_view["game"]["in_hand"]
-        assert page.inner_text("#outbox") == f"offline: {len(drawn)} moves waiting to be sent"
+        assert page.inner_text("#outbox") == f"offline: {len(drawn)} lines waiting to be sent"
         harness._shot(page, f"offline-{game}")
         context.set_offline(False)
         page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
@@ -304,7 +304,7 @@ def test_a_competitive_hand_tapped_while_the_server_is_down_then_the_game_confir
         harness._close_hand_if_over(page)
         drawn[_rev(page)] = _view(page)
         assert refused is not None and _outbox(page) == len(drawn) == _rev(page) - start
-        assert page.inner_text("#outbox") == f"offline: {len(drawn)} moves waiting to be sent"
+        assert page.inner_text("#outbox") == f"offline: {len(drawn)} lines waiting to be sent"
         if cut == "the phone goes offline":
             context.set_offline(False)  # and the phone is back
         else:

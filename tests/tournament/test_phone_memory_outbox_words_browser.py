@@ -4,7 +4,7 @@ in a real browser at a phone's 390x844 (Chromium with Playwright, never a downlo
 
 The page already said once, under its banner, that this phone cannot keep lines if the page is
 closed; but its message line still said of each line made offline "kept on this phone", and its
-banner, while the server was slow, "1 move kept on this phone": untrue there, closing the page
+banner, while the server was slow, "1 line kept on this phone": untrue there, closing the page
 loses them.  Now, for a write kept in memory, the message line says "kept in this page only ...
 (closing the page loses it)" and the banner "kept in this page only" (English and Spanish); a
 phone whose IndexedDB keeps the write still says "kept on this phone", and so does one whose
@@ -43,8 +43,8 @@ ON_PHONE = {
 }
 #: The banner while the server does not answer the line kept in memory (sent again once back online).
 SLOW_IN_PAGE = {
-    "en": "waiting for the server: 1 move kept in this page only, sent when it answers",
-    "es": "esperando al servidor: 1 jugada guardada solo en esta página, se envía cuando responda",
+    "en": "waiting for the server: 1 line kept in this page only, sent when it answers",
+    "es": "esperando al servidor: 1 línea guardada solo en esta página, se envía cuando responda",
 }
 
 

@@ -497,7 +497,7 @@ def test_a_phone_that_loses_its_connection_keeps_the_line_and_sends_it_once(tmp_
         page.click("#typed-form button[type=submit]")
         page.wait_for_function("() => document.body.dataset.outbox === '1'", timeout=WAIT_MS)
         assert page.inner_text("#message") == "kept on this phone, unchecked: it is checked when it is sent"
-        assert page.inner_text("#outbox") == "offline: 1 move waiting to be sent"
+        assert page.inner_text("#outbox") == "offline: 1 line waiting to be sent"
         _shot(page, "offline")
         context.set_offline(False)
         page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)

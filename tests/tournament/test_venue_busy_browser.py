@@ -31,7 +31,7 @@ from domrec.session import requests_for  # noqa: E402
 from tests.tournament.test_venue_outbox_browser import _bodies, _opened, _outbox  # noqa: E402
 
 HELD = "another program is holding the event file: nothing was stored; this is sent again shortly"
-BUSY_BANNER = "the server is busy: 1 move waiting to be sent again shortly"
+BUSY_BANNER = "the server is busy: 1 line waiting to be sent again shortly"
 
 #: What the page shows, recorded at each change of it: <body>'s marks, the outbox's banner, the
 #: message lines (the table's, the director's beside the open table).

@@ -228,13 +228,13 @@ def test_a_slow_server_is_waited_for_and_a_lost_one_is_offline(tmp_path, browser
         shown = page.wait_for_function("""() => document.body.dataset.outbox === '1'
             && [document.body.dataset.link, document.getElementById('outbox').innerText,
                 document.getElementById('outbox').className]""", timeout=WAIT_MS).json_value()
-        assert shown == ["slow", "waiting for the server: 1 move kept on this phone, sent when it answers",
+        assert shown == ["slow", "waiting for the server: 1 line kept on this phone, sent when it answers",
                          "outbox slow"], shown
         keep(page, "venue-move-waiting-for-the-server")
         # No answer for 10 seconds: the connection is taken as lost.
         page.clock.fast_forward(WAIT_MS)  # (those 10 seconds passed at once on the page's clock)
         page.wait_for_function("() => document.body.dataset.link === 'offline'", timeout=WAIT_MS)
-        assert page.inner_text("#outbox") == "offline: 1 move waiting to be sent"
+        assert page.inner_text("#outbox") == "offline: 1 line waiting to be sent"
         os.kill(proc.pid, signal.SIGCONT)
         page.wait_for_function("() => document.body.dataset.outbox === '0' && document.body.dataset.link === 'ok'",
                                timeout=WAIT_MS)
@@ -245,7 +245,7 @@ def test_a_slow_server_is_waited_for_and_a_lost_one_is_offline(tmp_path, browser
         shown = page.wait_for_function("""() => document.body.dataset.outbox === '1'
             && [document.body.dataset.link, document.getElementById('outbox').innerText]""",
                                        timeout=WAIT_MS).json_value()
-        assert shown == ["offline", "offline: 1 move waiting to be sent"], shown
+        assert shown == ["offline", "offline: 1 line waiting to be sent"], shown
         page.context.set_offline(False)
         page.wait_for_function("() => document.body.dataset.outbox === '0' && document.body.dataset.link === 'ok'",
                                timeout=WAIT_MS)

@@ -27,7 +27,27 @@
   let chosen = null;      // the tile tapped, waiting for where it goes
   let sending = 0;        // writes on their way (a tap's, the outbox's): no refresh meanwhile
 
-  const { $, el, say, t, slot, withNodes, name, plain: unsteered, layoutLines } = window.venue;
+  const { $, el, t, slot, withNodes, name, plain: unsteered, layoutLines } = window.venue;
+  // A tile named in the page's own text (a refusal, "N does not hold 6-6"; the row's help, "such as
+  // 4-0 5-3") is never cut at its hyphen on a narrow phone ("6-" on one line, "6" on the next), as
+  // the move list and the picture keep it whole (docs/venue.md): each tile in a text node of
+  // ``node`` goes into a span that does not break (.nowrap).  A placeholder, which holds no
+  // element, has its tiles' hyphens made non-breaking ones (U+2011) instead (unbroken).
+  const TILE = /\d+[-|]\d+/;
+  function keepTiles(node) {
+    if (!node) return node;
+    const walk = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    const texts = [];
+    for (let n = walk.nextNode(); n; n = walk.nextNode())
+      if (!(n.parentNode && n.parentNode.classList && n.parentNode.classList.contains("nowrap")) && TILE.test(n.data)) texts.push(n);
+    for (const n of texts) {
+      const parts = n.data.split(/(\d+[-|]\d+)/);
+      n.replaceWith(...parts.filter((p) => p !== "").map((p) => (/^\d+[-|]\d+$/.test(p) ? el("span", { class: "nowrap" }, p) : p)));
+    }
+    return node;
+  }
+  const unbroken = (text) => String(text).replace(/(\d)-(?=\d)/g, "$1\u2011");
+  const say = (text, kind) => { window.venue.say(text, kind); keepTiles($("message")); };
 
   // --- Each write's own id, and the outbox ------------------------------------------------------
   const KEY = page.token;
@@ -674,6 +694,19 @@
     chain = chain.then(run, run);
     return chain;
   }
+  // What a sending that met a refusal says: the lines the server refused and those not sent after
+  // them (a line made before it was refused), told apart as the list under the board tells them
+  // (docs/venue.md, "When another phone wrote meanwhile"); before, every line listed was said
+  // refused ("3 lines made offline were refused" of one refused and two never sent).
+  const NOT_SENT = t("not sent: a line made before it was refused");
+  function refusedWords(refused, unsent) {
+    if (!unsent) return refused === 1 ? t("1 line made offline was refused: see the list under the board")
+      : t("%(n)s lines made offline were refused: see the list under the board", { n: refused });
+    if (refused === 1) return unsent === 1 ? t("1 line made offline was refused and 1 was not sent: see the list under the board")
+      : t("1 line made offline was refused and %(n)s were not sent: see the list under the board", { n: unsent });
+    return unsent === 1 ? t("%(r)s lines made offline were refused and 1 was not sent: see the list under the board", { r: refused })
+      : t("%(r)s lines made offline were refused and %(n)s were not sent: see the list under the board", { r: refused, n: unsent });
+  }
   async function sendQueued() {
     abandon();
     sending += 1;
@@ -683,7 +716,7 @@
       // (the writes made while these are sent, into the outbox, go too)
       for (let entries = waiting(); entries.length && !lost; entries = waiting()) for (const entry of entries) {
         if (broken && entry.path !== "/call") {
-          entry.refused = t("not sent: a line made before it was refused");
+          entry.refused = NOT_SENT;
           await db.put(forgetPin(entry));
           refusedNow += 1;
           refusedNowList.push(entry);
@@ -770,8 +803,8 @@
     if (left && refusedNowList.every((x) => x.path === "/confirm"))
       say(left === 1 ? t("the confirmation for %(side)s was refused: %(reason)s", { side: sideOf(refusedNowList[0]), reason: refusedNowList[0].refused })
                      : t("%(n)s confirmations kept on this phone were refused: see the list under the board", { n: left }), "bad");
-    else if (left) say(left === 1 ? t("1 line made offline was refused: see the list under the board")
-                                  : t("%(n)s lines made offline were refused: see the list under the board", { n: left }), "bad");
+    else if (left) say(refusedWords(refusedNowList.filter((x) => x.refused !== NOT_SENT).length,
+                                    refusedNowList.filter((x) => x.refused === NOT_SENT).length), "bad");
     else if (sent) say("");  // what said "kept on this phone" is over; the outbox's box says "all sent"
     render();  // the table as the server answered the last write sent
     return true;
@@ -786,10 +819,28 @@
     } catch (e) { return false; }
   }
 
+  // The language link tapped offline (its address), followed once the server answers again
+  // (banner calls this after every answer).  Never while a write is on its way or waits (the
+  // outbox sent first: the server's answer to it is drawn, never lost with the page), nor while
+  // the page holds in its memory alone a line (IndexedDB not open: the new page would not find it;
+  // the line is said waiting, and the link followed once it is sent, or dropped where refused),
+  // nor over a line typed in the box and not sent yet (followed once it is sent or cleared).
+  // <body data-language="waiting"> meanwhile, for programs.
+  let languageWanted = null;
+  function languageBack() {
+    if (!languageWanted || gone || link.offline || linkState() !== "ok") return;
+    if (waiting().length || flushing || delivering || sending || inPage(outbox)) return;
+    if ($("typed-text") && $("typed-text").value.trim()) return;
+    const address = languageWanted;
+    languageWanted = null;
+    document.body.dataset.language = "followed";
+    window.location.assign(address);
+  }
   // The banner (for people) and <body data-outbox="N"> (for programs): the writes waiting.
   let loaded = false;  // the outbox read from IndexedDB (until then the page says nothing of it)
   function banner() {
     if (!loaded) return;
+    setTimeout(languageBack, 0);  // (once what called it is done: a write's answer drawn first)
     const n = waiting().length, state = linkState();
     document.body.dataset.outbox = String(n);
     document.body.dataset.link = state;
@@ -800,7 +851,9 @@
       box.className = state === "slow" ? "outbox slow" : "outbox waiting";
       // What waits, named as it is: a confirmation kept on the phone (a page opened again while it
       // waited), a table that types its hands' scores (scores only: each write is a hand's score,
-      // not a move), else moves.  (A call of the director waiting too is counted with them.)
+      // not a move), else lines: each write is a line of the table's (a tile tapped, a post typed of
+      // however many moves, an Undo, the mode, a call of the director), so "lines", never "moves"
+      // (one tap and a post of 17 moves were "2 moves"), as the director's page counts them.
       const said = busyServer ? "busy" : link.offline ? "offline" : state === "slow" ? "slow" : "sending";
       const confirming = waiting().every((x) => x.path === "/confirm");
       box.textContent = confirming ? ({
@@ -818,14 +871,14 @@
             : t("waiting for the server: %(n)s scores kept on this phone, sent when it answers", { n }),
           sending: n === 1 ? t("sending 1 score made offline…") : t("sending %(n)s scores made offline…", { n }) })[said]
         : ({
-          busy: n === 1 ? t("the server is busy: 1 move waiting to be sent again shortly")
-                        : t("the server is busy: %(n)s moves waiting to be sent again shortly", { n }),
-          offline: n === 1 ? t("offline: 1 move waiting to be sent") : t("offline: %(n)s moves waiting to be sent", { n }),
-          slow: inPage(waiting()) ? (n === 1 ? t("waiting for the server: 1 move kept in this page only, sent when it answers")
-                                             : t("waiting for the server: %(n)s moves kept in this page only, sent when it answers", { n }))
-            : n === 1 ? t("waiting for the server: 1 move kept on this phone, sent when it answers")
-            : t("waiting for the server: %(n)s moves kept on this phone, sent when it answers", { n }),
-          sending: n === 1 ? t("sending 1 move made offline…") : t("sending %(n)s moves made offline…", { n }) })[said];
+          busy: n === 1 ? t("the server is busy: 1 line waiting to be sent again shortly")
+                        : t("the server is busy: %(n)s lines waiting to be sent again shortly", { n }),
+          offline: n === 1 ? t("offline: 1 line waiting to be sent") : t("offline: %(n)s lines waiting to be sent", { n }),
+          slow: inPage(waiting()) ? (n === 1 ? t("waiting for the server: 1 line kept in this page only, sent when it answers")
+                                             : t("waiting for the server: %(n)s lines kept in this page only, sent when it answers", { n }))
+            : n === 1 ? t("waiting for the server: 1 line kept on this phone, sent when it answers")
+            : t("waiting for the server: %(n)s lines kept on this phone, sent when it answers", { n }),
+          sending: n === 1 ? t("sending 1 line made offline…") : t("sending %(n)s lines made offline…", { n }) })[said];
     } else if (gone) {  // (nothing more goes to the server from this link: "all sent" would not be true)
       const lefts = outbox.filter((x) => x.refused), left = lefts.length;
       box.className = "outbox waiting";
@@ -864,9 +917,9 @@
           : t("The game's result is not confirmed by it: confirm again (with a right PIN, where the event uses PINs), or drop it.");
     }
     $("refused-list").replaceChildren(...refused.map((x) => el("li", { "data-seq": x.seq },
-      el("code", {}, x.path === "/dgn" ? x.body.text : x.path === "/mode" ? t("mode: %(mode)s", { mode: x.body.mode })
-        : x.path === "/confirm" ? t("confirmation for %(side)s", { side: sideOf(x) }) : t("call the director")),
-      " — ", ...window.venue.sentence(x.refused), " ",
+      keepTiles(el("code", {}, x.path === "/dgn" ? x.body.text : x.path === "/mode" ? t("mode: %(mode)s", { mode: x.body.mode })
+        : x.path === "/confirm" ? t("confirmation for %(side)s", { side: sideOf(x) }) : t("call the director"))),
+      " — ", ...window.venue.sentence(x.refused).map((part) => (typeof part === "string" ? keepTiles(el("span", {}, part)) : part)), " ",
       // (a confirmation refused is tapped again on its button, with its PIN: nothing to retype)
       gone || x.path === "/confirm" ? "" : el("button", { type: "button", class: "retype", onclick: () => retype(x) }, t("Retype")),
       el("button", { type: "button", class: "drop", onclick: () => drop(x) }, t("Drop")))));
@@ -1082,16 +1135,16 @@
                    onclick: () => send("hand " + next + ($("lead").value ? " lead " + $("lead").value : "")) }, t("Start hand %(n)s", { n: next }))),
                  el("p", { class: "note" }, t("The deal may be entered first, as deal lines in the box below, or not at all.")));
       // The hand was started but cannot begin yet (Castle Rock without its row): what it waits for, from the engine.
-      if (game.waiting) box.append(el("p", { class: "note", id: "waiting" }, game.waiting));
+      if (game.waiting) box.append(keepTiles(el("p", { class: "note", id: "waiting" }, game.waiting)));
       // Castle Rock's starting row lies face up: the one part of the deal every hand needs, asked for
       // here in its own field (the tiles as they lie, blocked end first), sent as the DGN row line.
       if (game.game === "castle-rock") {
         const row = el("input", { id: "row-tiles", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
-                                  "aria-label": t("the starting row, blocked end first"), placeholder: "4-0 5-3 3-1 4-2" });
+                                  "aria-label": t("the starting row, blocked end first"), placeholder: unbroken("4-0 5-3 3-1 4-2") });
         // (what to type, said in full beside the field: a placeholder that says it is cut on a phone)
         box.append(el("form", { class: "row", id: "row-form" }, row,
                       el("button", { type: "submit", class: game.waiting ? "primary" : "" }, t("Lay the row"))),
-                   el("p", { class: "note", id: "row-hint" }, t("The starting row: its tiles as they lie, the blocked end first, such as 4-0 5-3 3-1 4-2.")));
+                   keepTiles(el("p", { class: "note", id: "row-hint" }, t("The starting row: its tiles as they lie, the blocked end first, such as 4-0 5-3 3-1 4-2."))));
         box.querySelector("#row-form").addEventListener("submit", (event) => {
           event.preventDefault();
           const tiles = $("row-tiles").value.trim().replace(/^row\s+/i, "");
@@ -1483,7 +1536,7 @@
     $("layout").hidden = !(game.table || []).length || !(game.in_hand || game.announced) || view.status === "confirmed";
     $("this-hand").hidden = !$("moves").children.length && $("layout").hidden;
     const locked = view.status === "confirmed";
-    $("typed-text").placeholder = typedExample(game);
+    $("typed-text").placeholder = unbroken(typedExample(game));
     // (a hand only announced, *Start hand N* or its deal lines, is taken back by undo too; and so is
     // one that cannot start yet, game.waiting: Castle Rock's *Start hand N* before its row, a deal
     // line typed first, whose state names no hand announced)
@@ -1535,10 +1588,16 @@
   });
   // A language link is a new page from the server: followed offline it left the table for the
   // browser's own "no connection" page (where no service worker keeps the table's page, it could not
-  // be opened again until the laptop answered).  Offline it waits for the connection.
-  document.querySelectorAll("nav.langs a").forEach((link) => link.addEventListener("click", (event) => {
+  // be opened again until the laptop answered).  Offline it waits for the connection, and is
+  // followed once the server answers again (languageBack), as the line says.  (Before, the line
+  // stayed in red once the connection was back and the language never changed; and the test of
+  // the connection read the link's own element, not the page's connection, so a server out of
+  // reach with the phone's Wi-Fi up followed the link to the browser's error page.)
+  document.querySelectorAll("nav.langs a").forEach((anchor) => anchor.addEventListener("click", (event) => {
     if (!link.offline && navigator.onLine !== false) return;
     event.preventDefault();
+    languageWanted = anchor.href;
+    document.body.dataset.language = "waiting";
     say(t("no connection to the server: the language changes when the connection is back"), "bad");
   }));
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
