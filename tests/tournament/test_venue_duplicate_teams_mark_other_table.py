@@ -101,7 +101,7 @@ def test_a_mark_over_the_other_tables_play_taken_back_leaves_its_board_to_enter(
     r = _post(client, f"{url1}/result/clear", director, {"board": 1, "reason": "marked by mistake"}, "es")
     assert r.status_code == 200, r.text
     assert r.json()["said"][1] == ("el teléfono de la mesa 2 no vuelve a jugar el tablero 1 (se cerró allí): el "
-                                   "director debe introducir su resultado")
+                                   "árbitro debe introducir su resultado")
     for state in _phone_state(client, url2, key2):  # the server's state and the phone's engine's alike
         assert (state["board"], state["not_played"], state["to_enter"], state["boards_played"]) == (2, [], [1], 0)
     for state in _phone_state(client, url1, key1):  # table 1's phone never had it: it plays it
