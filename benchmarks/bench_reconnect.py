@@ -17,7 +17,8 @@ What it does, in one run, against 127.0.0.1 only, bounded in time:
   ``--every`` seconds or so (half to one and a half times it), each write kept in the phone's
   outbox as ``table.js`` keeps it: ``{rev, text, cid, at}``, ``rev`` the revision the write will
   make (one more each), ``at`` the phone's clock.  Meanwhile, on ``--conflicts`` tables, another
-  phone (online) writes two moves: those tables' queued writes no longer fit;
+  phone (online) writes two moves, the first with a comment of its own: those tables' queued
+  writes no longer fit (the very same line the other phone recorded first would be taken);
 * **back online, all at once**: each phone sends its outbox as ``table.js``'s ``sendQueued`` does:
   in order, one write at a time on its connection, the next once the answer is in, each naming
   the closed hands the page holds (``?hands=``; ``--whole-answers``: without, as the page sent them
@@ -403,7 +404,9 @@ async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, st
                 when += every * (0.5 + t.rng.random())
 
         async def other_phone(t: Table) -> None:
-            """Another phone of the table, online, writes two moves while the first is offline."""
+            """Another phone of the table, online, writes two moves while the first is offline, the
+            first with a comment of its own: a line not the offline phone's (the very same line on
+            the same revision would be taken as that phone's: ``table_log.twin_logged``)."""
             await asyncio.sleep(offline / 2)
             other = Table(t.number, t.token, t.steps, "other", f"{t.rng.getrandbits(128):032x}")
             conn = conn_of(t, other=True)
@@ -411,7 +414,7 @@ async def run_hall(path: Path, games: dict[int, list[str]], tokens: dict[int, st
             assert status == 200, data
             other.view(data)
             for k in range(2):
-                text = t.steps[len(t.expected)]
+                text = t.steps[len(t.expected)] + (" {the other phone}" if k == 0 else "")
                 status, data = await post(other, conn, "dgn", {"rev": other.rev, "text": text, "cid": other.cid()})
                 assert status == 200, data
                 other.view(data)

@@ -92,7 +92,9 @@ def test_lines_not_sent_after_a_refusal_are_not_said_refused(tmp_path, browser):
             one.set_offline(True)
             for step in steps[1:1 + offline]:
                 _type_offline(first, step)
-            _type(second, steps[1])  # the other phone records the same line meanwhile
+            # the other phone records the same move meanwhile, with a comment of its own: not the
+            # very same line (that one would be taken as the first phone's twin, not refused)
+            _type(second, steps[1] + " {the other phone}")
             one.set_offline(False)
             _outbox(first, 0)
             first.wait_for_selector("#refused:not([hidden]) #refused-list li", timeout=WAIT_MS)

@@ -109,12 +109,16 @@ def answer(table: dict[str, Any], write: dict[str, Any], lang: str = "en", at: s
         elif path == "options":
             out = table_log.options(live, write.get("tile"))
         else:
-            body = write.get("body")
-            out, made = table_log.write(facts, live, str(path), body if isinstance(body, dict) else {},
-                                        at or _now())
-            row = list(made)
-            key = next(k for k, (_, kept) in _kept.items() if kept is live)
-            _kept[key] = (_kept[key][0] + [row], live)
+            body = write.get("body") if isinstance(write.get("body"), dict) else {}
+            rev = body.get("rev")
+            # (the log's row after an old revision the write names: a line another phone recorded
+            # first is answered taken, adding no row, as the server answers it)
+            logged = next((r for r in table["rows"] if isinstance(rev, int) and r[0] == rev + 1), None)
+            out, made = table_log.write(facts, live, str(path), body, at or _now(), logged)
+            if made is not None:
+                row = list(made)
+                key = next(k for k, (_, kept) in _kept.items() if kept is live)
+                _kept[key] = (_kept[key][0] + [row], live)
         status, data = 200, table_log.translated(table_log.since(out, known), lang, say, i18n.DEFAULT)
     except VenueError as e:
         if path not in ("state", "options"):

@@ -505,6 +505,30 @@ def check_current(facts: Facts, live: Live, rev: Any, locked_ok: bool = False, a
     return over
 
 
+#: What a phone is told of a line another phone of the table recorded first (:func:`twin_logged`).
+TWIN = "another phone of this table recorded this same line first: it is in the game once"
+
+
+def twin_logged(live: Live, rev: Any, text: Any, logged: tuple | list | None) -> bool:
+    """A ``dgn`` write that names an old revision (``rev``, the table now at ``live.rev``) and
+    whose text is exactly the log's next row after it (``logged``: that row, revision ``rev + 1``,
+    as the log holds it: (rev, kind, body, time)): another phone of the table recorded the same
+    line on the same revision first, two players tapping the same move at once, or both phones
+    recording it while the Wi-Fi was down.  Made on the same game, the same line is the same
+    move (or undo, or hand part): the write is answered as taken, that row standing for it, and
+    nothing is stored twice; the lines the phone made after it, on the revision it leads to,
+    are judged as usual (taken where nothing else was written, refused where another line was).
+    Before, it was refused ("the table has moved on") and listed to retype, a move the table had."""
+    return (isinstance(rev, int) and not isinstance(rev, bool) and rev < live.rev and isinstance(text, str)
+            and logged is not None and int(logged[0]) == rev + 1 and logged[1] == "dgn" and logged[2] == text)
+
+
+def twin_answer(facts: Facts, live: Live) -> dict[str, Any]:
+    """The answer to a line another phone recorded first (:func:`twin_logged`): the table now, the
+    sentence that says so, and ``twin`` (the page tells a tap of its own sent twice from it)."""
+    return {**state(facts, live, [TWIN]), "twin": True}
+
+
 def stepped_over(answer: dict[str, Any], over: int) -> dict[str, Any]:
     """A write's answer (the table's state) telling how many calls of the director it was taken
     over (:func:`check_current`); unchanged where none."""
@@ -736,12 +760,15 @@ class ServerOnly(VenueError):
     status = 503
 
 
-def write(facts: Facts, live: Live, path: str, body: dict[str, Any], at: str) -> tuple[dict[str, Any], tuple]:
+def write(facts: Facts, live: Live, path: str, body: dict[str, Any], at: str,
+          logged: tuple | list | None = None) -> tuple[dict[str, Any], tuple | None]:
     """A table's write (``path``: ``dgn``, ``mode`` or ``call``; ``body``: the POST's JSON object)
     answered on ``live`` as the server answers it, without the event file: the state after it, and
     the log row it adds (revision, kind, body, time).  Refused as the server refuses it
     (:class:`VenueError`, ``live`` as it was).  The server's own write path runs these same steps
-    inside its transaction (:meth:`tournament.event.venue.Venue.record` and the others)."""
+    inside its transaction (:meth:`tournament.event.venue.Venue.record` and the others).
+    ``logged``: the log's row after the revision the write names, where the write names an old
+    one: a line another phone recorded first is answered taken, with no row (:func:`twin_logged`)."""
     any_view = locked_ok = False
     over_calls = path in ("dgn", "mode")
     if path == "dgn":
@@ -761,7 +788,12 @@ def write(facts: Facts, live: Live, path: str, body: dict[str, Any], at: str) ->
     rev = body.get("rev")
     check_rev(rev, any_view)
     check_open(facts, path)
-    over = check_current(facts, live, rev, locked_ok, any_view, over_calls)
+    try:
+        over = check_current(facts, live, rev, locked_ok, any_view, over_calls)
+    except Stale:
+        if path != "dgn" or not twin_logged(live, rev, body.get("text"), logged):
+            raise
+        return twin_answer(facts, live), None
     kind, stored, said = judge(live)
     apply(live, kind, stored, at)
     live.rev += 1

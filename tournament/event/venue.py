@@ -278,6 +278,7 @@ REFUSALS = (
     N_("name a tile, such as 6-4"),
     N_('"rev" must be the table\'s revision, a whole number'),
     N_("the table has moved on (revision %(n)s, not %(n2)s): nothing was changed; here is the table now"),
+    N_("another phone of this table recorded this same line first: it is in the game once"),
     N_("round %(n)s table %(n2)s is confirmed: only the director can change its result now"),
     N_('"text" must be DGN text: one or more lines'),
     N_("this event has no time limit: a game ends by its rules"),
@@ -1288,7 +1289,7 @@ class Venue:
     def _write(self, round_no: int, table_no: int, rev: Any, judge: Judge,
                locked_ok: bool = False, any_view: bool = False, cid: Any = None, made_at: Any = None,
                found: Table | None = None, stamped: bool = False, over_calls: bool = False,
-               path: str | None = None) -> dict[str, Any]:
+               path: str | None = None, text: str | None = None) -> dict[str, Any]:
         """The one write path: revision checked under the write lock, the write judged, logged with
         the next revision; the state after it.  Nothing is stored unless all of it is.
         ``any_view``: the write means the same on any view of the table (a call of the director),
@@ -1307,7 +1308,10 @@ class Venue:
         left them (:attr:`_checked`) instead of asking the file for its revision and its result.
         ``path``: a table's own write (``dgn``, ``mode``, ``call``, ``confirm``), refused at a table
         whose round is over as the phone's engine refuses it (:func:`~table_log.check_open`), and
-        answered, sent again, as the table's key reads the table (:meth:`_key_state`)."""
+        answered, sent again, as the table's key reads the table (:meth:`_key_state`).  ``text``: a
+        ``dgn`` write's lines: named on an old revision, and exactly the log's next row after it (the
+        same line recorded first by another phone of the table), the write is answered taken, that row
+        standing for it, nothing stored (:func:`~tournament.event.table_log.twin_logged`)."""
         table_log.check_write_id(cid, made_at)
         table_log.check_rev(rev, any_view)
         with self.lock:
@@ -1329,7 +1333,16 @@ class Venue:
                     facts = self._facts(table, result, writing=True)
                     if path is not None:
                         table_log.check_open(facts, path)
-                    over = table_log.check_current(facts, live, rev, locked_ok, any_view, over_calls)
+                    try:
+                        over = table_log.check_current(facts, live, rev, locked_ok, any_view, over_calls)
+                    except Stale:
+                        if text is None or not table_log.twin_logged(live, rev, text, venue_sql.row(
+                                self.store, table.id, rev + 1 if isinstance(rev, int) else 0)):
+                            raise
+                        if cid is not None:
+                            venue_sql.remember_answer(self.store, table.id, cid, rev + 1, 200, json.dumps(
+                                {"said": [table_log.TWIN], "twin": True}, ensure_ascii=False), made_at, now())
+                        return table_log.twin_answer(facts, live)
                     try:
                         kind, body, said = judge(table, live, facts)
                         at = now()
@@ -1425,8 +1438,9 @@ class Venue:
         live = self._current(table)
         shown = self._key_state if table_key else self._state
         if rev is not None:
-            return table_log.stepped_over(shown(table, live, [str(x) for x in answer.get("said", [])]),
-                                          int(answer.get("over_calls", 0)))
+            again = table_log.stepped_over(shown(table, live, [str(x) for x in answer.get("said", [])]),
+                                           int(answer.get("over_calls", 0)))
+            return {**again, "twin": True} if answer.get("twin") else again
         state = shown(table, live, []) if answer.get("state") else None
         raise Replayed(str(answer.get("error", "")), status, answer.get("line"), answer.get("column"), state)
 
@@ -1552,7 +1566,8 @@ class Venue:
         table_log.check_dgn(text, self.store.settings.time_limit)
         if not self._plays_boards:
             return self._write(round_no, table_no, rev, lambda table, live, facts: table_log.judge_dgn(live, text),
-                               cid=cid, made_at=made_at, found=found, stamped=stamped, over_calls=True, path="dgn")
+                               cid=cid, made_at=made_at, found=found, stamped=stamped, over_calls=True, path="dgn",
+                               text=text)
 
         def judge(table: Table, live: Live, facts: Facts) -> tuple[str, str, list[str]]:
             board = None  # ``facts``: the table's boards as the write read them, once a move
@@ -1572,7 +1587,7 @@ class Venue:
             return kind, body, said
 
         return self._write(round_no, table_no, rev, judge, cid=cid, made_at=made_at, found=found, stamped=stamped,
-                           over_calls=True, path="dgn")
+                           over_calls=True, path="dgn", text=text)
 
     def set_mode(self, round_no: int, table_no: int, rev: Any, mode: Any, cid: Any = None,
                  made_at: Any = None) -> dict[str, Any]:

@@ -186,6 +186,16 @@ def log(store: EventStore, table_id: int, after: int = 0) -> list[tuple[int, str
         "SELECT rev, kind, body, at FROM venue_log WHERE table_id = ? AND rev > ? ORDER BY rev", [table_id, after])]
 
 
+def row(store: EventStore, table_id: int, rev: int) -> tuple[int, str, str, str] | None:
+    """A table's accepted write number ``rev`` (rev, kind, body, at), or ``None``: one lookup of the
+    primary key."""
+    if not has_venue(store):
+        return None
+    found = store.conn.execute("SELECT rev, kind, body, at FROM venue_log WHERE table_id = ? AND rev = ?",
+                               [table_id, rev]).fetchone()
+    return tuple(found) if found else None
+
+
 def revision(store: EventStore, table_id: int) -> int:
     if not has_venue(store):
         return 0

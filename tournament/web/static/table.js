@@ -384,10 +384,14 @@
         busyUntil = after > 0 ? Date.now() + Math.min(after, 300) * 1000 : 0;
         busyServer = true;
       } else if (writing && !waiting().length) busyServer = false;
+      // A line the table had already, the very same on the same view (docs/venue.md, "When both
+      // phones recorded the same line"): taken as the other's twin.  This page's own tap sent twice
+      // is told as such; the twin's revision is not this page's own (another phone's, for movedOn).
+      const twice = response.ok && method === "POST" && data && data.twin ? byThisPage(path, body, data.rev) === "twice" : false;
       // The phone's engine keeps the table's log from this page's own writes (engine.js, took).
       if (response.ok && method === "POST" && window.domrecEngine && window.domrecEngine.took) window.domrecEngine.took(path, body, data);
       // (and this page's own revisions, for movedOn; a write delivered may be answered again)
-      if (response.ok && method === "POST") tookOurs(path, body, data, !persist);
+      if (response.ok && method === "POST" && !(data && data.twin)) tookOurs(path, body, data, !persist);
       if (busy && persist) {
         redraw = false;
         // (what the server said: the device's rate limit; the event file held, with its
@@ -438,7 +442,8 @@
           // A hand taken that cannot start yet (Castle Rock without its row) is not done: what it
           // waits for is told plainly, not in the colour of a move taken, and once: under the
           // button (the panel's #waiting), not again on the message line (waitingSaid).
-          const last = data.said && data.said.length ? data.said[data.said.length - 1] : "";
+          const last = twice ? t("the same tap came twice: it was taken once, not twice")
+            : data.said && data.said.length ? data.said[data.said.length - 1] : "";
           say(waitingSaid(data, last) ? "" : last, data.game && data.game.waiting && !data.game.in_hand ? "" : "good");
         }
       }
@@ -758,7 +763,9 @@
         }
         busyServer = false;
         if (response.ok) {
-          tookOurs(entry.path, entry.body, data, false);  // (it may have reached the server before: answered again)
+          // (it may have reached the server before: answered again; a twin, the very line another
+          // phone recorded first, is that phone's revision, not this page's)
+          if (!data.twin) tookOurs(entry.path, entry.body, data, false);
           // Taken over calls of the director that came meanwhile (the server says how many: they
           // change nothing a move is judged on): the lines made after it on the same view follow it
           // there, each revision moved on by as many, so that none is refused for them.
