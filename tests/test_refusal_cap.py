@@ -122,7 +122,8 @@ def test_a_refusal_not_kept_is_refused_again_whatever_came_since(capped) -> None
         assert _post(client, token, "dgn", {"rev": 1, "text": BAD, "cid": f"refused-{k:06d}"}).status_code == 422
     bad = {"rev": 1, "text": BAD, "cid": "not-kept-bad-move"}
     # A stale write refused past the cap: a legal line, on a revision the table left.
-    stale = {"rev": 0, "text": moves[0], "cid": "not-kept-stale"}
+    # (not the very line the table took on that revision: that one would be taken as its twin)
+    stale = {"rev": 0, "text": moves[0] + " {again}", "cid": "not-kept-stale"}
     refused = _post(client, token, "dgn", bad)
     assert refused.status_code == 422
     old = _post(client, token, "dgn", stale)

@@ -424,8 +424,8 @@ def test_a_tap_made_before_this_phones_own_tap_was_answered_is_not_blamed_on_ano
     line carries the revision the page showed (the one before the mode), so the server refuses it
     and nothing is applied twice, but the page says that the phone's own tap before it was taken
     first, not that "another phone or tab of this table wrote first" (there is none).  Then a true double
-    tap (the same line sent twice before the first answer) is still refused, and said to have been
-    taken once."""
+    tap (the same line sent twice before the first answer) is taken once: the second is the first's
+    twin (the very line the table took on that revision), said to have come twice, never refused."""
     path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
     steps = _steps(_game(path, seed=3))
     served = _served(path)
@@ -463,14 +463,15 @@ def test_a_tap_made_before_this_phones_own_tap_was_answered_is_not_blamed_on_ano
         _until_held(page, held)
         page.fill("#typed-text", steps[0])
         page.click("#typed-form button[type=submit]")
-        with page.expect_response(lambda r: r.url.split("?")[0].endswith("/dgn") and r.status == 409,
+        with page.expect_response(lambda r: r.url.split("?")[0].endswith("/dgn") and r.json().get("twin"),
                                   timeout=WAIT_MS) as twice:
             held[0].continue_()
-        assert twice.value.request.post_data_json["rev"] == before
-        page.wait_for_function("() => document.querySelector('#typed-message.bad') && "
-                               "document.querySelector('#typed-message').textContent.startsWith('the same tap')", timeout=WAIT_MS)
-        said = page.inner_text("#typed-message")
-        assert said == "the same tap came twice: it was taken once, not twice; here is the table now", said
+        assert twice.value.status == 200 and twice.value.request.post_data_json["rev"] == before
+        page.wait_for_function("() => document.getElementById('message').textContent.startsWith('the same tap')",
+                               timeout=WAIT_MS)
+        assert page.inner_text("#message") == "the same tap came twice: it was taken once, not twice"
+        assert page.get_attribute("#message", "class") == "good"
+        assert page.locator("#typed-message.bad").count() == 0
         assert _rev(page) == before + 1
         page.unroute("**/dgn*")
     finally:

@@ -1311,7 +1311,7 @@ class Venue:
         answered, sent again, as the table's key reads the table (:meth:`_key_state`).  ``text``: a
         ``dgn`` write's lines: named on an old revision, and exactly the log's next row after it (the
         same line recorded first by another phone of the table), the write is answered taken, that row
-        standing for it, nothing stored (:func:`~tournament.event.table_log.twin_logged`)."""
+        standing for it, nothing stored, its id not kept (:func:`~tournament.event.table_log.twin_logged`)."""
         table_log.check_write_id(cid, made_at)
         table_log.check_rev(rev, any_view)
         with self.lock:
@@ -1339,9 +1339,8 @@ class Venue:
                         if text is None or not table_log.twin_logged(live, rev, text, venue_sql.row(
                                 self.store, table.id, rev + 1 if isinstance(rev, int) else 0)):
                             raise
-                        if cid is not None:
-                            venue_sql.remember_answer(self.store, table.id, cid, rev + 1, 200, json.dumps(
-                                {"said": [table_log.TWIN], "twin": True}, ensure_ascii=False), made_at, now())
+                        # (its id not kept: sent again, it is the same twin of the same row, which the
+                        # log keeps for good; so no number of them grows the file)
                         return table_log.twin_answer(facts, live)
                     try:
                         kind, body, said = judge(table, live, facts)
@@ -1438,9 +1437,8 @@ class Venue:
         live = self._current(table)
         shown = self._key_state if table_key else self._state
         if rev is not None:
-            again = table_log.stepped_over(shown(table, live, [str(x) for x in answer.get("said", [])]),
-                                           int(answer.get("over_calls", 0)))
-            return {**again, "twin": True} if answer.get("twin") else again
+            return table_log.stepped_over(shown(table, live, [str(x) for x in answer.get("said", [])]),
+                                          int(answer.get("over_calls", 0)))
         state = shown(table, live, []) if answer.get("state") else None
         raise Replayed(str(answer.get("error", "")), status, answer.get("line"), answer.get("column"), state)
 
