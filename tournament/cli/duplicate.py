@@ -197,7 +197,7 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
 
     # (the standings the last round was paired on, before a board's result: the note is this
     # result's, as amend's and the director's page's are)
-    before = desk.pairing_basis(store) if store.settings.team_duplicate and not not_played else None
+    before = desk.pairing_basis(store) if store.settings.team_duplicate else None
     if not_played:  # (--replace: over the hand the table's phone is playing, time having run out mid-hand)
         if records or score is not None:
             raise UnusableInput("--not-played is --round R --table T --board B --not-played --reason TEXT "
@@ -208,7 +208,7 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
         if round_no is None:  # as a typed score: the last round seated
             round_no = store.last_round() or 1
         typer.echo(dup.mark_not_played(store, round_no, table, board, reason, by, replace).summary())
-        say_if_stale(store)  # (a mark: whenever the standings differ from those the round used, as before)
+        say_if_stale(store, before)  # (a mark: when it changed the standings the round was paired on)
         return
     ops: Any = dup
     if store.settings.team_duplicate:

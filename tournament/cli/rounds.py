@@ -469,10 +469,11 @@ def clear(
     event (pairs or teams), one board's result at the table (--board), or its mark "not played"."""
     with open_for_command(event) as store:
         if board is not None:
-            from tournament.event import duplicate as dup
-            typer.echo(dup.clear_board(store, round_no, table, board, reason, by).summary())
             from tournament.cli.duplicate import say_if_stale
-            say_if_stale(store)  # a board taken back rescores its match: a note if the next round's pairing used it
+            from tournament.event import desk, duplicate as dup
+            before = desk.pairing_basis(store) if store.settings.team_duplicate else None
+            typer.echo(dup.clear_board(store, round_no, table, board, reason, by).summary())
+            say_if_stale(store, before)  # a board taken back rescores its match: a note if this changed the pairing's
             return
         typer.echo(res.clear_result(store, round_no, table, reason, by).summary())
         _say_if_stale(store, event)
