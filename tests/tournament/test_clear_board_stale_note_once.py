@@ -35,3 +35,20 @@ def test_taking_back_a_board_that_moves_the_standings_still_gives_it(swiss) -> N
     out = run("clear", event, "--round", 1, "--table", 1, "--board", 1, "--reason", "wrong table")
     assert _ranked(event) != standings
     assert NOTE in out, out
+
+
+def test_the_directors_page_marks_and_takes_back_alike(swiss) -> None:  # noqa: F811
+    """The director's page's *Mark the board not played* and *Take the board's result back*: the
+    same notes as the command line's, judged against the standings before each change."""
+    from tests.tournament.test_venue_duplicate import _auth
+
+    event, client, director = swiss
+    url = "/api/v1/tables/1/2/result"
+    r = client.post(f"{url}/clear", headers=_auth(director), json={"board": 2, "reason": "entered twice"})
+    assert r.status_code == 200, r.text
+    assert any(line.startswith(NOTE) for line in r.json()["said"]), r.json()["said"]
+    standings = _ranked(event)
+    r = client.post(f"{url}/not-played", headers=_auth(director), json={"board": 2, "reason": "no time"})
+    assert r.status_code == 200, r.text
+    assert _ranked(event) == standings
+    assert not any(line.startswith(NOTE) for line in r.json()["said"]), r.json()["said"]

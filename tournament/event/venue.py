@@ -2246,6 +2246,8 @@ class Venue:
         """:meth:`_director_board`'s work, in its one step."""
         with self.lock:
             table = self.table(round_no, table_no)
+            # (the standings the last round was paired on, before: the note is this change's own)
+            before = desk.pairing_basis(self.store) if self.store.settings.team_duplicate else None
             try:
                 done = operation(self.store, round_no, table_no, board, reason, "the director's page",
                                  **({"replace": True} if replace else {}))
@@ -2270,7 +2272,7 @@ class Venue:
                     self._log_board_status(each)
             self.store.bring_browsing_up_to_date()
             said = done.sentences() if isinstance(done, duplicate.BoardMark) else [done.summary()]
-            return self._state(table, self._current(table), self._with_stale_note(said))
+            return self._state(table, self._current(table), self._with_stale_note(said, before))
 
     def lines(self, round_no: int, table_no: int) -> dict[str, Any]:
         """The table's game hand by hand, one line a move, as a correction numbers them
