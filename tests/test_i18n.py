@@ -26,8 +26,29 @@ from tests import refusal_corpus  # noqa: E402
 # --- the catalogs --------------------------------------------------------------------------------
 
 
+#: Each package's extraction (``catalogs.extract``: every template, script and module it has read,
+#: a second of a core for ``tournament``), by its domain and folder, made once for this module's
+#: tests that read the package as it is; each reads it, none changes it.
+_EXTRACTED: dict[tuple[str, Path], object] = {}
+
+
+@pytest.fixture
+def extracted_once(monkeypatch):
+    """``catalogs.extract`` of a domain made once a module (the check itself, ``problems``, asks
+    for it: the same catalog as a fresh extraction of the same folder gives)."""
+    real = catalogs.extract
+
+    def extract(domain):
+        key = (domain, catalogs.DOMAINS[domain])
+        if key not in _EXTRACTED:
+            _EXTRACTED[key] = real(domain)
+        return _EXTRACTED[key]
+
+    monkeypatch.setattr(catalogs, "extract", extract)
+
+
 @pytest.mark.parametrize("domain", sorted(catalogs.DOMAINS))
-def test_every_msgid_the_code_asks_for_has_its_spanish(domain):
+def test_every_msgid_the_code_asks_for_has_its_spanish(domain, extracted_once):
     """Templates, scripts (``t("…")``), sheets, report, replay page and every listed sentence: a
     msgid without its Spanish, a Spanish with other placeholders, or an entry nothing asks for
     fails here, with the file that asks for it (``python tools/catalogs.py check`` says the same)."""
@@ -35,7 +56,7 @@ def test_every_msgid_the_code_asks_for_has_its_spanish(domain):
     assert not wrong, "\n".join(wrong)
 
 
-def test_the_extraction_finds_each_kind_of_file():
+def test_the_extraction_finds_each_kind_of_file(extracted_once):
     """The check is only as good as what it extracts: templates, Python and the pages' scripts."""
     tournament = {loc for m in catalogs.extract("tournament") for loc, _ in m.locations}
     domrec = {loc for m in catalogs.extract("domrec") for loc, _ in m.locations}

@@ -31,16 +31,17 @@ def _domrec(*args, env=None, cwd=None):
     return subprocess.run([*DOMREC, *map(str, args)], capture_output=True, env=env, cwd=cwd, timeout=600)
 
 
-def _here(*args) -> subprocess.CompletedProcess:
+def _here(*args, input: bytes | None = None) -> subprocess.CompletedProcess:
     """The same command in this process (Typer's runner), said as a process would: for the
-    single-process runs a test sets beside a real ``-j 2`` one, and the refusals made before any
-    record is read (a process started for each was most of their time).  Each test keeps a real
-    process where what it shows is a process's: the workers, their output on a pipe."""
+    single-process runs a test sets beside a real ``-j 2`` one (``input``: its standard input),
+    the refusals made before any record is read (a process started for each was most of their
+    time), and the archive's simulated games.  Each test keeps a real process where what it
+    shows is a process's: the workers, their output on a pipe."""
     from typer.testing import CliRunner
 
     from domrec.cli import app
 
-    r = CliRunner().invoke(app, [str(a) for a in args])
+    r = CliRunner().invoke(app, [str(a) for a in args], input=input)
     if r.exception is not None and not isinstance(r.exception, SystemExit):
         raise r.exception
     return subprocess.CompletedProcess(args, r.exit_code, r.stdout_bytes, r.stderr_bytes)
@@ -62,7 +63,7 @@ def archive(tmp_path_factory) -> Path:
     lines.insert(20, "")
     lines.insert(30, text.replace("6-6", "6-7", 1))
     (folder / "mixed.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    r = _domrec("simulate", "competitive", "-n", "25", "--seed", "7", "-o", folder / "many.dgn")
+    r = _here("simulate", "competitive", "-n", "25", "--seed", "7", "-o", folder / "many.dgn")
     assert r.returncode == 0, r.stderr
     return folder
 
@@ -229,22 +230,33 @@ def _workers(pid: int) -> list[int]:
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc to find the workers")
 def test_kill_9_of_a_real_worker_loses_no_record(tmp_path, big):
-    one = _here("validate", "-q", "--summary", tmp_path / "one.csv", "-j", "1", big)
-    proc = subprocess.Popen([*DOMREC, "validate", "-q", "-j", "2", "--summary", str(tmp_path / "two.csv"),
-                             str(big)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    killed = None
-    while proc.poll() is None and killed is None:
-        workers = _workers(proc.pid)
-        if len(workers) == 2:
-            time.sleep(0.5)  # let them start on their chunks
-            os.kill(workers[0], signal.SIGKILL)
-            killed = workers[0]
-        time.sleep(0.05)
-    out, err = proc.communicate(timeout=600)
-    assert killed is not None, "the run ended before a worker could be killed"
+    """A worker killed in mid-run loses no record.  The records come through a pipe held open until
+    the kill, so that the run is in mid-run whatever the machine's speed (the whole archive, read
+    from its file, was only long enough on a machine slow enough): half of them before the kill,
+    the other half after it (more chunks than the worker left alive can take on its own, so a
+    chunk is handed to the dead worker if it held none when it was killed), then the end of the
+    input.  A quarter of :func:`big`: 500 records, 100 of each game, some seven chunks."""
+    lines = big.read_bytes().splitlines(keepends=True)[:500]
+    first, rest = b"".join(lines[:250]), b"".join(lines[250:])
+    one = _here("validate", "-q", "--summary", tmp_path / "one.csv", "-j", "1", "-", input=first + rest)
+    proc = subprocess.Popen([*DOMREC, "validate", "-q", "-j", "2", "--summary", str(tmp_path / "two.csv"), "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    feeding = _feed(proc, first)  # the pipe stays open: the run cannot end before the kill
+    workers: list[int] = []
+
+    def both_working() -> bool:
+        workers[:] = _workers(proc.pid)
+        return len(workers) == 2
+
+    _wait_for(both_working, "both workers started", proc)
+    time.sleep(0.5)  # let them start on their chunks
+    os.kill(workers[0], signal.SIGKILL)
+    feeding.join(600)
+    out, err = proc.communicate(input=rest, timeout=600)  # (the rest, then the end of the input)
     assert proc.returncode == one.returncode
     assert out == one.stdout
     assert (tmp_path / "two.csv").read_bytes() == (tmp_path / "one.csv").read_bytes()
+    assert len((tmp_path / "one.csv").read_text(encoding="utf-8").splitlines()) == 1 + 500  # (every record)
     lines = err.decode().splitlines()
     assert any(x.startswith("warning: a worker process died") for x in lines), err
     assert "Traceback" not in err.decode()
@@ -424,7 +436,7 @@ def test_ctrl_c_while_the_workers_start_is_one_line(tmp_path, big):
 
 def test_jobs_on_standard_input_is_the_same(archive):
     data = (archive / "mixed.jsonl").read_bytes()
-    one = subprocess.run([*DOMREC, "validate", "-"], input=data, capture_output=True, timeout=600)
+    one = _here("validate", "-", input=data)  # (the single-process run, in this process: its standard input)
     two = subprocess.run([*DOMREC, "validate", "-j", "2", "-"], input=data, capture_output=True, timeout=600)
     assert (two.returncode, two.stdout, two.stderr) == (one.returncode, one.stdout, one.stderr)
     assert b"<stdin>:10: UNUSABLE" in one.stdout

@@ -38,31 +38,84 @@ OWN_CODES = re.compile(r"\x1b\[[0-9;]*m|\x1b\[\?25[lh]|\x1b\[2K|\x1b\[[0-9]*[AG]
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-def in_terminal(*args: str, cwd: Path) -> tuple[int, str]:
-    """A command run as a program of its own with standard output and standard error on a pty:
-    its exit code and what the terminal got (decoded, before any terminal's interpretation)."""
+#: Run as ``python -c`` with standard output and standard error on a pty (or on pipes): each
+#: command of ``sys.argv[1]`` (a JSON list of [module, args]) as ``python -m MODULE ARGS`` runs it
+#: (:func:`runpy.run_module` as ``__main__``, ``sys.argv`` its own), one after the other in this one
+#: program, each from the process's own standard streams (put back before each: nothing one
+#: command leaves wrapped reaches the next), its exit status as the process's would be (a
+#: traceback and 1 for an uncaught exception), then a line of :data:`MARK` with its number and
+#: status, written to the terminal itself.  A program of its own for each command cost most of
+#: the module's time (the interpreter and the commands' imports, twenty times).
+MARK = "@@domrec-test-command-ended@@"
+DRIVER = f"""
+import json, os, runpy, sys, traceback
+streams = sys.stdout, sys.stderr
+for k, (module, args) in enumerate(json.loads(sys.argv[1])):
+    sys.stdout, sys.stderr = streams
+    sys.argv = [module, *args]
+    try:
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+        code = 0
+    except SystemExit as e:
+        if e.code is None or isinstance(e.code, int):
+            code = e.code or 0
+        else:
+            print(e.code, file=sys.stderr)
+            code = 1
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    for stream in (sys.stdout, sys.stderr, *streams):
+        stream.flush()
+    sys.stdout, sys.stderr = streams
+    os.write(1, ("\\n{MARK} %d %d\\n" % (k, code)).encode())
+"""
+_ENDED = re.compile(r"\r?\n" + re.escape(MARK) + r" ([0-9]+) (-?[0-9]+)\r?\n")
+
+
+def _env() -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
     env.update(TERM="xterm-256color", PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    return env
+
+
+def _each(commands: list[tuple[str, tuple[str, ...]]], written: str) -> list[tuple[int, str]]:
+    """What :data:`DRIVER` wrote, cut at its marks: each command's exit status and output."""
+    out, start = [], 0
+    for k, ended in enumerate(_ENDED.finditer(written)):
+        assert int(ended.group(1)) == k, written
+        out.append((int(ended.group(2)), written[start:ended.start()]))
+        start = ended.end()
+    assert len(out) == len(commands) and not written[start:].strip(), (commands[len(out):], written[start:])
+    return out
+
+
+def in_terminal(commands: list[tuple[str, tuple[str, ...]]], cwd: Path) -> list[tuple[int, str]]:
+    """Commands run by a program of their own (:data:`DRIVER`) with standard output and standard
+    error on a pty: for each, its exit code and what the terminal got (decoded, before any
+    terminal's interpretation)."""
     master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", *args], stdin=subprocess.DEVNULL, stdout=slave,
-                            stderr=slave, cwd=cwd, env=env)
+    proc = subprocess.Popen([sys.executable, "-c", DRIVER, json.dumps(commands)], stdin=subprocess.DEVNULL,
+                            stdout=slave, stderr=slave, cwd=cwd, env=_env())
     os.close(slave)
     chunks = []
     while True:
         ready, _, _ = select.select([master], [], [], 120)
         if not ready:
             proc.kill()
-            raise AssertionError(f"{args}: no output for 120 s")
+            raise AssertionError(f"{commands}: no output for 120 s")
         try:
             data = os.read(master, 65536)
-        except OSError:  # EIO: the command has ended and closed the pty
+        except OSError:  # EIO: the program has ended and closed the pty
             break
         if not data:
             break
         chunks.append(data)
     code = proc.wait(timeout=60)
     os.close(master)
-    return code, b"".join(chunks).decode("utf-8", "replace")
+    written = b"".join(chunks).decode("utf-8", "replace")
+    assert code == 0, written
+    return _each(commands, written)
 
 
 def raw_controls(shown: str) -> list[str]:
@@ -150,39 +203,57 @@ DOMREC = [
 ]
 
 
-def test_no_control_character_of_the_data_reaches_the_terminal(files: Path):
-    shown_names = 0
-    for module, commands in (("tournament.cli", TOURNAMENT), ("domrec.cli", DOMREC)):
-        for args in commands:
+#: The commands' own codes at a terminal: a verdict in colour, a table's bold headers.
+OWN = [("domrec.cli", ("validate", "seat.json")), ("tournament.cli", ("players", "e.db"))]
+
+
+@pytest.fixture(scope="module")
+def shown(files: Path) -> dict[tuple[str, tuple[str, ...]], tuple[int, str]]:
+    """Every command of :data:`TOURNAMENT`, :data:`DOMREC` and :data:`OWN` run at a terminal, in
+    that order, by one program (:func:`in_terminal`): its exit code and what the terminal got."""
+    commands = []
+    for module, listed in (("tournament.cli", TOURNAMENT), ("domrec.cli", DOMREC), *((m, [a]) for m, a in OWN)):
+        for args in listed:
             if "SWAP" in args:
                 args = (*args[:-1], *(files / "swap.txt").read_text().split())
-            code, shown = in_terminal(module, *args, cwd=files)
-            assert code in (0, 1, 2), (args, shown)
-            assert raw_controls(shown) == [], (args, shown)
-            if module == "tournament.cli":
-                shown_names += printable(PAYLOAD) in shown
-            else:  # a record holding one is refused, naming it
-                assert code == 2 and "control character, U+001B" in shown, (args, shown)
+            commands.append((module, tuple(args)))
+    assert len(set(commands)) == len(commands), commands  # (each its own entry)
+    return dict(zip(commands, in_terminal(commands, cwd=files)))
+
+
+def test_no_control_character_of_the_data_reaches_the_terminal(shown):
+    shown_names = 0
+    commands = [command for command in shown if command not in OWN]
+    assert len(commands) == len(TOURNAMENT) + len(DOMREC)
+    for (module, args) in commands:
+        code, out = shown[module, args]
+        assert code in (0, 1, 2), (args, out)
+        assert raw_controls(out) == [], (args, out)
+        if module == "tournament.cli":
+            shown_names += printable(PAYLOAD) in out
+        else:  # a record holding one is refused, naming it
+            assert code == 2 and "control character, U+001B" in out, (args, out)
     assert shown_names >= 7  # the names, the reason, a file's name are shown, escaped
 
 
-def test_the_commands_own_codes_still_reach_the_terminal(files: Path):
+def test_the_commands_own_codes_still_reach_the_terminal(shown):
     """A verdict in colour (an unusable record's, magenta), a table's bold headers: not escaped."""
-    code, shown = in_terminal("domrec.cli", "validate", "seat.json", cwd=files)
-    assert code == 2 and "\x1b[1;35m" in shown and raw_controls(shown) == [], shown
-    code, shown = in_terminal("tournament.cli", "players", "e.db", cwd=files)
-    assert code == 0 and re.search(r"\x1b\[[0-9;]*1[0-9;]*m", shown) and raw_controls(shown) == [], shown
+    code, out = shown[OWN[0]]
+    assert code == 2 and "\x1b[1;35m" in out and raw_controls(out) == [], out
+    code, out = shown[OWN[1]]
+    assert code == 0 and re.search(r"\x1b\[[0-9;]*1[0-9;]*m", out) and raw_controls(out) == [], out
 
 
 def test_data_written_to_a_pipe_is_exact(files: Path):
     """--json and --csv are data: exact in a pipe.  (A record holding a control character is
-    refused, not converted: tests/test_control_characters.py.)"""
-    for module, args in (("tournament.cli", ("standings", "e.db", "--csv")),
-                         ("tournament.cli", ("players", "e.db", "--json"))):
-        proc = subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, cwd=files,
-                              env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
-        assert proc.returncode == 0, proc.stderr
-        out = proc.stdout
+    refused, not converted: tests/test_control_characters.py.)  Both commands run by one program
+    (:data:`DRIVER`), its standard output and standard error on pipes."""
+    commands = [("tournament.cli", ("standings", "e.db", "--csv")), ("tournament.cli", ("players", "e.db", "--json"))]
+    proc = subprocess.run([sys.executable, "-c", DRIVER, json.dumps(commands)], capture_output=True, text=True,
+                          cwd=files, env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
+    assert proc.returncode == 0, proc.stderr
+    for (module, args), (code, out) in zip(commands, _each(commands, proc.stdout)):
+        assert code == 0, proc.stderr
         if "--json" in args:
             assert f"P1{PAYLOAD}" in [p["name"] for p in json.loads(out)]
         elif "--csv" in args:
