@@ -55,6 +55,10 @@ def test_hostile_names_stay_text_in_the_browser(tmp_path: Path, browser) -> None
         context.on("request", lambda r: elsewhere.append(r.url)
                    if not r.url.startswith((served.base_url, "data:", "blob:")) else None)
         try:
+            # Every page loaded first, each in a tab of its own, then each looked at once its network
+            # is quiet (its scripts' fetches answered and drawn): the tabs wait out their quiet half
+            # second together, not one after the other.
+            pages = []
             for lang in ("en", "es"):
                 for url in (f"{table}?lang={lang}", f"{director}?lang={lang}", f"{served.base_url}/?lang={lang}",
                             f"{served.base_url}/tables?lang={lang}", f"{served.base_url}/standings?lang={lang}",
@@ -62,15 +66,17 @@ def test_hostile_names_stay_text_in_the_browser(tmp_path: Path, browser) -> None
                     page = context.new_page()
                     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
                     page.goto(url, wait_until="load", timeout=WAIT_MS)
-                    page.wait_for_load_state("networkidle", timeout=WAIT_MS)
-                    if url.startswith(director) and "/replay/" not in url:
-                        page.locator("td button").first.click()  # a table opened: its players drawn by the script
-                        page.wait_for_selector("#detail:not([hidden])", timeout=WAIT_MS)
-                    assert page.evaluate(MADE) == [0, 0, 0], url
-                    if url.startswith(table):
-                        shown = page.locator("body").inner_text()
-                        assert "<script>alert(1)</script>" in shown or "onerror=alert(2)" in shown, url
-                    page.close()
+                    pages.append((url, page))
+            for url, page in pages:
+                page.wait_for_load_state("networkidle", timeout=WAIT_MS)
+                if url.startswith(director) and "/replay/" not in url:
+                    page.locator("td button").first.click()  # a table opened: its players drawn by the script
+                    page.wait_for_selector("#detail:not([hidden])", timeout=WAIT_MS)
+                assert page.evaluate(MADE) == [0, 0, 0], url
+                if url.startswith(table):
+                    shown = page.locator("body").inner_text()
+                    assert "<script>alert(1)</script>" in shown or "onerror=alert(2)" in shown, url
+                page.close()
         finally:
             context.close()
         assert dialogs == []

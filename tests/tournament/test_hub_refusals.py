@@ -169,19 +169,40 @@ def _wait(what: str, check: Any) -> Any:
 
 @pytest.fixture(scope="module")
 def nats_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A nats-server for the module's hubs, holding no event: a test that publishes one to NATS
+    (a venue upstream) has a server of its own (:func:`own_nats_url`), so that the hubs of the
+    tests after it, in whatever order they run, still hold nothing."""
+    yield from _nats_server(tmp_path_factory.mktemp("nats"))
+
+
+@pytest.fixture
+def own_nats_url(tmp_path: Path) -> Iterator[str]:
+    """A nats-server for this test alone."""
+    yield from _nats_server(tmp_path / "nats")
+
+
+def _nats_server(folder: Path) -> Iterator[str]:
     if NATS_SERVER is None or nats is None:
         pytest.skip("nats-server or the NATS client is not installed")
-    folder = tmp_path_factory.mktemp("nats")
-    port = next(ports())
-    process = subprocess.Popen([NATS_SERVER, "-js", "-a", "127.0.0.1", "-p", str(port), "-sd", str(folder / "store")],
-                               stdout=subprocess.DEVNULL, stderr=open(folder / "nats.log", "ab"))
-    try:
+    folder.mkdir(exist_ok=True)
+    for port in ports():  # (a port taken between its choice and nats-server's start: the next one)
+        log = folder / f"nats-{port}.log"
+        process = subprocess.Popen([NATS_SERVER, "-js", "-a", "127.0.0.1", "-p", str(port), "-sd",
+                                    str(folder / "store")], stdout=subprocess.DEVNULL, stderr=open(log, "ab"))
+
         def listening() -> bool:
-            assert process.poll() is None, (folder / "nats.log").read_text()
+            if process.poll() is not None:
+                return True  # (it ended: said below)
             with socket.create_connection(("127.0.0.1", port), timeout=1):
                 return True
 
         _wait("nats-server to listen", listening)
+        if process.poll() is None:
+            break
+        assert "address already in use" in log.read_text(), log.read_text()
+    else:
+        raise AssertionError("no port of the tests' range was free")
+    try:
         yield f"nats://127.0.0.1:{port}"
     finally:
         process.terminate()
@@ -245,6 +266,18 @@ def hub(tmp_path: Path, nats_url: str) -> Iterator[HubProcess]:
         served.stop()
 
 
+@pytest.fixture(scope="module")
+def asked_hub(tmp_path_factory: pytest.TempPathFactory, nats_url: str) -> Iterator[HubProcess]:
+    """One hub for the module's tests that only send it requests (each on a connection of its own,
+    which the hub closes) and never stop it: started once for them, not once a test.  A test that
+    stops the hub, or sets its options, has a hub of its own (:func:`hub`)."""
+    served = HubProcess(tmp_path_factory.mktemp("hub"), nats_url)
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
 def _answer_of(sock: socket.socket) -> bytes:
     sock.settimeout(PATIENCE)
     answer = b""
@@ -257,7 +290,8 @@ def _answer_of(sock: socket.socket) -> bytes:
 @pytest.mark.parametrize("garbage", [b"NOT HTTP AT ALL\r\n\r\n", b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad header\r\n\r\n",
                                      b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"])
 @real
-def test_a_request_that_is_not_http_is_told_in_the_one_json_line(hub: HubProcess, garbage: bytes) -> None:
+def test_a_request_that_is_not_http_is_told_in_the_one_json_line(asked_hub: HubProcess, garbage: bytes) -> None:
+    hub = asked_hub
     sock = socket.create_connection(("127.0.0.1", hub.port), timeout=PATIENCE)
     sock.sendall(garbage)
     answer = _answer_of(sock)
@@ -316,7 +350,7 @@ def test_a_hub_stopped_with_sigterm_exits_143_after_saying_stopped(hub: HubProce
 
 @real
 def test_a_hub_stopped_with_sigterm_while_pages_follow_live_ends_their_streams_first(
-        tmp_path: Path, nats_url: str) -> None:
+        tmp_path: Path, own_nats_url: str) -> None:
     """The live streams open at the stop held it for uvicorn's grace, then were cancelled, each
     with a traceback in the hub's log.  Now the stop ends them at once (as Ctrl-C): 143, no
     traceback, "stopped"."""
@@ -328,8 +362,8 @@ def test_a_hub_stopped_with_sigterm_while_pages_follow_live_ends_their_streams_f
     with open_event(path) as store:
         pair_next_round(store)
         event = store.uuid
-    venue = serve(path, next(ports()), "--upstream", nats_url)
-    hub = HubProcess(tmp_path, nats_url)
+    venue = serve(path, next(ports()), "--upstream", own_nats_url)
+    hub = HubProcess(tmp_path, own_nats_url)
     try:
         _wait("the hub to hold the venue's event", lambda: hub.get("/api/v1/events")[1]["events"])
         followers = [urllib.request.urlopen(f"{hub.base}/e/{event}/live", timeout=PATIENCE) for _n in range(3)]
