@@ -3,8 +3,9 @@
 The tool has no "finish" command: an event is finished when what it set out to play is played,
 which the file says by itself.  With a later stage (a knockout, a round robin, a rotating
 event's final), when the last stage is decided: a knockout has its champion (every match decided),
-a final every game of its tables, a round robin every game.  Without one, when a balanced
-schedule's last round (``--rounds N``) has every result.  An event of standings rounds has no
+a final every game of its tables, a round robin every game.  Without one, when the last round of
+an event that knows how many it has (:func:`last_round_of`: a balanced schedule's ``--rounds N``,
+a duplicate session's movement, a team round robin) has every result.  An event of standings rounds has no
 last round the tool knows of: it stays in progress until a stage ends it.  A stage drawn after
 an event finished takes it on again.
 
@@ -33,12 +34,26 @@ def status(store: EventStore) -> str:
     stage = stages.current(store)
     if stage is not None:
         return FINISHED if stage_finished(store, stage) else IN_PROGRESS
-    rounds = store.settings.rounds
-    if not rounds and store.settings.duplicate:  # the movement sets how many rounds a session has
-        rounds = _movement_rounds(store)
+    rounds = last_round_of(store)
     if rounds and last >= rounds and not _open_tables(store):
         return FINISHED
     return IN_PROGRESS
+
+
+def last_round_of(store: EventStore) -> int:
+    """How many rounds the event has, where it says (0 where it does not: rounds paired on the
+    standings until the director stops): a balanced schedule's ``--rounds N``, a duplicate session's
+    movement, a team round robin's circle of the teams entered for round 1."""
+    s = store.settings
+    if s.rounds:
+        return s.rounds
+    if s.duplicate:  # the movement sets how many rounds a session has
+        return _movement_rounds(store)
+    if s.teams and s.team_schedule == "round-robin":
+        from tournament.pairing.teams import round_robin_rounds
+        from tournament.store import squads as squads_sql
+        return round_robin_rounds(squads_sql.squads(store))
+    return 0
 
 
 def stage_finished(store: EventStore, stage: stages.Stage) -> bool:

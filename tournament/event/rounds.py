@@ -51,6 +51,10 @@ def pair_next_round(store: EventStore, seed: str | None = None) -> pairing.Plan:
             from tournament.event import duplicate_teams
             if last:
                 duplicate_teams.check_finished(store, last)
+            if store.settings.team_schedule == "round-robin":  # every round played: said so, not its boards
+                from tournament.event.teams import squads
+                from tournament.pairing.teams import check_round_robin_round
+                check_round_robin_round(squads(store), last + 1)
             duplicate_teams.check_boards_for(store, last + 1)
         tables = store.tables()  # every round's: read once for the check, the standings and the pairing
         results = store.results()

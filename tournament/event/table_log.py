@@ -848,6 +848,8 @@ def translated(data: Any, lang: str, say: Callable[[str], str], default: str = "
         if isinstance(game.get("table"), list):
             game["table"] = phrases.translate_picture(game["table"], lang)
         out["game"] = game
+    if isinstance(out.get("next"), dict) and isinstance(out["next"].get("over"), str):  # (the event's end)
+        out["next"] = {**out["next"], "over": say(out["next"]["over"])}
     if isinstance(out.get("state"), dict):
         out["state"] = translated(out["state"], lang, say, default)
     return out

@@ -109,6 +109,7 @@ PAIRING_REFUSALS = (
     N_("the %(n)s-table %(kind)s plays boards 1 to %(n2)s; the event has none: make them first (tournament "
        "boards EVENT --boards %(n2)s)"),
     N_("the %(n)s-table %(kind)s has %(n2)s rounds, and all are seated"),
+    N_("a round robin of %(n)s teams has %(n2)s rounds, and all are seated"),
     N_("a duplicate movement is drawn for %(n)s to %(n2)s tables, not %(n3)s"),
     N_("a round has %(n)s to %(n2)s boards, not %(n3)s"),
     N_("--movement mitchell-skip is for an even number of tables: %(n)s pairs play on %(n2)s tables, an odd "
@@ -213,6 +214,8 @@ DIRECTORS_RESULT = N_("result entered by the director")
 #: The director's page at the end of a duplicate session: the movement's rounds all seated and
 #: played (:meth:`Venue.overview`, ``finished``), said where "Pair the next round" is greyed.
 SESSION_OVER = N_("The session is over: %(why)s.")
+#: A team round robin's last round played (:meth:`Venue._finished_words`).
+EVENT_OVER = N_("The event is over: %(why)s.")
 
 #: The director's page taking back a result that is not there (:meth:`Venue.director_clear`; the
 #: command line's words name ``tournament result``): how the page enters one instead.
@@ -227,6 +230,7 @@ REFUSALS = (
     BOARD_ON_PHONE,
     BOARD_MARKED,
     SESSION_OVER,
+    EVENT_OVER,
     N_("round %(n)s table %(n2)s has no game to show: its result is a forfeit"),
     N_("round %(n)s table %(n2)s has no game to show: its result is a score typed by hand"),
     N_("round %(n)s table %(n2)s plays no boards: its replay is its game's"),
@@ -1215,6 +1219,26 @@ class Venue:
         caller has just read it (False: read it)."""
         return table_log.state(self._facts(table, result), live, said)
 
+    def _finished_words(self) -> str | None:
+        """Where the event's rounds are all seated and played and nothing is left to pair (a duplicate
+        session past its movement's last round, a team round robin past its circle's), the line
+        that says so, in the words ``tournament pair`` refuses the next round with
+        (:func:`duplicate.pair_round`, :func:`tournament.pairing.teams.check_round_robin_round`);
+        else None.  The director's page says it where the greyed *Pair the next round* is, and a
+        confirmed table's phone instead of "where to go next"."""
+        s = self.store.settings
+        if not (s.duplicate or (s.teams and s.team_schedule == "round-robin")):
+            return None
+        if event_progress.status(self.store) != event_progress.FINISHED:
+            return None
+        if s.duplicate:
+            moving = duplicate.movement(self.store)
+            return SESSION_OVER % {"why": f"the {moving.tables}-table {moving.kind} has {moving.rounds} "
+                                          f"rounds, and all are seated"}
+        count = sum(1 for q in teams.squads(self.store) if q.entered <= 1)
+        return EVENT_OVER % {"why": f"a round robin of {count} teams has {event_progress.last_round_of(self.store)} "
+                                    f"rounds, and all are seated"}
+
     def _next_seats(self, table: Table) -> dict[str, Any]:
         """Where each player of a confirmed table goes next: ``{"round", "paired", "seats": {seat:
         {"table", "seat"} or {"bye": true}}}``; ``paired`` false (and no seats) until the next round
@@ -1224,7 +1248,9 @@ class Venue:
         if later:  # a set's next game, seated at once in this same round: go there, not to the next round
             return {"round": table.round, "paired": True, "same_round": True, "seats": later}
         if self.store.last_round() < following:
-            return {"round": following, "paired": False, "seats": {}}
+            # (none to come: the event's last round is played, said instead of "not paired yet")
+            over = self._finished_words() if self.store.last_round() == table.round else None
+            return {"round": following, "paired": False, "seats": {}, **({"over": over} if over else {})}
         # Made once per change of the event (a round paired, seats swapped), not at every refresh
         # of every confirmed table's page.
         seq = changes.latest_seq(self.store)
@@ -1956,15 +1982,10 @@ class Venue:
                        if rnd and self.store.settings.team_duplicate
                        else [{**m, "outcome": teams.match_outcome(self.store, rnd, m, lang)}
                              for m in teams.match_docs(self.store, rnd)] if rnd and self.store.settings.teams else [])
-            # A duplicate session ends with its movement's last round: nothing is left to pair.
-            over = self.store.settings.duplicate and event_progress.status(self.store) == event_progress.FINISHED
-            # ... said so where the greyed "Pair the next round" is, in the words ``tournament pair``
-            # refuses the next round with (:func:`duplicate.pair_round`).
-            finished = None
-            if over:
-                moving = duplicate.movement(self.store)
-                finished = SESSION_OVER % {"why": f"the {moving.tables}-table {moving.kind} has {moving.rounds} "
-                                                  f"rounds, and all are seated"}
+            # A duplicate session ends with its movement's last round, a team round robin with its
+            # circle's: nothing is left to pair.
+            finished = self._finished_words()
+            over = finished is not None
             # An odd number of duplicate pairs: the pair sitting this round out, whose table is no
             # table of the round (the feed's round says it so: ``sits_out``).
             out = duplicate.sits_out(self.store, rnd) if rnd and self.store.settings.duplicate else None

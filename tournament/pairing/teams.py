@@ -255,15 +255,30 @@ def home_first(a: int, b: int, homes: Mapping[int, Sequence[bool]]) -> tuple[int
     return a, b
 
 
+def round_robin_rounds(squads: Sequence[Squad]) -> int:
+    """How many rounds a team round robin has: those of the circle of the teams entered for round 1
+    (a team that withdrew later keeps its place, its opponent then has a bye); 0 with fewer than two."""
+    field = [s.id for s in squads if s.entered <= 1]
+    return len(circle(field)[0]) if len(field) >= 2 else 0
+
+
+def check_round_robin_round(squads: Sequence[Squad], round_no: int) -> None:
+    """Round ``round_no`` is one of the team round robin's (:func:`round_robin_rounds`); refused in
+    one line where it is one too many.  Asked first when the next round is paired, so that an
+    event whose every round is played says so, not what else the round would need (its boards)."""
+    field = [s.id for s in squads if s.entered <= 1]
+    rounds = round_robin_rounds(squads)
+    if round_no > rounds:
+        raise PairingError(f"a round robin of {len(field)} teams has {rounds} rounds; round {round_no} "
+                           f"is one too many")
+
+
 def _round_robin(squads: Sequence[Squad], round_no: int, active: Mapping[int, Squad]
                  ) -> tuple[list[tuple[int, int]], tuple[int, ...]]:
     """Round ``round_no`` of a round robin of the teams entered for round 1 (registered order);
     a team that has withdrawn leaves its opponent a bye."""
-    field = [s.id for s in squads if s.entered <= 1]
-    rounds, _ = circle(field)
-    if round_no > len(rounds):
-        raise PairingError(f"a round robin of {len(field)} teams has {len(rounds)} rounds; round {round_no} "
-                           f"is one too many")
+    check_round_robin_round(squads, round_no)
+    rounds, _ = circle([s.id for s in squads if s.entered <= 1])
     matches, byes = [], []
     for p in rounds[round_no - 1]:
         if p.home in active and p.away in active:

@@ -232,7 +232,9 @@ OPENAPI: dict[str, Any] = {
                                           "is null (docs/duplicate.md)."},
                                "next": {"type": ["object", "null"], "description": "Once the result is in: the "
                                         "next round, whether it is paired, and each seat's player's table and "
-                                        "seat there ({round, paired, seats: {seat: {table, seat} or {bye: true}}})."},
+                                        "seat there ({round, paired, seats: {seat: {table, seat} or {bye: true}}}); "
+                                        "after the event's last round (a duplicate session's movement, a team round "
+                                        "robin) ``over``: the sentence that says so, and no seats."},
                                "set_aside": {"type": "array", "items": {"type": "integer"},
                                              "description": "Revisions of the table's log that no longer "
                                                             "replay (written by another version), left out "

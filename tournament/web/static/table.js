@@ -1373,6 +1373,13 @@
     // A set's next game, seated at once in this same round: its table, not the next round.
     const box = el("section", { id: "next" }, el("h2", {}, next.same_round ? t("Where to go next: the set's next game")
       : t("Where to go next: round %(n)s", { n: next.round })));
+    // The event's last round played (a duplicate session's movement, a team round robin): no next
+    // round to wait for, said in the server's words (the director's page says the same).
+    if (next.over) {
+      box.firstChild.textContent = t("That was the last round");
+      box.append(el("p", { class: "note", id: "event-over" }, next.over));
+      return box;
+    }
     // A duplicate round: a pair's seats, and the boards that come there.
     if (!next.paired) {
       box.append(el("p", { class: "note" }, t("Round %(n)s is not paired yet: where each of you sits will show here.", { n: next.round })));
