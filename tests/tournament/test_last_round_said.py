@@ -74,15 +74,16 @@ def test_an_earlier_round_of_a_session_says_nothing_of_its_end(tmp_path: Path) -
         server.close()
 
 
-def _team_round_robin(tmp_path: Path, boards: int) -> Path:
-    """Four teams of two pairs, duplicate, a round robin of 3 rounds of 2 boards, every board in."""
+def _team_round_robin(tmp_path: Path, boards: int, played: int = 3) -> Path:
+    """Four teams of two pairs, duplicate, a round robin of 3 rounds of 2 boards, the first
+    ``played`` rounds paired with every board in."""
     event = tmp_path / "rr.db"
     run("new", event, "--name", "RR", "--game", "competitive", "--format", "teams", "--team-size", 4,
         "--duplicate", "--boards-per-round", 2, "--victory-points", "--team-pairing", "round-robin")
     for t in range(1, 5):
         run("team", event, "add", f"Team {t}", "--pair", f"North {t},South {t}", "--pair", f"East {t},West {t}")
     run("boards", event, "--boards", boards, "--seed", 1)
-    for round_no in (1, 2, 3):
+    for round_no in range(1, played + 1):
         run("pair", event)
         for table in (1, 2, 3, 4):
             for board in (2 * round_no - 1, 2 * round_no):
@@ -113,11 +114,7 @@ def test_a_team_round_robin_played_through_is_finished(tmp_path: Path, boards: i
 
 
 def test_a_team_round_robin_before_its_last_round_is_in_progress(tmp_path: Path) -> None:
-    event = tmp_path / "rr.db"
-    run("new", event, "--name", "RR", "--game", "competitive", "--format", "teams", "--team-size", 4,
-        "--duplicate", "--boards-per-round", 2, "--victory-points", "--team-pairing", "round-robin")
-    for t in range(1, 5):
-        run("team", event, "add", f"Team {t}", "--pair", f"North {t},South {t}", "--pair", f"East {t},West {t}")
-    run("boards", event, "--boards", 6, "--seed", 1)
-    run("pair", event)
+    event = _team_round_robin(tmp_path, 6, played=2)
+    assert run("info", event).rstrip().splitlines()[-1] == "progress: in progress"
+    run("pair", event)  # its last round, seated and not played
     assert run("info", event).rstrip().splitlines()[-1] == "progress: in progress"
