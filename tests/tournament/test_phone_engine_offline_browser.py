@@ -19,7 +19,7 @@ from tournament import open_event
 
 pytestmark = [pytest.mark.slow, pytest.mark.phone_engine]  # (the browser fixture lets its pages load the engine)
 
-from tests.browser import WithoutEngine, playwright_or_skip, refresh_now, with_clock
+from tests.browser import playwright_or_skip, refresh_now, with_clock
 
 playwright_api = playwright_or_skip(server=True)
 
@@ -27,8 +27,6 @@ from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _event, _game, _
 from tests.tournament.test_venue_outbox_browser import _bodies  # noqa: E402
 
 READY_MS = 180_000
-#: The phone's engine's files (Pyodide's), refused where a page need not boot it.
-ENGINE_FILES = WithoutEngine.ENGINE_FILES
 
 
 def _local_only(route) -> None:
@@ -244,52 +242,6 @@ def test_the_engines_first_read_of_the_log_is_tried_again_until_it_comes(log_pag
     _settled(page)
 
 
-def test_a_page_opened_again_offline_checks_its_plays_with_the_log_kept_on_the_phone(tmp_path, browser):
-    """The phone's engine kept the table's log in memory alone: a page opened again with the
-    laptop out of reach drew the table it had kept, but its engine had nothing to check against,
-    and every play was kept unchecked (the board frozen; back online, the plays that needed an
-    end refused).  The log is kept on the phone with the table drawn from it."""
-    path, steps, served = _competitive(tmp_path)
-    url = served.links["tables"][0]["url"]
-    try:
-        context = browser.new_context(viewport=PHONE)
-        context.route("**/*", _local_only)
-        # (the page's first opening, before its service worker: its engine's files refused, so that
-        # Pyodide is not booted for a page reloaded at once; the reload below loads the engine)
-        context.route(ENGINE_FILES, lambda route: route.abort())
-        page = context.new_page()
-        page.goto(url)
-        page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-                               timeout=WAIT_MS)
-        context.unroute(ENGINE_FILES)
-        page.reload()  # (the engine's files fetched through the service worker, so kept for offline)
-        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
-        assert page.evaluate("() => document.body.dataset.engine") == "ready"
-        for step in steps[:2]:
-            _type(page, step)
-        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
-                               timeout=WAIT_MS)
-        context.set_offline(True)
-        page.close()
-        again = context.new_page()
-        again.goto(url)  # offline: the page, its table and its engine's log, all kept on the phone
-        again.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
-        assert again.evaluate("() => document.body.dataset.engine") == "ready"
-        again.wait_for_function("() => document.body.dataset.engineRev === '2' && document.body.dataset.rev === '2'",
-                                timeout=WAIT_MS)
-        for k in (2, 3):  # checked on the phone: the table drawn one revision on each time
-            again.fill("#typed-text", steps[k])
-            again.click("#typed-form button[type=submit]")
-            again.wait_for_function(f"() => Number(document.body.dataset.rev) === {k + 1}", timeout=WAIT_MS)
-        assert again.evaluate("() => document.body.dataset.outbox") == "2"
-        context.set_offline(False)
-        again.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
-        again.wait_for_function("() => Number(document.body.dataset.rev) === 4", timeout=WAIT_MS)
-    finally:
-        served.close()
-    assert _bodies(path) == steps[:4]
-
-
 #: How the phone is cut off at each tile that fits two ends, in turn, on one page (one boot of its engine).
 CUTS = ("the phone goes offline", "the server never answers")
 
@@ -378,7 +330,16 @@ def test_a_link_opened_once_opens_again_offline_with_its_engine(tmp_path, browse
     same on every machine), so the worker never saw Pyodide's files.  The page opened again with
     the laptop out of reach drew the table, but its engine failed ("Failed to fetch dynamically
     imported module …/pyodide.mjs") and every play was kept unchecked.  The engine now names its
-    files to the worker, which keeps them."""
+    files to the worker, which keeps them.
+
+    And what the engine checks against is kept too: it kept the table's log in memory alone, so a
+    page opened again with the laptop out of reach drew the table it had kept, but its engine had
+    nothing to check against, and every play was kept unchecked (the board frozen; back online, the
+    plays that needed an end refused).  The log is kept on the phone with the table drawn from it:
+    the page opened again offline checks two plays, each drawn one revision on, both sent once back
+    online.  (Once a test of its own, whose page's engine booted twice more, its files kept by the
+    worker as the page fetched them through it: the worker's cache-first code for every file under
+    /static/, the page's scripts' own.)"""
     path, steps, served = _competitive(tmp_path)
     url = served.links["tables"][0]["url"]
     held = []
@@ -411,20 +372,25 @@ def test_a_link_opened_once_opens_again_offline_with_its_engine(tmp_path, browse
             page.wait_for_timeout(100)
         assert set(fetched) <= set(page.evaluate(kept)), (fetched, page.evaluate(kept))
         context.set_offline(True)
-        page.reload()
-        page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
-        assert page.evaluate("() => [document.body.dataset.engine, window.domrecEngine.error]") == ["ready", None]
-        page.wait_for_function("() => document.body.dataset.rev === '2' && document.body.dataset.engineRev === '2'",
-                               timeout=WAIT_MS)
-        page.fill("#typed-text", steps[2])  # checked on the phone: the table drawn one revision on
-        page.click("#typed-form button[type=submit]", timeout=WAIT_MS)
-        page.wait_for_function("() => Number(document.body.dataset.rev) === 3", timeout=WAIT_MS)
-        assert "unchecked" not in page.inner_text("#message")
+        page.close()
+        again = context.new_page()
+        again.goto(url)  # offline: the page, its table, its engine and the engine's log, all kept on the phone
+        again.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=READY_MS)
+        assert again.evaluate("() => [document.body.dataset.engine, window.domrecEngine.error]") == ["ready", None]
+        again.wait_for_function("() => document.body.dataset.rev === '2' && document.body.dataset.engineRev === '2'",
+                                timeout=WAIT_MS)
+        for k in (2, 3):  # checked on the phone: the table drawn one revision on each time
+            again.fill("#typed-text", steps[k])
+            again.click("#typed-form button[type=submit]", timeout=WAIT_MS)
+            again.wait_for_function(f"() => Number(document.body.dataset.rev) === {k + 1}", timeout=WAIT_MS)
+            assert "unchecked" not in again.inner_text("#message"), (k, again.inner_text("#message"))
+        assert again.evaluate("() => document.body.dataset.outbox") == "2"
         context.set_offline(False)
-        page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+        again.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=WAIT_MS)
+        again.wait_for_function("() => Number(document.body.dataset.rev) === 4", timeout=WAIT_MS)
     finally:
         served.close()
-    assert _bodies(path) == steps[:3]
+    assert _bodies(path) == steps[:4]
 
 
 def test_the_wifi_dropping_again_after_the_outbox_is_sent_still_checks_each_play(log_page):

@@ -44,9 +44,12 @@ def test_a_changed_file_is_found(tmp_path):
     assert fetch_pyodide.check(folder) == ["a.mjs: its SHA-256 is not the one recorded", "b.js: not recorded"]
 
 
-@pytest.fixture
-def served(tmp_path):
-    server = _server(_event(tmp_path, "competitive"))
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """One Competitive event's server for the module's tests: they read its files and pages, and
+    the one test that writes (test_the_table_log_is_given_only_when_asked) is the only one that
+    reads the table's log."""
+    server = _server(_event(tmp_path_factory.mktemp("served"), "competitive"))
     client = starlette_testclient.TestClient(server.asgi)
     token = server.call(server.venue.links, "http://testserver")["tables"][0]["token"]
     yield server, client, token
