@@ -123,8 +123,9 @@ def test_the_right_pin_corrects_at_the_table_and_a_wrong_one_is_refused(tmp_path
         for headers, words in [(_auth(one), "type the director's PIN"),
                                (_at_table(one, ""), "type the director's PIN"),
                                (_at_table(one, wrong), "that is not the director's PIN"),
-                               (_at_table(one, pin + "0"), "that is not the director's PIN"),
-                               (_at_table(one, "PIN " + pin), "that is not the director's PIN"),
+                               # (not six digits: no guess, refused uncounted, saying its shape)
+                               (_at_table(one, pin + "0"), "the director's PIN is 6 digits"),
+                               (_at_table(one, "PIN " + pin), "the director's PIN is 6 digits"),
                                (_at_table(two, pin), "this link opens another table")]:
             for r in (client.get(f"{URL}/lines", headers=headers), client.post(f"{URL}/correct", headers=headers,
                                                                               json=body)):

@@ -311,6 +311,11 @@ REFUSALS = (
        "wait %(n2)s seconds (the director can clear them)"),
     N_("too many wrong PINs at this table: confirmations wait %(n)s seconds more (the director can clear them)"),
     N_("too many wrong PINs at this table: confirmations wait 1 second more (the director can clear them)"),
+    N_("too many wrong PINs at this table: its confirmations and the director's PIN wait %(n)s seconds more (the "
+       "director's page clears them)"),
+    N_("too many wrong PINs at this table: its confirmations and the director's PIN wait 1 second more (the "
+       "director's page clears them)"),
+    N_("the director's PIN is 6 digits, as the director's page shows it"),
     N_("too many wrong director's PINs at the tables: the director's PIN waits %(n)s seconds more at every table "
        "(the director's page clears it)"),
     N_("too many wrong director's PINs at the tables: the director's PIN waits 1 second more at every table "
@@ -767,6 +772,10 @@ def elsewhere_warning(printed: str, url: str) -> str:
             f"or the director's page), or serve at that address ({' '.join(ways or [f'--url {printed}'])})")
 
 
+#: How many digits a player's PIN has (its slip prints it so).
+PIN_DIGITS = 4
+
+
 def make_pins(store: EventStore) -> dict[int, str]:
     """Each player's 4-digit PIN for ``serve --pins`` (made once; the same ones printed again)."""
     with store.write():
@@ -774,7 +783,7 @@ def make_pins(store: EventStore) -> dict[int, str]:
         have = venue_sql.pins(store)
         for p in store.players():
             if p.id not in have:
-                have[p.id] = f"{secrets.randbelow(10_000):04d}"
+                have[p.id] = f"{secrets.randbelow(10 ** PIN_DIGITS):0{PIN_DIGITS}d}"
                 venue_sql.insert_pin(store, p.id, have[p.id])
     return have
 
@@ -1678,7 +1687,9 @@ class Venue:
         left = _seconds_until(until, self.clock())
         if left:
             raise Waiting(self._waiting_words(left), left)
-        if not isinstance(pin, str) or not pin.isascii() or not pin.isdigit():
+        # (a PIN of another shape, letters or not four digits, is no PIN a slip gives: refused uncounted,
+        # as a typo of its length is no guess; the shape is no secret)
+        if not isinstance(pin, str) or not pin.isascii() or not pin.isdigit() or len(pin) != PIN_DIGITS:
             raise Unprocessable("type your 4-digit PIN (from your slip) to confirm")
         pins = venue_sql.pins(self.store)
         players = [s.player for s in table.seats if s.side == who or s.seat == who]
@@ -1689,7 +1700,10 @@ class Venue:
         return self.store.players_by_id([matches[0]])[matches[0]]
 
     @staticmethod
-    def _waiting_words(left: int) -> str:
+    def _waiting_words(left: int, director: bool = False) -> str:
+        if director:  # (the director's PIN typed at a table that waits: not only confirmations wait)
+            return (f"too many wrong PINs at this table: its confirmations and the director's PIN wait {left} "
+                    f"second{'s' if left != 1 else ''} more (the director's page clears them)")
         if left == 1:
             return "too many wrong PINs at this table: confirmations wait 1 second more (the director can clear them)"
         return (f"too many wrong PINs at this table: confirmations wait {left} seconds more (the director can "
@@ -1849,7 +1863,7 @@ class Venue:
                 _, until = venue_sql.pin_tries(self.store, table.id)
                 left = _seconds_until(until, self.clock())
                 if left:
-                    raise Waiting(self._waiting_words(left), left)
+                    raise Waiting(self._waiting_words(left, director=True), left)
                 _, every = venue_sql.director_pin_misses(self.store)
                 left = _seconds_until(every, self.clock())
                 if left:
@@ -1858,6 +1872,9 @@ class Venue:
                                   f"table (the director's page clears it)", left)
             if not isinstance(pin, str) or not pin.strip():
                 raise Forbidden("type the director's PIN")
+            # (letters, or not the six digits the director's page shows: no guess, refused uncounted)
+            if not pin.strip().isascii() or not pin.strip().isdigit() or len(pin.strip()) != venue_sql.DIRECTOR_PIN_DIGITS:
+                raise Forbidden("the director's PIN is 6 digits, as the director's page shows it")
             if table is None:
                 if not self._director_pin_is(pin):
                     raise Forbidden("that is not the director's PIN")
