@@ -32,10 +32,9 @@ from tests.browser import playwright_or_skip
 
 playwright_api = playwright_or_skip(server=True)
 
-from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _game, _recorded, _served, _shot  # noqa: E402
-from tests.test_phone_polish_browser import GAMES, _event  # noqa: E402,F401  (one event of each game, set up alike)
+from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _served, _shot  # noqa: E402
+from tests.test_phone_polish_browser import GAMES, _event, played  # noqa: E402,F401  (one event of each game, set up alike)
 from tests.tournament.test_venue_outbox_browser import _director_post, _opened, _outbox  # noqa: E402
-from domrec.session import requests_for  # noqa: E402
 from tournament.web.background import BackgroundVenue  # noqa: E402
 
 CONFIRM = "**/api/v1/tables/1/1/confirm*"
@@ -95,28 +94,23 @@ def _kept_by_a_closed_page(context, url: str, pin: str | None = None) -> str:
 
 
 @pytest.mark.parametrize("game, lang", [(g, "en") for g in GAMES] + [("competitive", "es"), ("castle-rock", "es")])
-def test_a_kept_confirmation_refused_alone_is_said_as_a_confirmation(tmp_path, browser, game, lang):
+def test_a_kept_confirmation_refused_alone_is_said_as_a_confirmation(tmp_path, browser, played, game, lang):
     """With PINs: the kept confirmation carried a wrong PIN.  Sent from the outbox once the
     server answers, it is refused (403): the message line says "the confirmation for NS was
     refused: that PIN is not …", the list's heading and note speak of a confirmation to confirm
     again or drop (they said "1 line made offline was refused" and "Retype a line").  Dropped, the
     side confirms again with the right PIN: the server has one confirmation."""
-    from tournament.event import venue as vn
-
-    path = _event(tmp_path, game)
+    path, pins = played(tmp_path, game, pins=True)  # (PINs made, then the game written a move a request)
     store = open_event(path)
     try:
-        pins = vn.make_pins(store)
         seats = store.tables(1)[0].seats
     finally:
         store.close()
     wrong = next(p for p in (f"{k:04d}" for k in range(10_000)) if p not in set(pins.values()))
-    record = _game(path, seed=5)
     served = BackgroundVenue(path, pins=True, rate=1e9, burst=10 ** 9)
     url = served.links["tables"][0]["url"] + f"?lang={lang}"
     words = WORDS[lang]
     try:
-        _recorded(served, list(requests_for(record)), mode="play")
         context = browser.new_context(viewport=PHONE, service_workers="block")
         side = _kept_by_a_closed_page(context, url, wrong)
         context.unroute(CONFIRM)
@@ -144,7 +138,7 @@ def test_a_kept_confirmation_refused_alone_is_said_as_a_confirmation(tmp_path, b
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_a_confirmation_kept_when_the_table_gets_a_new_key_is_listed_not_sent(tmp_path, browser, lang):
+def test_a_confirmation_kept_when_the_table_gets_a_new_key_is_listed_not_sent(tmp_path, browser, played, lang):
     """A confirmation kept on the phone (its tries found no server) when the director gives the
     table a new key.  The page still open learns that its link opens the table no more: the
     confirmation is listed, "not sent: … confirm again on the table's new link", under a heading
@@ -152,13 +146,11 @@ def test_a_confirmation_kept_when_the_table_gets_a_new_key_is_listed_not_sent(tm
     "1 line made on this phone was not sent", the item "type it again", or the server's refusal of
     the key as if the confirmation had been judged).  The old link opened again (the refusal page)
     lists it too, for its side (it listed typed lines only).  The server never has it."""
-    path = _event(tmp_path, "competitive")
-    record = _game(path, seed=5)
+    path, _ = played(tmp_path, "competitive")  # (the game over, written a move a request)
     served = _served(path)
     url = served.links["tables"][0]["url"]
     words = WORDS[lang]
     try:
-        _recorded(served, list(requests_for(record)), mode="play")
         context = browser.new_context(viewport=PHONE, service_workers="block")
         side = _kept_by_a_closed_page(context, url)
         page = _opened(context, url + f"?lang={lang}")  # (the outbox's tries still find no server)
@@ -195,16 +187,13 @@ def test_a_confirmation_kept_when_the_table_gets_a_new_key_is_listed_not_sent(tm
     assert _confirm_rows(path) == []
 
 
-def test_the_old_link_lists_kept_lines_and_a_kept_confirmation_together(tmp_path, browser):
+def test_the_old_link_lists_kept_lines_and_a_kept_confirmation_together(tmp_path, browser, played):
     """A phone that kept both a line (typed offline, its key changed) and a confirmation: the old
     link's refusal page says both, lines first, and lists both, in the order they were made."""
-    path = _event(tmp_path, "competitive")
-    record = _game(path, seed=5)
-    texts = [t for t in requests_for(record)]
+    path, _ = played(tmp_path, "competitive")  # (the game over, written a move a request)
     served = _served(path)
     url = served.links["tables"][0]["url"]
     try:
-        _recorded(served, texts, mode="play")
         context = browser.new_context(viewport=PHONE, service_workers="block")
         side = _kept_by_a_closed_page(context, url)
         page = _opened(context, url)
@@ -240,7 +229,7 @@ def test_the_old_link_lists_kept_lines_and_a_kept_confirmation_together(tmp_path
 
 
 @pytest.mark.parametrize("first_try", ["hung before the server", "taken, its answer hung"])
-def test_a_confirmation_hanging_when_the_browser_is_online_again_is_sent_again_at_once(tmp_path, browser, first_try):
+def test_a_confirmation_hanging_when_the_browser_is_online_again_is_sent_again_at_once(tmp_path, browser, played, first_try):
     """NS taps Confirm; its request hangs (held, never answered: before the server, or after the
     server took it).  The page's clock is held still, so the 10 seconds after which a try is given
     up never come: only the browser's ``online`` event can send it again.  The Wi-Fi drops and
@@ -249,8 +238,7 @@ def test_a_confirmation_hanging_when_the_browser_is_online_again_is_sent_again_a
     answered from its store, never applied again).  Before, it waited behind the hanging try."""
     from datetime import datetime, timedelta
 
-    path = _event(tmp_path, "competitive")
-    record = _game(path, seed=5)
+    path, _ = played(tmp_path, "competitive")  # (the game over, written a move a request)
     served = _served(path)
     held: list = []
     bodies: list[str] = []
@@ -265,7 +253,6 @@ def test_a_confirmation_hanging_when_the_browser_is_online_again_is_sent_again_a
         held.append(route)
 
     try:
-        _recorded(served, list(requests_for(record)), mode="play")
         context = browser.new_context(viewport=PHONE, service_workers="block")
         page = _opened(context, served.links["tables"][0]["url"])
         page.wait_for_selector('#panel button[data-side="NS"]:not([disabled])', timeout=WAIT_MS)
@@ -289,19 +276,17 @@ def test_a_confirmation_hanging_when_the_browser_is_online_again_is_sent_again_a
     assert _confirm_rows(path) == [("confirm", "NS")]
 
 
-def test_a_confirmation_this_page_is_sending_when_the_table_gets_a_new_key_is_kept_and_listed(tmp_path, browser):
+def test_a_confirmation_this_page_is_sending_when_the_table_gets_a_new_key_is_kept_and_listed(tmp_path, browser, played):
     """NS taps Confirm; its tries find no server, and this page goes on sending it.  The director
     gives the table a new key meanwhile: the next try is refused for the key (403), which is not
     taken for a wrong PIN.  The page says its link opens the table no more and lists the
     confirmation, to confirm again on the new link; it stays on the phone (before, it was dropped
     as refused, with the server's words about the key, and nothing listed it)."""
-    path = _event(tmp_path, "competitive")
-    record = _game(path, seed=5)
+    path, _ = played(tmp_path, "competitive")  # (the game over, written a move a request)
     served = _served(path)
     url = served.links["tables"][0]["url"]
     words = WORDS["en"]
     try:
-        _recorded(served, list(requests_for(record)), mode="play")
         context = browser.new_context(viewport=PHONE, service_workers="block")
         page = _opened(context, url)
         page.wait_for_selector('#panel button[data-side="NS"]:not([disabled])', timeout=WAIT_MS)

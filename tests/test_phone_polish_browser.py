@@ -62,6 +62,61 @@ def _event(tmp_path: Path, game: str) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """``played(tmp_path, kind, pins=False)``: a copy, in ``tmp_path``, of an event whose round 1
+    table 1 holds a whole game (seed 5), written a move a request through the table's API in play
+    mode, as the tests about what the page does with a finished game (its confirmation) wrote it
+    before opening their page, each test its own game.  Written once a module for each kind of
+    event, and copied for each test (``copy_event``: SQLite's backup, the same rows), so every test
+    still has its own event file and its own server, and starts from the same table as before,
+    without writing the game again (a second or more of the server's and the test's time a test);
+    its keys (the tables', the director's and the director's PIN) made again for each copy, as
+    each test's own event had keys of its own.
+    ``kind``: a game of GAMES (the event of :func:`_event`), or ``"named"`` (a Competitive event of
+    Ana, Bo, Cy and Di: tests/tournament/test_venue_browser.py's).  ``pins``: its players' PINs made
+    before the game and the game written to a server asking for them, as those tests did.  The
+    copy's path and the PINs made (None without ``pins``)."""
+    from tests.tournament.helpers import copy_event
+    from tests.tournament.test_venue_browser import _event as _named
+    from tournament.event import venue as vn
+    from tournament.store import venue as venue_sql
+    from tournament.store.sqlite import now
+    from tournament.web.background import BackgroundVenue
+
+    made: dict = {}
+
+    def copy(tmp_path: Path, kind: str, pins: bool = False):
+        if (kind, pins) not in made:
+            where = tmp_path_factory.mktemp("played")
+            template = _named(where, "competitive", ["Ana", "Bo", "Cy", "Di"]) if kind == "named" else _event(where, kind)
+            made_pins = None
+            if pins:
+                store = open_event(template)
+                try:
+                    made_pins = vn.make_pins(store)
+                finally:
+                    store.close()
+            served = BackgroundVenue(template, pins=pins, rate=1e9, burst=10 ** 9)
+            try:
+                _recorded(served, list(requests_for(_game(template, seed=5))), mode="play")
+            finally:
+                served.close()
+            made[kind, pins] = (template, made_pins)
+        template, made_pins = made[kind, pins]
+        path = copy_event(template, tmp_path / template.name)
+        store = open_event(path)
+        try:  # keys of its own, as an event made for the test had: a page an earlier test left open
+            with store.write():  # (its context closed only with the module's) never opens this one
+                for key, table_id, _ in venue_sql.token_dates(store):
+                    venue_sql.replace_token(store, key, table_id, now())
+        finally:
+            store.close()
+        return path, made_pins
+
+    return copy
+
+
 def _sides(page) -> list[str]:
     return [i.split("-", 1)[1] for i in page.eval_on_selector_all("#panel input[id^='score-']", "xs => xs.map(x => x.id)")]
 
@@ -112,23 +167,17 @@ def _confirm_rows(path: Path) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("first_try", ["lost", "answer lost"])
-def test_a_confirmation_that_found_no_server_survives_a_reload_and_is_stored_once(tmp_path, browser, first_try):
+def test_a_confirmation_that_found_no_server_survives_a_reload_and_is_stored_once(tmp_path, browser, played, first_try):
     """The game is over; NS taps Confirm as the Wi-Fi drops (its request fails: "lost", or it
     reached the server and only the answer was lost).  The page is reloaded offline (the phone's
     browser killed and opened again): it still holds the confirmation and says so.  Back online, it
     is sent, with its same id: the server holds NS's confirmation once, and the table waits for
     EW's.  Before, it was kept in the page's memory only: reloaded, it was gone (the server never
     had it), and nothing on the page said so."""
-    path = tmp_path / "competitive.db"
-    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=4))
-    add_players(store, ["Ana", "Bo", "Cy", "Di"])
-    pair_next_round(store)
-    store.close()
-    record = _game(path, seed=5)
+    path, _ = played(tmp_path, "named")  # (the game over, written a move a request)
     served = _served(path)
     url = served.links["tables"][0]["url"]
     try:
-        _recorded(served, list(requests_for(record)), mode="play")
         context = browser.new_context(viewport=PHONE)
         page = _opened(context, url)
         page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
@@ -286,28 +335,23 @@ def test_the_outbox_is_sent_as_soon_as_the_browser_is_online_again(tmp_path, bro
     assert _bodies(path) == steps[:1]
 
 
-def test_a_kept_confirmation_refused_for_its_pin_is_listed_and_the_page_goes_on(tmp_path, browser):
+def test_a_kept_confirmation_refused_for_its_pin_is_listed_and_the_page_goes_on(tmp_path, browser, played):
     """With PINs: the confirmation kept through the reload carried a wrong PIN.  Sent once the
     connection is back, the server refuses it (403, its own refusal): it is listed under the board
     with the reason, to drop, the page goes on (a 403 to the outbox's write was taken for the link's
     key having changed, the table shut out), and NS confirms again with the right PIN."""
-    from tournament.event import venue as vn
     from tournament.web.background import BackgroundVenue
 
-    path = tmp_path / "competitive.db"
-    store = create_event(path, make_settings("Club night", "competitive", "rotating", seed=4))
-    add_players(store, ["Ana", "Bo", "Cy", "Di"])
-    pair_next_round(store)
-    pins = vn.make_pins(store)
-    table = store.tables(1)[0]
-    ns = [s.player for s in table.seats if s.side == "NS"]
-    store.close()
+    path, pins = played(tmp_path, "named", pins=True)  # (PINs made, then the game written a move a request)
+    store = open_event(path)
+    try:
+        ns = [s.player for s in store.tables(1)[0].seats if s.side == "NS"]
+    finally:
+        store.close()
     wrong = next(p for p in (f"{k:04d}" for k in range(10_000)) if p not in set(pins.values()))
-    record = _game(path, seed=5)
     served = BackgroundVenue(path, pins=True, rate=1e9, burst=10 ** 9)
     url = served.links["tables"][0]["url"]
     try:
-        _recorded(served, list(requests_for(record)), mode="play")
         context = browser.new_context(viewport=PHONE)
         page = _opened(context, url)
         page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",

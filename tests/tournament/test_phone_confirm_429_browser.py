@@ -36,10 +36,9 @@ from tests.browser import playwright_or_skip
 playwright_api = playwright_or_skip(server=True)
 
 from tests.test_phone_confirm_kept_browser import CONFIRM, WORDS, _confirm_rows, _first_side  # noqa: E402
-from tests.test_phone_polish_browser import _event  # noqa: E402
-from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _game, _recorded, _served, _shot  # noqa: E402
+from tests.test_phone_polish_browser import played  # noqa: E402,F401  (the finished game, written once, copied)
+from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _served, _shot  # noqa: E402
 from tests.tournament.test_venue_outbox_browser import _director_post, _opened  # noqa: E402
-from domrec.session import requests_for  # noqa: E402
 
 LIMIT = {
     "en": ("The server asks this phone to wait a moment (many requests from it in a short time): this "
@@ -97,17 +96,15 @@ class _RateLimit:
 
 
 @pytest.mark.parametrize("game, lang", [("competitive", "en"), ("castle-rock", "es")])
-def test_a_confirmation_met_by_the_rate_limit_waits_and_is_sent_again_by_itself(tmp_path, browser, game, lang):
+def test_a_confirmation_met_by_the_rate_limit_waits_and_is_sent_again_by_itself(tmp_path, browser, played, game, lang):
     """The side taps Confirm; the server answers as the device's rate limit (429, no pin_wait).
     The page says the confirmation waits and is sent again by itself (its buttons greyed), never
     the rate limit's "try again" in red; let through, it is sent again with its same id, and the
     side is confirmed: the server has one confirmation, nothing is listed."""
-    path = _event(tmp_path, game)
-    record = _game(path, seed=5)
+    path, _ = played(tmp_path, game)  # (the game over, written a move a request)
     served = _served(path)
     limit = _RateLimit()
     try:
-        _recorded(served, list(requests_for(record)), mode="play")
         context = browser.new_context(viewport=PHONE, service_workers="block")
         page = _opened(context, served.links["tables"][0]["url"] + f"?lang={lang}")
         side = _first_side(page)
@@ -132,15 +129,13 @@ def test_a_confirmation_met_by_the_rate_limit_waits_and_is_sent_again_by_itself(
     assert [row[0] for row in _confirm_rows(path)] == ["confirm"]
 
 
-def test_a_confirmations_429_with_pin_wait_is_still_its_refusal(tmp_path, browser):
+def test_a_confirmations_429_with_pin_wait_is_still_its_refusal(tmp_path, browser, played):
     """The table waits after wrong PINs (429 with pin_wait): the confirmation is refused, in the
     server's words, once; it is not sent again by itself, and its side may confirm again later."""
-    path = _event(tmp_path, "competitive")
-    record = _game(path, seed=5)
+    path, _ = played(tmp_path, "competitive")  # (the game over, written a move a request)
     served = _served(path)
     waits = _RateLimit(pin_wait=True)
     try:
-        _recorded(served, list(requests_for(record)), mode="play")
         context = browser.new_context(viewport=PHONE, service_workers="block")
         page = _opened(context, served.links["tables"][0]["url"])
         side = _first_side(page)
@@ -157,19 +152,17 @@ def test_a_confirmations_429_with_pin_wait_is_still_its_refusal(tmp_path, browse
 
 
 @pytest.mark.parametrize("waiting", ["rate limit", "no server"])
-def test_a_confirmation_waiting_when_the_table_gets_a_new_key_is_said_once_and_listed_once(tmp_path, browser, waiting):
+def test_a_confirmation_waiting_when_the_table_gets_a_new_key_is_said_once_and_listed_once(tmp_path, browser, played, waiting):
     """NS taps Confirm; it waits (the rate limit's 429, or tries that find no server).  The
     director gives the table a new key; the confirmation's next try reaches the server with the old
     key, which refuses it and applies nothing.  The message line says only that the link no longer
     opens the table (never the server's refusal of the key first), the confirmation is listed once,
     not sent, to confirm again on the new link, and nothing more is sent."""
-    path = _event(tmp_path, "competitive")
-    record = _game(path, seed=5)
+    path, _ = played(tmp_path, "competitive")  # (the game over, written a move a request)
     served = _served(path)
     limit = _RateLimit(lost=waiting == "no server")
     words = WORDS["en"]
     try:
-        _recorded(served, list(requests_for(record)), mode="play")
         context = browser.new_context(viewport=PHONE, service_workers="block")
         page = _opened(context, served.links["tables"][0]["url"])
         page.wait_for_selector('#panel button[data-side="NS"]:not([disabled])', timeout=WAIT_MS)

@@ -27,7 +27,7 @@ playwright_api = playwright_or_skip(server=True)
 from tests.tournament.test_venue_browser import (PHONE, WAIT_MS, _event, _game, _hold_the_first, _log,  # noqa: E402
                                                  _recorded, _rev, _served, _shot, _steps, _type,
                                                  _until_held)
-from tests.tournament.helpers import hand_by_hand  # noqa: E402
+from tests.tournament.helpers import copy_event, hand_by_hand  # noqa: E402
 from domrec.session import requests_for  # noqa: E402
 from tournament.web.background import BackgroundVenue  # noqa: E402
 
@@ -78,9 +78,28 @@ def _type_offline(page, text: str) -> None:
     assert page.input_value("#typed-text") == ""  # kept in the outbox, not left in the box
 
 
+def _competitive_event(tmp_path: Path) -> Path:
+    """A four-player Competitive event of the test's own, ``tmp_path/competitive.db``
+    (tests/tournament/test_venue_browser.py's, its round paired, nothing played).  Made once a test
+    process, beside the tests' own folders, and copied for each test (``copy_event``: SQLite's
+    backup, the same rows): making it is half a second of a core, the copy a few milliseconds, and
+    each test still has a file of its own to change."""
+    template = tmp_path.parent / "outbox-competitive-event" / "competitive.db"
+    if template not in _MADE:
+        template.parent.mkdir(exist_ok=True)
+        for left in template.parent.iterdir():  # (one this process began and never finished)
+            left.unlink()
+        _event(template.parent, "competitive", ["Ana", "Bo", "Cy", "Di"])
+        _MADE.add(template)
+    return copy_event(template, tmp_path / "competitive.db")
+
+
+_MADE: set[Path] = set()  # (the templates this process made, whole)
+
+
 def _competitive_table(tmp_path: Path, seed: int):
     """A four-player Competitive event served, with the typed lines of one simulated game of it."""
-    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    path = _competitive_event(tmp_path)
     return path, _steps(_game(path, seed=seed)), _served(path)
 
 
@@ -298,9 +317,16 @@ def test_a_retry_storm_stores_each_move_once(tmp_path, browser):
     assert _bodies(path) == steps[:6]
 
 
+#: What the second phone of :func:`_conflict` adds to the move it records: a comment of its own, so
+#: that its line is not the very line the first phone made offline (that one would be taken as the
+#: first phone's twin, not refused: tests/tournament/test_venue_twin_line.py).
+OTHER = " {the other phone}"
+
+
 def _conflict(browser, url: str, steps: list[str]):
     """Two phones at one table: the first, offline, types steps 1 and 2 while the second, online,
-    records step 1; the first is back online and its outbox sent.  (The first's context and page.)"""
+    records step 1 (with a comment of its own: OTHER); the first is back online and its outbox sent.
+    (The first's context and page.)"""
     one = browser.new_context(viewport=PHONE, service_workers="block")
     two = browser.new_context(viewport=PHONE, service_workers="block")
     first = _opened(one, url)
@@ -309,7 +335,7 @@ def _conflict(browser, url: str, steps: list[str]):
     one.set_offline(True)
     _type_offline(first, steps[1])
     _type_offline(first, steps[2])
-    _type(second, steps[1])  # the other phone, online, moves the table on
+    _type(second, steps[1] + OTHER)  # the other phone, online, moves the table on
     one.set_offline(False)
     _outbox(first, 0)
     return one, first
@@ -341,7 +367,7 @@ def test_a_conflict_loses_nothing_and_lists_the_refused_lines(tmp_path, browser)
         first.wait_for_selector("#refused", state="hidden", timeout=WAIT_MS)
     finally:
         served.close()
-    assert _bodies(path) == steps[:3]
+    assert _bodies(path) == [steps[0], steps[1] + OTHER, steps[2]]
 
 
 def test_lines_sent_after_a_conflict_are_not_said_to_be_refused(tmp_path, browser):
@@ -364,7 +390,7 @@ def test_lines_sent_after_a_conflict_are_not_said_to_be_refused(tmp_path, browse
         assert first.locator("#refused-list li").count() == 2  # (the earlier ones still listed)
     finally:
         served.close()
-    assert _bodies(path) == steps[:3]
+    assert _bodies(path) == [steps[0], steps[1] + OTHER, steps[2]]
 
 
 def test_the_outbox_survives_closing_the_tab_and_opening_the_link_offline(tmp_path, browser):
@@ -519,7 +545,7 @@ def test_the_outbox_sent_names_the_hands_the_page_holds_and_the_table_drawn_is_w
 
     from tournament.event.tables import table_record
 
-    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    path = _competitive_event(tmp_path)
     record = _game(path, seed=3)
     steps = list(requests_for(record))
     store = open_event(path)
@@ -750,7 +776,7 @@ def test_a_line_kept_while_this_phones_confirmation_was_on_its_way_says_this_pho
     The confirmation is taken; the line, sent after it on the older revision, is refused (nothing
     applied, nothing sent again) and listed saying that this phone's own tap went first, not that
     "another phone or tab of this table wrote first" (there is none)."""
-    path = _event(tmp_path, "competitive", ["Ana", "Bo", "Cy", "Di"])
+    path = _competitive_event(tmp_path)
     record = _game(path, seed=5)
     served = _served(path)
     try:
@@ -808,7 +834,7 @@ def test_after_a_refused_line_made_offline_the_banner_never_says_all_sent(tmp_pa
         assert first.inner_text("#outbox") == "all sent"  # (nothing refused listed any more)
     finally:
         served.close()
-    assert _bodies(path) == steps[:3]
+    assert _bodies(path) == [steps[0], steps[1] + OTHER, steps[2]]
 
 
 def _in_sight(page, selector: str) -> bool:
