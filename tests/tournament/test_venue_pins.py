@@ -244,6 +244,14 @@ def test_clear_takes_its_round_and_table_in_digits_0_to_9(tmp_path, typed):
     assert r.stderr.count("\n") == 1 and not r.stdout
 
 
+@pytest.mark.parametrize("typed", ["0/0", "0/1", "1/0"])
+def test_clear_says_rounds_and_tables_are_numbered_from_1(tmp_path, typed):
+    """``0/0`` is in digits 0-9: the refusal says what is wrong with it (a tester's finding)."""
+    path = _event(tmp_path)
+    r = CliRunner().invoke(app, ["pins", str(path), "--clear", typed])
+    assert r.exit_code == 2 and "numbered from 1" in r.stderr and repr(typed) in r.stderr, r.output
+
+
 def test_a_confirmation_names_the_player_whose_pin_it_was(tmp_path):
     path = _event(tmp_path)
     pins, sides, players = _pins_of(path)

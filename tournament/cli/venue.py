@@ -134,8 +134,8 @@ def _round_table(text: str, option: str = "--rotate-table", form: str = "ROUND/T
     """``2/5``: round 2, table 5, in digits 0-9 (int() reads any script's: ``٣/1`` would be 3/1)."""
     parts = text.strip().split("/")
     if len(parts) != 2 or not all(x.isascii() and x.isdigit() and 0 < len(x) < 7 and int(x) >= 1 for x in parts):
-        raise UnusableInput(f"{option} is {form}, a round and a table in digits 0-9, such as 2/5 (round 2, table 5), "
-                            f"not {text[:20]!r}")
+        raise UnusableInput(f"{option} is {form}, a round and a table numbered from 1 in digits 0-9, such as 2/5 "
+                            f"(round 2, table 5), not {text[:20]!r}")
     return int(parts[0]), int(parts[1])
 
 
