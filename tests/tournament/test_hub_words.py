@@ -313,3 +313,12 @@ def test_every_sentence_the_hub_refuses_with_is_listed_with_its_spanish() -> Non
     assert not missing, "\n".join(missing)
     for pattern in (*hub.REFUSALS, *league.REFUSALS, *league.TIEBREAKS.values(), league.NO_CLUB):
         assert spanish(pattern) != pattern, pattern
+
+
+def test_the_event_list_names_the_game_in_the_pages_language(hub) -> None:
+    """The hub's list of events says each event's game in the page's language, as the event's own
+    pages do (a tester saw "competitive · en directo" on the Spanish list)."""
+    client, _ = hub
+    spanish = client.get("/", headers={"accept-language": "es"}).text
+    assert "competitivo · en directo" in spanish and "competitive ·" not in spanish
+    assert "competitive · live" in client.get("/").text

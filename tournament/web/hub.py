@@ -62,6 +62,7 @@ from tournament.errors import UnusableInput
 from tournament.event import feed, league
 from tournament.event.public import NotPublic
 from tournament.pages import public as pages
+from tournament.pages import words
 from tournament.web import encoding, relay
 from tournament.web.files import WholeFiles
 from tournament.web.link import Answered, Heard, Refused, Said, Unreachable, describe
@@ -740,7 +741,7 @@ class Hub:
         html = self.templates[lang].get_template("hub.html.j2").render(
             groups=sorted(groups.items(), key=lambda kv: (kv[0] == ("", ""), kv[0])), lang=lang,
             leagues=sorted(self._leagues()),
-            languages=languages, strings=None)
+            languages=languages, strings=None, game_name=lambda game: words.game_name(game, lang))
         return HTMLResponse(html, headers={"vary": "Accept-Language, Cookie"})
 
     def _events(self) -> list[dict[str, Any]]:
