@@ -48,12 +48,14 @@ def test_a_board_changed_after_the_next_round_was_paired_says_so(swiss: Path) ->
     # Taken back: the match of tables 1-2 is scored on board 2 alone, a draw, not the win round 2 used.
     out = run("clear", event, *where, "--reason", "wrong table")
     assert "taken back" in out and NOTE in out
-    # Marked not played (the board is settled at both tables: the match is finished, drawn).
+    # Marked not played (the board is settled at both tables: the match is finished, drawn): it counts
+    # no more than taken back, so this change moves nothing of the standings, and says nothing.
     out = run("result", event, *where, "--not-played", "--reason", "ran out of time")
-    assert "not played" in out and NOTE in out
-    # The mark taken back, and a score entered afresh (not a replacement): the home team now loses it.
+    assert "not played" in out and "note:" not in out
+    # The mark taken back (nothing moves either), and a score entered afresh (not a replacement): the
+    # home team now loses it.
     out = run("clear", event, *where, "--reason", "it was played")
-    assert NOTE in out
+    assert "note:" not in out
     out = run("result", event, *where, "--score", "NS=0,EW=45")
     assert "stored" in out and NOTE in out
     # Replaced by the score round 2 was paired on: the standings are those again, and nothing is said.

@@ -37,7 +37,7 @@ from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _type  # noqa: E
 from tests.tournament.test_venue_desk_browser import _event as _desk_event  # noqa: E402
 from tests.tournament.test_venue_director_browser import _Phone  # noqa: E402
 from tests.tournament.test_venue_outbox_browser import (KEPT, _bodies, _competitive_table, _director_post,  # noqa: E402
-                                                       _opened, _type_offline)
+                                                       _NeverReaches, _opened, _type_offline)
 from tournament import open_event  # noqa: E402
 from tournament.web.background import BackgroundVenue  # noqa: E402
 
@@ -83,16 +83,46 @@ def _log(path, kind: str) -> list[str]:
         store.close()
 
 
-def _kept_by_a_closed_tab(context, url: str, steps: list[str]) -> None:
+class _Cut(_NeverReaches):
+    """:class:`_NeverReaches` that also notes the page of each write it failed."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.pages: list = []
+
+    def __call__(self, route) -> None:
+        request = route.request
+        if request.method == "POST" and self.text in (request.post_data or ""):
+            self.pages.append(request.frame.page)
+        super().__call__(route)
+
+
+def _kept_by_a_closed_tab(context, url: str, steps: list[str]) -> list[_Cut]:
     """The table's first line typed online, the next two offline (kept in the phone's outbox), then
-    the tab closed with them waiting."""
+    the tab closed with them waiting.  The two lines' writes keep failing as offline ones until the
+    test takes the routes returned away (:func:`_uncut`), and each route notes the page of every
+    write it failed, so that the page opened again is shown to have sent none of them.  (Now and
+    then, under load, the line typed offline was found on the server right after the page was
+    opened again; where it comes from is not found yet: see the README's note on this test.)"""
     page = _opened(context, url)
     _type(page, steps[0])
+    cut = [_Cut(steps[1]), _Cut(steps[2])]
+    for each in cut:
+        context.route("**/api/v1/tables/**", each)
     context.set_offline(True)
     _type_offline(page, steps[1])
     _type_offline(page, steps[2])
     page.close()
     context.set_offline(False)
+    return cut
+
+
+def _uncut(context, cut: list[_Cut], page) -> None:
+    """The routes of :func:`_kept_by_a_closed_tab` taken away, ``page`` (opened again) having sent
+    none of the two lines meanwhile."""
+    for each in cut:
+        context.unroute("**/api/v1/tables/**", each)
+    assert all(p is not page for each in cut for p in each.pages)
 
 
 def _opened_while_the_outbox_is_held(context, url: str):
@@ -118,9 +148,10 @@ def test_an_outbox_read_answering_late_is_merged_and_its_lines_sent_once_in_orde
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
         context.route("**/static/pyodide/**", lambda route: route.abort())
-        _kept_by_a_closed_tab(context, url, steps)
+        cut = _kept_by_a_closed_tab(context, url, steps)
         page = _opened_while_the_outbox_is_held(context, url)
         assert _bodies(path) == steps[:1]
+        _uncut(context, cut, page)
         page.evaluate("() => window.releaseOutbox()")
         page.wait_for_function("() => document.body.dataset.outbox === '0'"
                                " && document.getElementById('outbox').textContent === 'all sent'", timeout=WAIT_MS)
@@ -141,8 +172,9 @@ def test_an_outbox_read_answering_after_the_page_locked_itself_lists_its_lines_n
     try:
         context = with_clock(browser.new_context(viewport=PHONE, service_workers="block"))
         context.route("**/static/pyodide/**", lambda route: route.abort())
-        _kept_by_a_closed_tab(context, url, steps)
+        cut = _kept_by_a_closed_tab(context, url, steps)
         page = _opened_while_the_outbox_is_held(context, url)
+        _uncut(context, cut, page)
         _director_post(served, "/api/v1/tables/1/1/key", {})
         refresh_now(context, 5000)  # (the page's next refresh: refused for the key)
         page.wait_for_function("() => document.body.dataset.locked === 'yes'", timeout=WAIT_MS)
