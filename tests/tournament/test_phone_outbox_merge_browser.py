@@ -103,7 +103,7 @@ def _kept_by_a_closed_tab(context, url: str, steps: list[str]) -> list[_Cut]:
     test takes the routes returned away (:func:`_uncut`), and each route notes the page of every
     write it failed, so that the page opened again is shown to have sent none of them.  (Now and
     then, under load, the line typed offline was found on the server right after the page was
-    opened again; where it comes from is not found yet: see the README's note on this test.)"""
+    opened again; where it comes from is not found yet.)"""
     page = _opened(context, url)
     _type(page, steps[0])
     cut = [_Cut(steps[1]), _Cut(steps[2])]
