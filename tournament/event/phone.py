@@ -13,7 +13,9 @@ state and the scores are the server's, word for word.
 Only what a table does by itself is answered here (``dgn``, ``mode``, ``call``; and the reads
 ``state`` and ``options``).  A confirmation and the director's writes need the event file: they
 are refused with :data:`~tournament.event.table_log.SERVER_ONLY` (status 503) and wait for the
-connection.
+connection.  Nor does a state made here say the wait after wrong PINs (the server's ``pin_wait``,
+:meth:`tournament.event.venue.Venue._with_pin_wait`): only the event file knows it, and the page
+counts down the wait it last heard of from the server.
 
 A replayed table is kept between calls, so a move costs one request through the recorder, as on
 the server: the next call whose rows extend the kept ones takes only the new rows.  After a

@@ -1045,7 +1045,7 @@ class Venue:
         with self.lock:
             table = found if found is not None else self.table(round_no, table_no)
             shown = self._key_state if table_key else self._state
-            return shown(table, self._current(table), said or [])
+            return self._with_pin_wait(table, shown(table, self._current(table), said or []))
 
     def state_with_log(self, round_no: int, table_no: int, after: int = 0, state: bool = True,
                        table_key: bool = False) -> dict[str, Any]:
@@ -1068,7 +1068,7 @@ class Venue:
             else:
                 facts, live, logged = view
                 rows = [_for_the_table(row) for row in logged if row[0] > after]
-            answer = table_log.state(facts, live, []) if state else {"rev": live.rev}
+            answer = self._with_pin_wait(table, table_log.state(facts, live, [])) if state else {"rev": live.rev}
             answer["log"] = {"template": self._template_json(table), "facts": facts.to_json(),
                              "after": after, "rows": rows}
             return answer
@@ -1227,6 +1227,20 @@ class Venue:
         """The table's state (:func:`tournament.event.table_log.state`); ``result``: its result as the
         caller has just read it (False: read it)."""
         return table_log.state(self._facts(table, result), live, said)
+
+    def _with_pin_wait(self, table: Table, answer: dict[str, Any]) -> dict[str, Any]:
+        """A table's state as read (:meth:`state`, :meth:`state_with_log`) with ``pin_wait``, the
+        seconds its confirmations still wait after wrong PINs (:meth:`_check_pin`; the 429's
+        ``pin_wait``), while they wait (else none: no wait, or no ``--pins``).  The table's page
+        counts it down, and its refresh (every 5 seconds) finds it gone once the director clears
+        the wrong PINs.  A write's answer does not carry it (a move costs no read more: the page's
+        refresh says it).  Not one of the table's :class:`~tournament.event.table_log.Facts`: the
+        phone's engine replays those offline and cannot know a wait (its states have none)."""
+        if self.pins:
+            left = _seconds_until(venue_sql.pin_tries(self.store, table.id)[1], self.clock())
+            if left:
+                answer["pin_wait"] = left
+        return answer
 
     def _finished_words(self) -> str | None:
         """Where the event's rounds are all seated and played and nothing is left to pair (a duplicate

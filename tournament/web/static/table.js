@@ -230,6 +230,7 @@
       entry.refused = entry.path === "/confirm"
         ? t("not sent: this link no longer opens the table; confirm again on the table's new link")
         : t("not sent: this link no longer opens the table; type it again on the table's new link");
+      entry.notSent = true;  // (listed as not sent, not as refused: banner)
       db.put(forgetPin(entry));
     }
     banner();
@@ -307,6 +308,64 @@
   // the one just sent and the words name the move; the place helps only within several lines.
   const placeless = (body, text) => (body && typeof body.text === "string" && !body.text.includes("\n")
     && typeof text === "string" ? text.replace(/^1:\d+: /, "") : text);
+  // The table's wait after wrong PINs (docs/venue.md, "PINs"): the message line says it, with the
+  // seconds left counted down by the page's own clock from what the server last said (a
+  // confirmation's 429, or a read's state: its pin_wait), set again by a read that finds it
+  // otherwise (another wrong PIN made it longer); once it is over, or the director has cleared the
+  // wrong PINs (a read finds none while seconds were left), the line says confirmations are taken
+  // again.  Before, the line kept the server's words of the moment ("wait 59 seconds more") however
+  // long it stood, after the wait and after the director's clear alike.  The line is the wait's as
+  // long as it says it: once something else is said there (a move), it is left to that.
+  // <body data-pin-wait> holds the seconds shown (none while the table does not wait).
+  let pinWait = null;  // {until: Date.now() when it ends, said: the line said of it last, or null}
+  let pinTick = null;
+  const pinWords = (left) => (left === 1
+    ? t("too many wrong PINs at this table: confirmations wait 1 second more (the director can clear them)")
+    : t("too many wrong PINs at this table: confirmations wait %(n)s seconds more (the director can clear them)", { n: left }));
+  const pinLeft = () => (pinWait ? Math.ceil((pinWait.until - Date.now()) / 1000) : 0);
+  const pinSaid = () => pinWait && pinWait.said !== null && $("message").textContent === pinWait.said;
+  function pinShow() {
+    clearTimeout(pinTick);
+    pinTick = null;
+    if (gone && pinWait) { pinWait = null; delete document.body.dataset.pinWait; }  // (the link opens the table no more)
+    if (!pinWait) return;
+    const left = pinLeft();
+    if (left <= 0) { pinEnd(t("the wait after wrong PINs is over: confirmations are taken again")); return; }
+    document.body.dataset.pinWait = String(left);
+    if (pinSaid()) { pinWait.said = pinWords(left); say(pinWait.said, "bad"); }
+    // (the next second's line when the count goes down: a clock moved on by a test too)
+    pinTick = setTimeout(pinShow, Math.max(1, pinWait.until - Date.now() - (left - 1) * 1000));
+  }
+  function pinEnd(words) {
+    const ours = pinSaid();
+    clearTimeout(pinTick);
+    pinTick = null;
+    pinWait = null;
+    delete document.body.dataset.pinWait;
+    if (ours) say(words, "good");
+  }
+  // ``seconds`` as the server said them; ``said``: the line says it now (a confirmation refused
+  // for it; a read that finds the confirmations waiting, their buttons shown)
+  function pinWaits(seconds, said) {
+    const until = Date.now() + seconds * 1000;
+    if (!pinWait) pinWait = { until, said: null };
+    else if (Math.abs(pinLeft() - seconds) > 1) pinWait.until = until;  // (not a second's rounding: the wait changed)
+    if (said) { pinWait.said = pinWords(Math.max(1, pinLeft())); say(pinWait.said, "bad"); }
+    pinShow();
+  }
+  // A read of the table: the wait it says (none when over or cleared).
+  function pinHeard(data) {
+    if (!data || !data.pins) return;
+    const seconds = Number(data.pin_wait) || 0;
+    if (seconds > 0) {
+      // (first heard of here, a page opened again meanwhile or the wait begun by a wrong PIN: said
+      // where the confirmation's buttons are shown)
+      pinWaits(seconds, !pinWait && data.status !== "confirmed" && !!(data.game && data.game.over));
+    } else if (pinWait) {
+      pinEnd(pinLeft() > 1 ? t("the director cleared the wrong PINs: confirmations are taken again")
+                           : t("the wait after wrong PINs is over: confirmations are taken again"));
+    }
+  }
   function call(method, path, body, extra) {
     if (gone) return chain;
     if (method === "GET") return refresh();
@@ -455,7 +514,10 @@
       // deliver tells them apart (a read) and says it, once.  (Said here first, the server's
       // words about the key stood on the line until the page's own replaced them.)
       else if (response.status === 403 && persist && path === "/confirm" && !extra.headers && !data.state) answer.judge = true;
+      // A confirmation refused as the table waits after wrong PINs: the wait's line, counted down.
+      else if (response.status === 429 && data.pin_wait > 0 && path === "/confirm" && !extra.headers) pinWaits(data.pin_wait, true);
       else refused(data.error || t("refused (%(status)s)", { status: response.status }));
+      if (response.ok && method === "GET" && !path) pinHeard(data);
     } catch (e) {
       if (stop && stop.aborted) { abandoned = true; return answer; }  // (a write came: the refresh is dropped)
       busyServer = false;  // (no answer now: the server's "busy" of before is not what is true any more)
@@ -722,6 +784,7 @@
       for (let entries = waiting(); entries.length && !lost; entries = waiting()) for (const entry of entries) {
         if (broken && entry.path !== "/call") {
           entry.refused = NOT_SENT;
+          entry.notSent = true;
           await db.put(forgetPin(entry));
           refusedNow += 1;
           refusedNowList.push(entry);
@@ -916,10 +979,16 @@
     // are confirmed again on their button, not retyped; else the lines' words (the page's own).
     if (!linesWords && $("refused-title")) linesWords = [$("refused-title").textContent, $("refused-note").textContent];
     const confirmations = refused.length > 0 && refused.every((x) => x.path === "/confirm");
+    // Lines none of which the server refused (each only not sent: the table's link changed, or a
+    // line before it was refused and has been dropped) are not headed as refused; and once the
+    // link is gone, none is retyped here (no Retype button): typed again on the new link.
+    // (before, a line never sent after a key rotation was listed under "… that the server refused")
+    const notSent = refused.length > 0 && refused.every((x) => x.notSent || x.refused === NOT_SENT);
     if (linesWords) {
-      $("refused-title").textContent = !confirmations ? linesWords[0]
+      $("refused-title").textContent = !confirmations ? (notSent ? t("Lines made offline that were not sent") : linesWords[0])
         : refused.length === 1 ? t("A confirmation the server did not take") : t("Confirmations the server did not take");
-      $("refused-note").textContent = !confirmations ? linesWords[1]
+      $("refused-note").textContent = !confirmations
+        ? (gone ? t("The table's stored moves stand. Type these lines again on the table's new link, then drop them here.") : linesWords[1])
         : gone ? t("The game's result is not confirmed by it: confirm again on the table's new link, then drop it here.")
           : t("The game's result is not confirmed by it: confirm again (with a right PIN, where the event uses PINs), or drop it.");
     }
