@@ -265,6 +265,18 @@ def comparable_moves(theirs: dict, mine: dict, keep_deal: bool) -> list[dict]:
     return [{**m, "draw": next(order)} if m.get("draw") is True else m for m in moves]
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject's addopts): a worker a core, and one more.  Much of the run waits
+    rather than computes (a page waiting on its server and on its own timers, a server or a
+    recorder started and killed, tmux's screen read): with a worker a core the two cores were busy
+    about half the time (2026-12-07, on two cores, idle: 941 s of CPU in an 891 s run), and a third
+    worker fills some of those waits (the same code in 844 s, 1,016 s of CPU: a twentieth less time,
+    not more; README, "Setup, tests").  Earlier measures on this machine found three no faster
+    than two: the gain is small, and the run's verdict does not depend on it."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cores + 1
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--long", action="store_true", default=False,
                      help="also run the tests marked long (thorough property runs, tens of minutes)")
