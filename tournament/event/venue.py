@@ -862,6 +862,7 @@ class Venue:
         self.clock = clock
         self.idle_minutes = idle_minutes
         self._next_rounds: dict[int, tuple[int, dict[int, tuple[int, str]], set[int]]] = {}
+        self._finished: tuple[int, str | None] | None = None  # (the change seq, _finished_words then)
         self.lock = threading.RLock()
         self._live: dict[int, Live] = {}
         self._seated: dict[int, tuple[SeatAssignment, ...]] = {}  # the seats each live game was made for
@@ -1252,6 +1253,16 @@ class Venue:
         s = self.store.settings
         if not (s.duplicate or (s.teams and s.team_schedule == "round-robin")):
             return None
+        # Worked out once per change of the event (a result, a round paired), not at every refresh
+        # of every confirmed table's page of the last round (the event's status reads every table).
+        seq = changes.latest_seq(self.store)
+        if self._finished is None or self._finished[0] != seq:
+            self._finished = (seq, self._finished_now())
+        return self._finished[1]
+
+    def _finished_now(self) -> str | None:
+        """:meth:`_finished_words`, worked out from the file."""
+        s = self.store.settings
         if event_progress.status(self.store) != event_progress.FINISHED:
             return None
         if s.duplicate:
