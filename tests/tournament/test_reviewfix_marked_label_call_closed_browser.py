@@ -27,7 +27,9 @@ from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _served  # noqa:
 
 def _open(page, table: int) -> None:
     page.locator(f'#tables tbody tr[data-table="{table}"]').locator("button").click(timeout=WAIT_MS)
-    page.wait_for_selector(f'#detail-title:has-text("{table}")', timeout=WAIT_MS)
+    # (the title's own table, "table 1:" or "mesa 1:": "Round 1, table 2" has a 1 in it too, and a
+    # wait for any "1" passed before the list was the new table's)
+    page.wait_for_selector(f'#detail-title:text-matches("(table|mesa) {table}:")', timeout=WAIT_MS)
     page.wait_for_selector("#board-not-played", state="visible", timeout=WAIT_MS)
 
 
