@@ -255,14 +255,18 @@ _NOT_UTF8 = re.compile("[\udc80-\udcff]")
 
 class _Piped:
     """The piped text, read a line at a time (:meth:`readline`), counting its lines so that a line
-    that cannot be read is refused at its place, as every other problem of the text is."""
+    that cannot be read is refused at its place, as every other problem of the text is.
+
+    A carriage return alone (an old Mac's line end, ``tr '\\n' '\\r'``) ends a line here as it does
+    for ``domrec validate``: Python's standard input ends lines at line feeds only, so such a
+    text came as one line, which the header's reading took whole as tags, and nothing of the
+    game was recorded (the command said "0 hands" and succeeded)."""
 
     def __init__(self, stream: Any) -> None:
         self.stream = stream
         self.lines = 0
-        #: Carriage returns alone (an old Mac's line ends) in the lines read before: each ends a
-        #: line for the reader, not for this stream's ``readline``.
-        self.returns = 0
+        #: The lines of the last read that a carriage return alone split, not yet given.
+        self._held: list[str] = []
 
     def readline(self) -> str:
         """The next piped line, read at most :data:`MAX_RECORD_BYTES` characters at a time, so
@@ -272,32 +276,31 @@ class _Piped:
         arrives as U+DC80…U+DCFF, which the Unicode check would call a ``"\\udced"`` escape the
         user never wrote.  Such a line is refused as what it is, text that is not UTF-8, at the
         line and column of its first such byte (as ``domrec validate`` refuses a file)."""
-        line = self.stream.readline(MAX_RECORD_BYTES + 1)
-        if not line:
-            return line
+        if not self._held:
+            read = self.stream.readline(MAX_RECORD_BYTES + 1)
+            if not read:
+                return read
+            if len(read) > MAX_RECORD_BYTES and not read.endswith("\n"):
+                where = (f"standard input from line {self.lines + 1} on" if _RETURN_ALONE.search(read)
+                         else f"line {self.lines + 1} of standard input")
+                raise _Unreadable(f"{where} is longer than {size_text(MAX_RECORD_BYTES)}, the limit for a DGN "
+                                  "text; it and the rest were not read")
+            self._held = _RETURN_ALONE.split(read) if "\r" in read else [read]
+            if not self._held[-1]:  # (the read ended at a carriage return alone)
+                self._held.pop()
+        line = self._held.pop(0)
         self.lines += 1
-        if len(line) > MAX_RECORD_BYTES and not line.endswith("\n"):
-            raise _Unreadable(f"line {self.lines} of standard input is longer than {size_text(MAX_RECORD_BYTES)}, "
-                              "the limit for a DGN text; it and the rest were not read")
         bad = _NOT_UTF8.search(line)
         if bad is not None:  # (a byte-order mark opening the text is no column of it)
             column = bad.start() + 1 - (self.lines == 1 and line.startswith("\ufeff"))
-            # (a carriage return alone ends a line for the reader, as in an old Mac's text: counted so)
-            breaks = _RETURN_ALONE.finditer(line, 0, bad.start())
-            ends = [m.start() for m in breaks]
-            row = self.lines + self.returns + len(ends)
-            if ends:
-                column = bad.start() - ends[-1]
-            raise _Unreadable(f"line {row}, column {column}: the text is not UTF-8 (byte "
+            raise _Unreadable(f"line {self.lines}, column {column}: the text is not UTF-8 (byte "
                               f"0x{ord(bad.group()) - 0xDC00:02X}); save the text as UTF-8: this line and the "
                               "rest were not read")
-        if "\r" in line:
-            self.returns += len(_RETURN_ALONE.findall(line))
         return line
 
 
-#: A carriage return that no line feed follows.
-_RETURN_ALONE = re.compile("\r(?!\n)")
+#: The place after a carriage return that no line feed follows: a line ends there.
+_RETURN_ALONE = re.compile("(?<=\r)(?!\n)")
 
 
 def _read_header(stdin: Any) -> tuple[str, int, str | None]:
