@@ -204,6 +204,12 @@ class Game:
         return list(self._match.tile_set())
 
     @property
+    def deal_rule(self) -> str:
+        """The rule a deal's own slips are said under in this game (a tile dealt twice): the
+        recorder's check of a deal line names the rule a validation names."""
+        return self._match.deal_rule
+
+    @property
     def winner(self) -> str | None:
         if self._current is not None:  # a hand in play: nobody has won yet (see :attr:`over`)
             return None

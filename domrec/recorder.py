@@ -871,8 +871,7 @@ class Recorder:
         seen: dict[Any, str] = {}
 
         def holder(key: str, seat: str | None) -> str:
-            return {"hands": f"{seat} has it too", "piles": f"{seat}'s pile has it too"}.get(
-                key, f"the {key} has it too")
+            return {"hands": f"{seat}", "piles": f"{seat}'s pile"}.get(key, f"the {key}")
 
         for key in ("hands", "piles"):
             for seat, texts in (before.get(key) or {}).items():
@@ -891,10 +890,11 @@ class Recorder:
             if t not in valid:
                 said = f"{text} is not a tile of the {name} set" if name else f"{text} is not a tile of this game's set"
             elif t in seen:
-                said = f"{text} is dealt twice ({seen[t]}); the set has one of each tile"
+                said = (f"{text} is dealt twice ({seen[t]} has it {'twice' if seen[t] == who else 'too'}); the set "
+                        f"has one of each tile")
             if said is not None:
                 number = g.hand_number if g.in_hand else g.hand_number + 1
-                return _tile_column(line, k), f"hand {number}: {said} [the deal]"
+                return _tile_column(line, k), f"hand {number}: {said} [{g.deal_rule}]"
             seen[t] = who
         return None
 

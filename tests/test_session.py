@@ -243,6 +243,11 @@ def test_a_request_has_a_bounded_number_of_characters():
     assert session.accepted == [comment]
 
 
+#: Each game's deal rule, as the Spanish catalog names it.
+ES_DEAL_RULE = {"competitive": "competitivo: el reparto", "horse-race": "Horse Race: el reparto",
+                "broadway": "Broadway: partida (el reparto)", "castle-rock": "Castle Rock: el reparto"}
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_a_deal_line_with_a_tile_not_of_the_set_or_dealt_twice_is_refused_at_the_tile(config):
     """A deal line was taken whatever tiles it named (``deal N 9-9`` in a double-six game, ``6-6``
@@ -265,20 +270,24 @@ def test_a_deal_line_with_a_tile_not_of_the_set_or_dealt_twice_is_refused_at_the
     with pytest.raises(RequestRefused) as e:
         session.take(f"hand 1\ndeal {first} 1-0 {wrong}")
     name = {6: "double-six", 9: "double-nine", 12: "double-twelve"}[top]
+    # (the game's own deal rule, the one a validation names for the same slip)
+    rule = {"competitive": "competitive: the deal", "horse-race": "horse-race: the deal",
+            "broadway": "broadway: game (the deal)", "castle-rock": "castle-rock: the deal"}[config[0]]
     assert e.value.refusal.text() == (f"2:{len(first) + 11}: hand 1: {wrong} is not a tile of the {name} set "
-                                      f"[the deal]")
+                                      f"[{rule}]")
     assert session.accepted == []
     with pytest.raises(RequestRefused) as e:
         session.take(f"hand 1\ndeal {first} 6-6 1-0 6-6")
-    assert e.value.refusal.text() == (f"2:{len(first) + 15}: hand 1: 6-6 is dealt twice ({first} has it too); "
-                                      f"the set has one of each tile [the deal]")
+    assert e.value.refusal.text() == (f"2:{len(first) + 15}: hand 1: 6-6 is dealt twice ({first} has it twice); "
+                                      f"the set has one of each tile [{rule}]")
     session.take(f"hand 1\ndeal {first} 6-6 1-0")
     with pytest.raises(RequestRefused) as e:
         session.take(f"deal {second} 2-2 0-1")  # (1-0 written the other way round)
     assert e.value.refusal.text() == (f"1:{len(second) + 11}: hand 1: 0-1 is dealt twice ({first} has it too); the "
-                                      f"set has one of each tile [the deal]")
+                                      f"set has one of each tile [{rule}]")
     assert phrases.translate(e.value.refusal.text(), "es").endswith(
-        f"mano 1: 0-1 se reparte dos veces ({first} también la tiene); el juego tiene una ficha de cada [el reparto]")
+        f"mano 1: 0-1 se reparte dos veces ({first} también la tiene); el juego tiene una ficha de cada "
+        f"[{ES_DEAL_RULE[config[0]]}]")
     session.take(f"deal {first} 6-5 1-1")  # (the seat's line typed again replaces it: 1-0 is free again)
     session.take(f"deal {second} 2-2 0-1")
 

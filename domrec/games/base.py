@@ -310,6 +310,11 @@ class Match(Protocol):
     #: seat's tiles are whatever the others were not dealt.
     deals_whole_set: bool
 
+    #: The rule a deal's own slips are said under (a tile dealt twice, one not of the set): the
+    #: game's deal rule, so that the recorder, checking a deal line as it is typed, names the rule
+    #: the validation names for the same slip.
+    deal_rule: str
+
 
 class Engine(Protocol):
     """One game: its name, rule options and how to start a match."""
@@ -530,22 +535,24 @@ def check_unique(groups: Iterable[tuple[str, list[Tile], list[str]]], rule: str 
     for where, tiles, texts in groups:
         for i, t in enumerate(tiles):
             if t in seen:
-                raise DealError(f"{texts[i]} is dealt twice ({_holder(seen[t])}); the set has one of each tile",
-                                rule, f"{where}/{i}")
+                raise DealError(f"{texts[i]} is dealt twice ({_holder(seen[t], seen[t] == where)}); the set has "
+                                f"one of each tile", rule, f"{where}/{i}")
             seen[t] = where
 
 
-def _holder(where: str) -> str:
+def _holder(where: str, same: bool = False) -> str:
     """Who else was dealt a tile, in a player's words (``where``: the group's place in the
-    record, ``/deal/hands/N``): "N has it too", "the boneyard has it too"."""
+    record, ``/deal/hands/N``): "N has it too", "the boneyard has it too"; ``same``: the tile is
+    twice in that very group, "N has it twice" (not "N has it too" of N's own second one)."""
     steps = [s.replace("~1", "/").replace("~0", "~") for s in where.split("/")]
+    has = "has it twice" if same else "has it too"
     if len(steps) == 4 and steps[2] == "hands":
-        return f"{steps[3]} has it too"
+        return f"{steps[3]} {has}"
     if len(steps) == 4 and steps[2] == "piles":
-        return f"{steps[3]}'s pile has it too"
+        return f"{steps[3]}'s pile {has}"
     if len(steps) == 3 and steps[2] in ("boneyard", "row"):
-        return f"the {steps[2]} has it too"
-    return f"also at {where}"
+        return f"the {steps[2]} {has}"
+    return f"twice at {where}" if same else f"also at {where}"
 
 
 def pass_round(first: str, count: int, after: Callable[[str], str]) -> list[Move]:

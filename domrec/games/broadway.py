@@ -1341,6 +1341,7 @@ class BroadwayMatch:
 
     #: The four players are dealt all 28 tiles: one seat's tiles are what the others were not dealt.
     deals_whole_set = True
+    deal_rule = R_DEAL
 
     def tile_set(self) -> list[Tile]:
         return list(T.DOUBLE_SIX)

@@ -823,8 +823,8 @@ class CastleRockMatch:
             groups.append(("/deal/boneyard", order, deal.boneyard))
         everything = [t for _, tiles, _ in groups for t in tiles]
         if len(set(everything)) != len(everything):
-            base.check_unique((where if where.startswith("/") else f"/deal/hands/{_escape(where)}", tiles,
-                               list(texts)) for where, tiles, texts in groups)
+            base.check_unique(((where if where.startswith("/") else f"/deal/hands/{_escape(where)}", tiles,
+                                list(texts)) for where, tiles, texts in groups), R_DEAL)
         if order is not None and len(order) != rest:
             raise DealError(f"the boneyard lists {len(order)} tiles, but {rest} tiles of the {set_name} set "
                             f"are left after the deal and the row: list them all, in draw order",
@@ -935,6 +935,7 @@ class CastleRockMatch:
 
     #: The players are dealt two tiles each: the row and the boneyard hold the rest of the set.
     deals_whole_set = False
+    deal_rule = R_DEAL
 
     def tile_set(self) -> list[Tile]:
         """Every tile of the set this match plays with (``rules.options.set``)."""

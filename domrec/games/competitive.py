@@ -684,6 +684,7 @@ class OpenCompetitiveHand(CompetitiveHand):
 class CompetitiveMatch:
     #: The four players are dealt the whole set: no boneyard.
     deals_whole_set = True
+    deal_rule = R_DEAL
 
     def clone(self, memo: dict[int, Any] | None = None) -> "CompetitiveMatch":
         """A copy of this match whose containers are its own (the Game API's checkpoints: a

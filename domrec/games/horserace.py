@@ -1504,7 +1504,7 @@ class HorseRaceMatch:
         if deal.boneyard is not None:
             boneyard = base.parse_tiles(deal.boneyard, "/deal/boneyard", SET, "double-six", R_BONEYARD)
             groups.append(("/deal/boneyard", boneyard, list(deal.boneyard)))
-        base.check_unique(groups)
+        base.check_unique(groups, R_DEAL)
         undealt = ALL_TILES
         for seat in self.seats:
             for t in dealt[seat]:
@@ -1551,6 +1551,7 @@ class HorseRaceMatch:
 
     #: Horse Race always leaves a boneyard: no seat's tiles follow from the others'.
     deals_whole_set = False
+    deal_rule = R_DEAL
 
     def tile_set(self) -> list[Tile]:
         return list(SET_TILES)
@@ -1572,7 +1573,7 @@ class HorseRaceMatch:
     def _check_open_boneyard(self, texts: tuple[str, ...]) -> list[Tile]:
         where = "/deal/boneyard"
         bone = base.parse_tiles(texts, where, SET, "double-six", R_BONEYARD)
-        base.check_unique([(where, bone, list(texts))])
+        base.check_unique([(where, bone, list(texts))], R_BONEYARD)
         left = len(SET_TILES) - len(self.seats) * self.size
         if len(bone) != left:
             raise DealError(f"the boneyard lists {len(bone)} tiles, but {left} are left after dealing "

@@ -1368,6 +1368,9 @@ class RoadsMatch:
 
     # --- format 1.1: open hands, score-sheet hands -----------------------------------
 
+    #: A tile dealt more often than the set holds it is a fault of the sets' rule.
+    deal_rule = R_SETS
+
     #: Four players are dealt the whole set as stocks; three players keep 12 tiles in piles.
     @property
     def deals_whole_set(self) -> bool:

@@ -246,7 +246,7 @@ FAULTY_DEALS = {
                        "/hands/0/deal/hands/N/0 (hand 1): 7-1 is not a tile of the double-six set [broadway: game "
                        "(the deal)]"),
     "twice in one hand": (lambda d: d["N"].__setitem__(1, d["N"][0]),
-                          "/hands/0/deal/hands/N/1 (hand 1): 6-5 is dealt twice (N has it too); the set "
+                          "/hands/0/deal/hands/N/1 (hand 1): 6-5 is dealt twice (N has it twice); the set "
                           "has one of each tile [broadway: game (the deal)]"),
 }
 

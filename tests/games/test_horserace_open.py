@@ -346,7 +346,7 @@ def test_an_open_hand_gives_nobodys_tiles_and_at_most_a_whole_boneyard():
     assert e.value.rule == R + "the deal" and e.value.where == "/deal/hands"
     for bone, where, rule in ((BONE_A[:-1], "/deal/boneyard", R + "the boneyard (draw order)"),
                               (BONE_A[:-1] + ["7-0"], "/deal/boneyard/13", R + "the boneyard (draw order)"),
-                              (BONE_A[:-1] + ["5-4"], "/deal/boneyard/13", "the set")):  # as in a known deal
+                              (BONE_A[:-1] + ["5-4"], "/deal/boneyard/13", R + "the boneyard (draw order)")):
         with pytest.raises(DealError) as e:
             open_hand(_match(), boneyard=bone)
         assert e.value.rule == rule and e.value.where == where
