@@ -129,6 +129,7 @@ def test_a_board_entered_and_corrected_with_how_it_ended(tmp_path: Path, browser
         assert es.inner_text("#result-board-state") == \
             "El tablero 2 aún no tiene resultado en esta mesa: al guardar se introduce."
         es.select_option("#result-board", "1")
+        es.wait_for_selector('#result-board-state[data-board="1"]', timeout=WAIT_MS)
         assert es.inner_text("#result-board-state") == \
             "El tablero 1 tiene su resultado: NS 47, EW 0, terminó en dominó. Al guardar se corrige."
         assert [o.inner_text() for o in es.locator("#result-ended option").all()] == ["dominó", "tranque"]

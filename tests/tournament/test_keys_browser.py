@@ -68,11 +68,11 @@ def test_a_new_key_from_the_directors_page_and_the_page_stopped_by_its_own(tmp_p
 
         # Asked once more; "Cancel" changes nothing.
         page.locator("#new-key").tap()
-        assert page.locator("#key-confirm").is_visible()
+        page.wait_for_selector("#key-confirm", state="visible", timeout=WAIT_MS)  # (a tap's click: waited for)
         asked = page.inner_text("#key-confirm")
         assert ("stop working at once" in asked) if lang == "en" else ("dejan de funcionar" in asked)
         page.locator("#new-key-no").tap()
-        assert page.locator("#key-confirm").is_hidden()
+        page.wait_for_selector("#key-confirm", state="hidden", timeout=WAIT_MS)
         assert client.get("/api/v1/tables/1/2", headers={"Authorization": f"Bearer {old[2]}"}).status_code == 200
 
         page.locator("#new-key").tap()

@@ -111,7 +111,10 @@ def test_a_confirmation_met_by_the_rate_limit_waits_and_is_sent_again_by_itself(
         page.evaluate(WATCH)
         context.route(CONFIRM, limit)
         page.click(f'#panel button[data-side="{side}"]')
-        page.wait_for_selector("#confirm-pending", timeout=WAIT_MS)
+        # (the rate limit's own words: at 1.5 s without an answer the line says the plain "waiting
+        # for the server" first, and a wait for the line alone could read that)
+        page.wait_for_function("(want) => (document.getElementById('confirm-pending') || {}).innerText === want",
+                               arg=LIMIT[lang], timeout=WAIT_MS)
         assert page.inner_text("#confirm-pending") == LIMIT[lang]
         assert page.evaluate("() => document.body.dataset.unanswered") == "/confirm"
         assert page.locator(f'#panel button[data-side="{side}"]:not([disabled])').count() == 0

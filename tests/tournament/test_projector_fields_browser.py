@@ -97,8 +97,12 @@ def test_each_direction_stands_under_its_heading_on_the_projector(served, browse
                                   extra_http_headers={"Accept-Language": lang})
     try:
         page = context.new_page()
+        page.clock.install()
         page.goto(venue.base_url + "/projector?seconds=3")
         page.wait_for_selector(".screen.on", timeout=WAIT_MS)
+        # (its clock paused: the page's own paging, every 3 s, would put another screen on between
+        # the reads below of the one the test puts on)
+        page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
         screens = page.evaluate(TABLES)
         assert screens, "no standings screen"
         shown: dict[str, list[list[str]]] = {"NS": [], "EW": []}

@@ -68,8 +68,12 @@ def test_a_long_pair_name_is_shown_whole_on_the_projector(served, browser, size,
                                   extra_http_headers={"Accept-Language": lang})
     try:
         page = context.new_page()
+        page.clock.install()
         page.goto(served.base_url + "/projector?seconds=3")
         page.wait_for_selector(".screen.on", timeout=WAIT_MS)
+        # (its clock paused: the page's own paging, every 3 s, would put another screen on between
+        # the reads below of the one the test puts on)
+        page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
         # The standings' screen, shown by itself (the live script pages the screens: it is put on).
         page.evaluate("""() => { document.body.classList.add('paging');
           const s = document.querySelector('table.duplicate').closest('.screen');

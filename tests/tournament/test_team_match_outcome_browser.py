@@ -1,11 +1,9 @@
 """The director's page in a real browser (Playwright driving the system's Chromium, the venue
-served on 127.0.0.1 in the 18600-18699 ports): a team match whose tables are all in ends its line
-with its outcome, in the page's language, as ``tournament tables`` words it.  Slow; skipped with
-the reason where Chromium, Playwright or uvicorn is missing."""
+served on 127.0.0.1 on a port the system picks, bound at once): a team match whose tables are
+all in ends its line with its outcome, in the page's language, as ``tournament tables`` words it.
+Slow; skipped with the reason where Chromium, Playwright or uvicorn is missing."""
 
 from __future__ import annotations
-
-import socket
 
 import pytest
 
@@ -22,17 +20,6 @@ playwright_api = playwright_or_skip(server=True)
 from tournament.web.background import BackgroundVenue  # noqa: E402
 
 
-def _free_port() -> int:
-    for port in range(18600, 18700):
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    pytest.skip("no free port in 18600-18699")
-
-
 @pytest.mark.parametrize("lang, words", [("en", "match drawn"), ("es", "encuentro empatado")])
 def test_the_directors_page_shows_the_match_drawn(tmp_path, browser, lang, words) -> None:
     event = tmp_path / "copa.db"
@@ -46,7 +33,7 @@ def test_the_directors_page_shows_the_match_drawn(tmp_path, browser, lang, words
         (m,) = teams.match_docs(store, 1)
     if m["home_games"] != m["away_games"]:  # the same team sat NS at both tables: the other way round
         run("amend", event, "--round", 1, "--table", 2, "--score", "NS=90,EW=200", "--reason", "swapped")
-    with BackgroundVenue(event, port=_free_port(), rate=1e9, burst=10 ** 9) as served:
+    with BackgroundVenue(event, rate=1e9, burst=10 ** 9) as served:
         context = browser.new_context(extra_http_headers={"Accept-Language": lang})
         page = context.new_page()
         page.goto(served.links["director"])

@@ -1,7 +1,8 @@
 """What the tester found on the phone, in a real browser (Playwright driving the system's Chromium,
-the venue served on 127.0.0.1 in the 8800-8899 ports): a table whose result the director entered
-over its game in play shows no seat to play and no hand in play; a set's phone sends its players to
-the line's next game.  Slow; skipped with the reason where Chromium, Playwright or uvicorn is missing."""
+the venue served on 127.0.0.1 on a port the system picks, bound at once): a table whose result the
+director entered over its game in play shows no seat to play and no hand in play; a set's phone
+sends its players to the line's next game.  Slow; skipped with the reason where Chromium,
+Playwright or uvicorn is missing."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ pytestmark = pytest.mark.slow
 
 playwright_api = playwright_or_skip(server=True)
 
-from tests.tournament.served import free_port  # noqa: E402
 from tournament.web.background import BackgroundVenue  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
@@ -38,7 +38,7 @@ def test_a_result_entered_over_the_phones_game_shows_nobody_to_play(tmp_path, br
     neither the seat to play (◀) nor the hand's moves and line ("This hand")."""
     path = _event(tmp_path, "competitive")
     texts = _requests(_game_of(path, 1, 1, seed=5))
-    with BackgroundVenue(path, port=free_port(), rate=1e9, burst=10 ** 9) as served:
+    with BackgroundVenue(path, rate=1e9, burst=10 ** 9) as served:
         url = served.links["tables"][0]["url"]
         base, token = url.split("/t/")[0], url.rsplit("/", 1)[1]
         state = _api(base, token, "")
@@ -63,7 +63,7 @@ def test_a_sets_phone_says_where_the_lines_next_game_is(tmp_path, browser):
     """Finding 9: after a set's game is confirmed, the phone names the line's next game (seated
     at once in the same round), not "round 2 is not paired yet"."""
     event = set_of_two(tmp_path / "set.db")
-    with BackgroundVenue(event, port=free_port(), rate=1e9, burst=10 ** 9) as served:
+    with BackgroundVenue(event, rate=1e9, burst=10 ** 9) as served:
         url = served.links["tables"][0]["url"]
         a_wins_next(event)  # table 1's result; table 3 seated
         for lang, heading in (("en", "Where to go next: the set's next game"),
@@ -89,7 +89,7 @@ def test_the_directors_page_names_the_team_with_the_bye(tmp_path, browser, lang,
     run("pair", event)
     bye = [line for line in run("tables", event).splitlines() if line.startswith("bye: ")]
     assert bye and bye[0].startswith("bye: Team 4"), bye  # (the draw of seed 3)
-    with BackgroundVenue(event, port=free_port(), rate=1e9, burst=10 ** 9) as served:
+    with BackgroundVenue(event, rate=1e9, burst=10 ** 9) as served:
         context = browser.new_context(viewport={"width": 1280, "height": 900}, extra_http_headers={"Accept-Language": lang})
         page = context.new_page()
         page.goto(served.links["director"])

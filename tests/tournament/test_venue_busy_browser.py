@@ -178,7 +178,9 @@ def test_a_confirmation_answered_busy_is_sent_again_with_its_id_and_taken_once(t
         button.wait_for(timeout=WAIT_MS)
         with page.expect_response(_is_response("/confirm", 200), timeout=WAIT_MS):
             button.click()
-        page.wait_for_selector("text=Confirmed", timeout=WAIT_MS)
+        # (the table's own heading once confirmed: "Confirmed" alone is met at once by NS's button,
+        # "NS confirmed", drawn before EW's tap)
+        page.wait_for_selector("text=Confirmed: the result is in the event", timeout=WAIT_MS)
     finally:
         served.close()
     rows = _log(path)
@@ -295,7 +297,7 @@ def _director_with_table_open(browser, served):
     row = '#tables tbody tr[data-table="1"]'
     page.wait_for_selector(f'{row}[data-status="not started"]', timeout=WAIT_MS)
     page.click(f"{row} button", timeout=WAIT_MS)
-    page.wait_for_selector('#detail-title:text-matches("table 1")', timeout=WAIT_MS)
+    page.wait_for_selector('#detail-title:text-matches("table 1:")', timeout=WAIT_MS)
     return page
 
 

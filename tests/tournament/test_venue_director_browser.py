@@ -255,7 +255,7 @@ def test_the_directors_desk_driven_by_taps(tmp_path, browser, size):
 
         # Table 2's game so far, and its replay page.
         _tap(page, f"{_row(page, 2)} button")
-        page.wait_for_selector('#detail-title:text-matches("table 2")', timeout=WAIT_MS)
+        page.wait_for_selector('#detail-title:text-matches("table 2:")', timeout=WAIT_MS)
         so_far = phones[2].state()["game"]["hands"]
         assert len(so_far) == 1 and len(so_far[0]["moves"]) >= 6
         # Its hand line by line (as a correction numbers them): the hand's parts, then a move a line.
@@ -276,7 +276,7 @@ def test_the_directors_desk_driven_by_taps(tmp_path, browser, size):
 
         # Table 1 played on paper: the director types its result, with a reason.
         _tap(page, f"{_row(page, 1)} button")
-        page.wait_for_selector('#detail-title:text-matches("table 1")', timeout=WAIT_MS)
+        page.wait_for_selector('#detail-title:text-matches("table 1:")', timeout=WAIT_MS)
         assert not page.is_visible("#result-board")  # (no boards in this event: no empty board list)
         _save_result(page, {"NS": "150", "EW": "90"}, "played on paper: the sheet was handed in")
         assert "NS 150" in _said(page, "good")
@@ -290,7 +290,7 @@ def test_the_directors_desk_driven_by_taps(tmp_path, browser, size):
         before = _result(path, 4)
         assert before.verified and before.kind == "record"
         _tap(page, f"{_row(page, 4)} button")
-        page.wait_for_selector('#detail-title:text-matches("table 4")', timeout=WAIT_MS)
+        page.wait_for_selector('#detail-title:text-matches("table 4:")', timeout=WAIT_MS)
         sides = {"NS": str(before.scores["NS"] + 10), "EW": str(before.scores["EW"])}
         _save_result(page, sides, "a hand's score was misread")
         assert "amended" in _said(page, "good")
@@ -312,7 +312,7 @@ def test_the_directors_desk_driven_by_taps(tmp_path, browser, size):
         _save_result(page, {"NS": "12.5", "EW": "100"}, "a typo")
         assert _said(page, "bad") == "type the score of NS as a whole number of points"
         _tap(page, f"{_row(page, 3)} button")
-        page.wait_for_selector('#detail-title:text-matches("table 3")', timeout=WAIT_MS)
+        page.wait_for_selector('#detail-title:text-matches("table 3:")', timeout=WAIT_MS)
         _save_result(page, {"NS": "2000000", "EW": "0"}, "")
         assert "past the limit" in _said(page, "bad")
         _shot(page, tmp_path, f"director-{size}-refused", whole=False)

@@ -117,7 +117,7 @@ def test_the_director_corrects_a_hand_on_the_tables_phone(tmp_path, browser):
 
         # Done: the PIN is forgotten; the table records on.
         _tap(page, "#td-lock")
-        assert page.locator("#td").is_hidden()
+        page.wait_for_selector("#td", state="hidden", timeout=WAIT_MS)  # (a tap's click: waited for, not read at once)
         assert page.evaluate("() => document.getElementById('td-hands').children.length") == 0
 
         # The director corrects hand 1 from the director's page: the table's message line, which

@@ -36,7 +36,7 @@ OWED = "Board 1 is not played again at this table: the director enters its resul
 
 def _open(page, table: int) -> None:
     page.locator(f'#tables tbody tr[data-table="{table}"]').locator("button").click(timeout=WAIT_MS)
-    page.wait_for_selector(f'#detail-title:has-text("Table {table}")', timeout=WAIT_MS)
+    page.wait_for_selector(f'#detail-title:text-matches("table {table}:")', timeout=WAIT_MS)
     page.wait_for_selector("#board-not-played", state="visible", timeout=WAIT_MS)
 
 

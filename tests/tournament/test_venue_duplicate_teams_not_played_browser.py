@@ -54,8 +54,12 @@ def test_the_director_marks_a_team_tables_board_not_played(tmp_path: Path, brows
         page.wait_for_selector('#matches li[data-tables="1-2"][data-finished="yes"] .match-outcome',
                                timeout=WAIT_MS)
         assert page.inner_text('#matches li[data-tables="1-2"] .match-outcome').endswith("wins the match)")
-        # Taken back: awaited again, the match no longer finished.
+        # Taken back: awaited again, the match no longer finished.  (Table 1 is open already, its
+        # button shown: its title emptied first, so that the wait is for the table drawn again after
+        # the results above, not for what was shown before them.)
+        page.evaluate("() => { document.getElementById('detail-title').textContent = ''; }")
         page.locator('#tables tbody tr[data-table="1"]').locator("button").click(timeout=WAIT_MS)
+        page.wait_for_selector('#detail-title:text-matches("table 1:")', timeout=WAIT_MS)
         page.wait_for_selector("#board-not-played", state="visible", timeout=WAIT_MS)
         assert _said(page, "#clear-result", "1", "marked by mistake", "good") == \
             "round 1 table 1 board 1: no longer marked not played; its result is to be entered"

@@ -98,7 +98,8 @@ def test_a_level_top_is_settled_by_choosing_the_winner(tmp_path, browser, size, 
 
         # P2 picked (the second of them, not the first) and saved: stored with P2 the winner.
         _tap(page, "label:has(#dir-winner-P2)")
-        assert page.is_checked("#dir-winner-P2")
+        # (a tap's click: waited for, not read at once)
+        page.wait_for_selector("#dir-winner-P2:checked", state="attached", timeout=WAIT_MS)
         _save_result(page, {}, "")
         assert _said(page, "good") == words["stored"]
         page.wait_for_selector("#result-winner[hidden]", state="attached", timeout=WAIT_MS)

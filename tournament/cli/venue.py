@@ -152,20 +152,24 @@ def pins(
     clear: Optional[str] = typer.Option(None, "--clear", metavar="R/T", help="Clear the wrong PINs of round R "
                                                                              "table T: its confirmations wait no "
                                                                              "more (into the audit trail)."),
-    by: Optional[str] = typer.Option(None, "--by", help="With --clear: who clears them (default: your login "
-                                                        "name)."),
+    clear_director: bool = typer.Option(False, "--clear-director", help="Clear the wrong director's PINs of all "
+                                        "the tables: the director's PIN waits at no table (into the audit trail)."),
+    by: Optional[str] = typer.Option(None, "--by", help="With --clear or --clear-director: who clears them "
+                                                        "(default: your login name)."),
 ) -> None:
     """Print each player's 4-digit PIN, for confirming results with `serve --pins` (made once; a slip
     each at check-in, never on the table's sheet). --slips -o FILE writes them as slips to print and
-    cut; --clear R/T lets a table confirm again after too many wrong PINs. Safe beside a running
-    `serve`."""
-    if clear is not None:
+    cut; --clear R/T lets a table confirm again after too many wrong PINs, --clear-director the
+    director's PIN be typed again at every table (--clear R/T does both). Safe beside `serve`."""
+    if clear is not None or clear_director:
+        if clear is not None and clear_director:
+            raise UnusableInput("--clear R/T clears the wrong director's PINs too: give it or --clear-director")
         if slips or output is not None:
-            raise UnusableInput("--clear clears a table's wrong PINs; give --slips apart")
+            raise UnusableInput("--clear and --clear-director clear wrong PINs; give --slips apart")
         _clear_pins(event, clear, by)
         return
     if by is not None:
-        raise UnusableInput("--by names who clears a table's wrong PINs: give it with --clear R/T")
+        raise UnusableInput("--by names who clears wrong PINs: give it with --clear R/T or --clear-director")
     if not slips and (output is not None or force or lang is not None):
         raise UnusableInput("-o, --force and --lang are for the page of slips: give --slips")
     if slips and output is None:
@@ -205,14 +209,18 @@ def pins(
         typer.echo(f"#{numbers.get(p.id, p.id)}\t{printable(p.name)}\t{made[p.id]}")
 
 
-def _clear_pins(event: Path, where: str, by: Optional[str]) -> None:
+def _clear_pins(event: Path, where: Optional[str], by: Optional[str]) -> None:
+    """A table's wrong PINs cleared (``where``: R/T), or (None) the event's wrong director's PINs
+    alone: the director's page's operations (``Venue.clear_pin_tries``, ``clear_director_pins``)."""
     from tournament.event.audit import clean_text, default_author
 
-    round_no, table_no = _round_table(where, "--clear", "R/T")
+    place = _round_table(where, "--clear", "R/T") if where is not None else None
     who = clean_text(by, "--by") or default_author() or "unknown"
     with open_for_command(event) as store:
         try:
-            done = vn.Venue(store).clear_pin_tries(round_no, table_no, by=f"{who} (command line)")
+            venue, author = vn.Venue(store), f"{who} (command line)"
+            done = (venue.clear_pin_tries(*place, by=author) if place is not None
+                    else venue.clear_director_pins(by=author))
         except vn.VenueError as e:
             raise UnusableInput(e.message) from None
     for said in done["said"]:

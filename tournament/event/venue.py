@@ -323,6 +323,9 @@ REFUSALS = (
     N_("round %(n)s table %(n2)s has had no wrong PIN: there is nothing to clear"),
     N_("round %(n)s table %(n2)s: %(n3)s wrong PINs cleared; its confirmations wait no more"),
     N_("round %(n)s table %(n2)s: 1 wrong PIN cleared; its confirmations wait no more"),
+    N_("%(n)s wrong director's PINs at the tables cleared: the director's PIN waits at no table"),
+    N_("1 wrong director's PIN at the tables cleared: the director's PIN waits at no table"),
+    N_("no wrong director's PIN has been typed at the tables: there is nothing to clear"),
     N_("%(side)s confirmed"),
     N_("round %(n)s table %(n2)s: %(scores)s; winner %(side)s (verified record) — stored"),
     N_("round %(n)s table %(n2)s: %(scores)s; a draw (verified record) — stored"),
@@ -546,13 +549,16 @@ class WrongPin(Forbidden):
 
 class Waiting(VenueError):
     """The table has had too many wrong PINs: its confirmations wait ``retry_after`` seconds more
-    (the right PIN too), whatever device sends them."""
+    (the right PIN too), whatever device sends them.  ``every_table``: the wait is the event's
+    (too many wrong director's PINs at its tables together), not this table's own: the page that
+    counts it down says so in its own words (the API's ``pin_wait_every_table``)."""
 
     status = 429
 
-    def __init__(self, message: str, retry_after: int) -> None:
+    def __init__(self, message: str, retry_after: int, every_table: bool = False) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+        self.every_table = every_table
 
 
 class Replayed(Unprocessable):
@@ -1241,7 +1247,25 @@ class Venue:
             left = _seconds_until(venue_sql.pin_tries(self.store, table.id)[1], self.clock())
             if left:
                 answer["pin_wait"] = left
+        # The director's PIN waits after wrong ones with or without ``--pins`` (the table's own wait,
+        # or the event's, whichever is longer): the director's box on the table's page counts it
+        # down as the table's page counts ``pin_wait`` down, and a read finds it gone once over or
+        # cleared.  (None while it does not wait.)
+        left, every_table = self._director_pin_wait(table)
+        if left:
+            answer["director_pin_wait"] = {"seconds": left, "every_table": every_table}
         return answer
+
+    def _director_pin_wait(self, table: Table | None) -> tuple[int, bool]:
+        """The seconds the director's PIN still waits at ``table`` (0: it does not), and whether
+        that is the event's wait (:data:`EVENT_FREE_DIRECTOR_PINS`) rather than the table's own:
+        the longer of the two, so that the seconds said are the seconds until the right PIN
+        opens the table again (the table's own wait said first, its words naming the
+        confirmations too, while it is the longer)."""
+        at = self.clock()
+        own = _seconds_until(venue_sql.pin_tries(self.store, table.id)[1], at) if table is not None else 0
+        every = _seconds_until(venue_sql.director_pin_misses(self.store)[1], at)
+        return (every, True) if every > own else (own, False)
 
     def _finished_words(self) -> str | None:
         """Where the event's rounds are all seated and played and nothing is left to pair (a duplicate
@@ -1725,7 +1749,10 @@ class Venue:
         return self.store.players_by_id([matches[0]])[matches[0]]
 
     @staticmethod
-    def _waiting_words(left: int, director: bool = False) -> str:
+    def _waiting_words(left: int, director: bool = False, every_table: bool = False) -> str:
+        if every_table:  # (the event's wait: the director's PIN at every table, confirmations as ever)
+            return (f"too many wrong director's PINs at the tables: the director's PIN waits {left} "
+                    f"second{'s' if left != 1 else ''} more at every table (the director's page clears it)")
         if director:  # (the director's PIN typed at a table that waits: not only confirmations wait)
             return (f"too many wrong PINs at this table: its confirmations and the director's PIN wait {left} "
                     f"second{'s' if left != 1 else ''} more (the director's page clears them)")
@@ -1798,8 +1825,12 @@ class Venue:
     def clear_pin_tries(self, round_no: int, table_no: int, by: str = "the director's page",
                         cid: Any = None) -> dict[str, Any]:
         """The director forgets a table's wrong PINs (its confirmations wait no more), into the audit
-        trail: a player who slipped five times, or once the director has seen who was trying.
-        ``cid``: the write's id, taken once by it (:meth:`once`)."""
+        trail: a player who slipped five times, or once the director has seen who was trying.  The
+        event's count of wrong director's PINs goes with them, said so (the director is at the
+        page: :meth:`clear_director_pins`); a table with no wrong PIN of its own clears that count
+        alone, so that the director who clears the table whose phone said "the director's PIN
+        waits" is never answered "nothing to clear" while it waits.  ``cid``: the write's id,
+        taken once by it (:meth:`once`)."""
         with self.lock:
             table = self.table(round_no, table_no)
             return self.once("pins/clear", cid, lambda: self._clear_pin_tries(table, by), table)
@@ -1811,16 +1842,50 @@ class Venue:
             where = f"round {table.round} table {table.number}"
             with self.store.write():
                 wrong, until = venue_sql.pin_tries(self.store, table.id)
-                if not wrong:
+                misses, every = venue_sql.director_pin_misses(self.store)
+                if not wrong and not misses:
                     raise Unprocessable(f"{where} has had no wrong PIN: there is nothing to clear")
-                venue_sql.clear_pin_tries(self.store, table.id)
-                venue_sql.clear_director_pin_misses(self.store)  # (the director is at the page)
-                desk_sql.log(self.store, "wrong_pins_cleared", table.round,
-                             {"table": table.number, "wrong": wrong,
-                              "waited": _seconds_until(until, self.clock())}, by, None)
-            said = (f"{where}: 1 wrong PIN cleared; its confirmations wait no more" if wrong == 1 else
-                    f"{where}: {wrong} wrong PINs cleared; its confirmations wait no more")
-            return {"round": table.round, "table": table.number, "wrong": 0, "wait": 0, "said": [said]}
+                said = []
+                if wrong:
+                    venue_sql.clear_pin_tries(self.store, table.id)
+                    desk_sql.log(self.store, "wrong_pins_cleared", table.round,
+                                 {"table": table.number, "wrong": wrong,
+                                  "waited": _seconds_until(until, self.clock())}, by, None)
+                    said.append(f"{where}: 1 wrong PIN cleared; its confirmations wait no more" if wrong == 1 else
+                                f"{where}: {wrong} wrong PINs cleared; its confirmations wait no more")
+                if misses:
+                    said.append(self._forget_director_pins(misses, every, by))
+            return {"round": table.round, "table": table.number, "wrong": 0, "wait": 0, "said": said}
+
+    def clear_director_pins(self, by: str = "the director's page", cid: Any = None) -> dict[str, Any]:
+        """The director forgets the wrong director's PINs typed at the tables together (the event's
+        count, :data:`EVENT_FREE_DIRECTOR_PINS`): the director's PIN waits at no table any more,
+        each table's own wrong PINs left as they are (their tables' confirmations still wait),
+        into the audit trail.  Refused in one line when there is none.  ``cid``: the write's id,
+        taken once by it (:meth:`once`, kept with the last round's first table)."""
+        return self.once("director-pins/clear", cid, lambda: self._clear_director_pins(by))
+
+    def _clear_director_pins(self, by: str) -> dict[str, Any]:
+        with self.lock:
+            with self.store.write():
+                misses, every = venue_sql.director_pin_misses(self.store)
+                if not misses:
+                    raise Unprocessable("no wrong director's PIN has been typed at the tables: there is nothing to "
+                                        "clear")
+                said = self._forget_director_pins(misses, every, by)
+            return {"wrong": 0, "wait": 0, "said": [said]}
+
+    def _forget_director_pins(self, misses: int, every: str | None, by: str) -> str:
+        """Within a write: the event's count of wrong director's PINs forgotten, into the audit
+        trail; what to say of it."""
+        from tournament.store import desk as desk_sql
+
+        venue_sql.clear_director_pin_misses(self.store)
+        desk_sql.log(self.store, "wrong_director_pins_cleared", None,
+                     {"wrong": misses, "waited": _seconds_until(every, self.clock())}, by, None)
+        if misses == 1:
+            return "1 wrong director's PIN at the tables cleared: the director's PIN waits at no table"
+        return f"{misses} wrong director's PINs at the tables cleared: the director's PIN waits at no table"
 
     def _enter_board(self, table: Table, live: Live, author: str, said: list[str]) -> int:
         """Within the confirmation's transaction: the board's hand as the board's result at the
@@ -1885,16 +1950,10 @@ class Venue:
         with self.lock:
             table = self.table(round_no, table_no) if round_no is not None and table_no is not None else None
             if table is not None:
-                _, until = venue_sql.pin_tries(self.store, table.id)
-                left = _seconds_until(until, self.clock())
+                left, every_table = self._director_pin_wait(table)
                 if left:
-                    raise Waiting(self._waiting_words(left, director=True), left)
-                _, every = venue_sql.director_pin_misses(self.store)
-                left = _seconds_until(every, self.clock())
-                if left:
-                    raise Waiting(f"too many wrong director's PINs at the tables: the director's PIN waits "
-                                  f"{left} second{'s' if left != 1 else ''} more at every "
-                                  f"table (the director's page clears it)", left)
+                    raise Waiting(self._waiting_words(left, director=True, every_table=every_table), left,
+                                  every_table)
             if not isinstance(pin, str) or not pin.strip():
                 raise Forbidden("type the director's PIN")
             # (letters, or not the six digits the director's page shows: no guess, refused uncounted)
@@ -1950,6 +2009,7 @@ class Venue:
             tables = []
             round_tables = self.store.tables(rnd) if rnd else []
             tries = venue_sql.every_pin_tries(self.store, [t.id for t in round_tables])
+            misses, every = venue_sql.director_pin_misses(self.store)
             queued = venue_sql.queued_writes(self.store, [t.id for t in round_tables])
             at = self.clock()
             # Who each side is, where a side is a pair (a pairs or team event): the pair's name, and in a
@@ -2049,7 +2109,11 @@ class Venue:
                     # Round 1 not paired yet: the players' columns it may be seeded by (as
                     # ``pair --seed rating|column:NAME``); None once it is paired.
                     "seed_columns": None if rnd else fields.field_names(self.store),
-                    "idle_after": self.idle_minutes, "matches": matches}
+                    "idle_after": self.idle_minutes, "matches": matches,
+                    # The wrong director's PINs at all the tables together, and the seconds the
+                    # director's PIN still waits at every table after them: the event's, in no
+                    # table's row (each row's ``pin_wait`` is its own confirmations').
+                    "director_pins": {"wrong": misses, "wait": _seconds_until(every, at)}}
 
     def director_result(self, round_no: int, table_no: int, scores: Any, reason: Any, winner: Any = None,
                         board: Any = None, ended: Any = None, cid: Any = None) -> dict:

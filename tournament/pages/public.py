@@ -50,6 +50,11 @@ SERVE_MARK = '<meta name="generator" content="domrec tournament serve">'
 #: units: how many names or standings rows a screen holds at most (columns of rows), and how long
 #: each screen stays up before the next.  The columns are fitted to the longest name (:func:`_fit`).
 FIND_COLUMNS, FIND_ROWS, FIND_COLUMNS_DENSE = 2, 16, 3
+#: *Find your table*'s narrow columns (name, table, seat): a row's height in its type's em, and the
+#: most rows a column holds.  At a row of 1.5 em a column held 15 names, and 32 players of long
+#: names took three screens of one column, a quarter of each empty; rows of 1.25 em (the type as
+#: big: a line of a list read from the back of a hall, as a timetable's) hold 18.
+FIND_LINE, FIND_ROWS_DENSE = 1.25, 24
 STANDINGS_COLUMNS, STANDINGS_ROWS = 2, 15
 PLACINGS_COLUMNS, PLACINGS_ROWS = 2, 12
 SCREEN_SECONDS = 8
@@ -60,6 +65,10 @@ SIZES = {"small": 32 / 36, "normal": 1.0, "large": 1.25}
 #: The canvas's room for the screens (1920 less the QR code's column, the padding and the gap) and
 #: the gap between two columns; the smallest type a screen falls to before it takes fewer columns.
 STAGE_WIDTH, COLUMN_GAP, TYPE_FLOOR = 1920 - 56 - 330 - 28, 36, 32
+#: A screen of *find your table* with room to spare is set in bigger type, up to these times the
+#: page's (its names read from further back, the screen filled: 12 players were two thirds of a
+#: screen of 36 units, and are the whole of it at 45).
+GROW = (1.25, 1.12)
 #: Bold sans serif type, a character's width in em, erring wide (DejaVu Sans Bold, the widest of the
 #: faces a projector's laptop falls back to): a name that fits by this count fits on the screen.
 _NARROW, _SEMI, _WIDE = set("iljI.,'’|!:;()"), set("ftr -"), set("mwMW@")
@@ -94,33 +103,48 @@ class Fit:
     #: screen is drawn with class ``wraps``), a long one on as many lines as it needs (counted by
     #: :func:`_paged`), so nothing is cut.
     wraps: bool = False
+    #: A row's height in the type's em (:data:`FIND_LINE` for *find your table*'s narrow columns).
+    line: float = 1.5
 
     @property
     def row(self) -> float:
-        return self.font * 1.5
+        return self.font * self.line
 
 
 def _fit(widths_em: Iterable[float], fixed_em: float, most_columns: int, most_rows: int, size: float,
-         head_rows: int = 0) -> Fit:
+         head_rows: int = 0, line: float = 1.5) -> Fit:
     """The layout that shows most rows a screen with the widest text whole: ``widths_em`` the text
     that must not be cut (a name), ``fixed_em`` what sits beside it on its row (table, seat, a
-    standings row's numbers); fewer columns, then smaller type down to :data:`TYPE_FLOOR`."""
-    widest = max(widths_em, default=0.0)
+    standings row's numbers); fewer columns, then smaller type down to :data:`TYPE_FLOOR`; a row
+    ``line`` em high."""
     best: Fit | None = None
+    for fit in _fits(widths_em, fixed_em, most_columns, most_rows, size, head_rows, line):
+        if best is None or fit.columns * fit.rows > best.columns * best.rows:
+            best = fit
+    if best is None:  # a name longer than the screen: one column, the floor's type; its rows wrap
+        best = Fit(1, TYPE_FLOOR, _wrapped_lines(most_rows, head_rows), wraps=True)
+    return best
+
+
+def _fits(widths_em: Iterable[float], fixed_em: float, most_columns: int, most_rows: int, size: float,
+          head_rows: int = 0, line: float = 1.5, grow: bool = False) -> list[Fit]:
+    """Every number of columns the widest text fits in whole, each at the biggest type it fits in
+    (down to :data:`TYPE_FLOOR`), the most columns first (:func:`_fit` takes the one holding most);
+    ``grow``: up to :data:`GROW` times the page's type, too."""
+    widest = max(widths_em, default=0.0)
+    out = []
     base = 36 * size
-    fonts = sorted({base, max(TYPE_FLOOR, base * 0.94), max(TYPE_FLOOR, base * 0.89)}, reverse=True)
+    fonts = sorted({base, max(TYPE_FLOOR, base * 0.94), max(TYPE_FLOOR, base * 0.89),
+                    *((base * g for g in GROW) if grow else ())}, reverse=True)
     for columns in range(most_columns, 0, -1):
         width = (STAGE_WIDTH - COLUMN_GAP * (columns - 1)) / columns
         for font in fonts:
             if (widest + fixed_em) * font <= width - 0.6 * font:  # the cell's padding
-                rows = max(1, min(most_rows, int(STAGE_HEIGHT // (font * 1.5)) - head_rows))
-                fit = Fit(columns, font, rows)
-                if best is None or fit.columns * fit.rows > best.columns * best.rows:
-                    best = fit
-                break
-    if best is None:  # a name longer than the screen: one column, the floor's type; its rows wrap
-        best = Fit(1, TYPE_FLOOR, _wrapped_lines(most_rows, head_rows), wraps=True)
-    return best
+                rows = max(1, min(most_rows, int(STAGE_HEIGHT // (font * line)) - head_rows))
+                out.append(Fit(columns, font, rows, line=line))
+                if not grow:  # (growing, each size that fits: the biggest may hold too few rows)
+                    break
+    return out
 
 
 def _wrapped_lines(most_rows: int, head_rows: int) -> int:
@@ -130,7 +154,7 @@ def _wrapped_lines(most_rows: int, head_rows: int) -> int:
 
 
 def _paged(widths_em: Sequence[float], fixed_em: float, most_columns: int, most_rows: int, size: float,
-           head_rows: int = 0) -> list[tuple[int, int, Fit]]:
+           head_rows: int = 0, line: float = 1.5, snug: bool = False) -> list[tuple[int, int, Fit]]:
     """The rows (their texts' widths in em, in the order shown) cut into screens, each fitted to its
     own widest text (:func:`_fit`): ``(start, end, fit)`` a screen, the fewest screens there can be,
     the rows spread over them as evenly as their room lets (of all the ways to cut the rows into that
@@ -141,13 +165,18 @@ def _paged(widths_em: Sequence[float], fixed_em: float, most_columns: int, most_
     the screen it is on, never the others (one fit for every row put every screen of 200 players
     in one column at the floor's type, its rows on two lines: 50 screens): the screens around it
     keep their columns.  On a screen whose rows wrap, a row takes the lines its name needs (erring
-    wide, half a line more for a break between words), the others one each."""
+    wide, half a line more for a break between words), the others one each.
+
+    ``snug``: each screen, once cut, laid out in the biggest type that holds its rows (then the
+    most columns), up to :data:`GROW` times the page's, not the layout that would hold most: 32
+    names, which two columns of 36 units hold, were set in three of 34 (:func:`_even_columns`
+    spreads them over the columns)."""
     n = len(widths_em)
     fits: dict[float, Fit] = {}
 
     def fit_of(widest: float) -> Fit:
         if widest not in fits:
-            fits[widest] = _fit((widest,), fixed_em, most_columns, most_rows, size, head_rows)
+            fits[widest] = _fit((widest,), fixed_em, most_columns, most_rows, size, head_rows, line)
         return fits[widest]
 
     room = max(STAGE_WIDTH - (fixed_em + 0.6) * TYPE_FLOOR, TYPE_FLOOR)  # a wrapped name's line
@@ -174,10 +203,23 @@ def _paged(widths_em: Sequence[float], fixed_em: float, most_columns: int, most_
         count[k], spread[k] = best or (1, (n - k) ** 2)
     out, k = [], 0
     while k < n:
-        widest = max(widths_em[k:cut[k]])
-        out.append((k, cut[k], fit_of(widest)))
+        out.append((k, cut[k], fit_of(max(widths_em[k:cut[k]]))))
         k = cut[k]
-    return out
+    if not snug:
+        return out
+    # Each screen's layouts that hold its rows, in bigger type too (none for a screen whose rows wrap).
+    holding = [[] if fit.wraps else
+               [f for f in _fits((max(widths_em[k:e]),), fixed_em, most_columns, most_rows, size, head_rows, line, True)
+                if f.columns * f.rows >= e - k] for k, e, fit in out]
+    # Every screen in one type, as big as each holds (a screen shrunk for a long name keeps its own):
+    # paged through, the names do not grow and shrink from one screen to the next.
+    biggest = [max((f.font for f in h), default=0.0) for h in holding]
+    cap = min((b for b in biggest if b >= 36 * size), default=36 * size)
+
+    def snug_fit(h: list[Fit]) -> Fit:  # (max: the first of the biggest type, its most columns)
+        return max((f for f in h if f.font <= cap), key=lambda f: f.font, default=max(h, key=lambda f: f.font))
+
+    return [(k, e, snug_fit(h) if h else fit) for (k, e, fit), h in zip(out, holding)]
 
 
 #: The canvas's height for a screen's rows (1080 less the bar, the heading and the padding).
@@ -434,6 +476,22 @@ def _group_keys(row: dict[str, Any]) -> list[str]:
 
 def _rounds_places_text(stage: dict[str, Any]) -> str:
     return ", ".join(f"{p['place']}. #{p['id']} {p['name']}" for p in stage["rounds_places"])
+
+
+def _even_columns(items: Sequence[Any], columns: int) -> list[Sequence[Any]]:
+    """``items`` spread over ``columns`` (a screen's, which hold them), the columns as long as each
+    other give or take one: the screen filled across, never a full column beside a column of one
+    name (16 names in columns of 15 were 15 and 1)."""
+    count = min(columns, len(items))
+    if not count:
+        return []
+    each, more = divmod(len(items), count)
+    out, k = [], 0
+    for c in range(count):
+        n = each + (c < more)
+        out.append(items[k:k + n])
+        k += n
+    return out
 
 
 def _columns_of(items: Sequence[Any], rows: int) -> list[Sequence[Any]]:
@@ -1046,11 +1104,13 @@ def _find_screens(rows: list[dict[str, Any]], heading: str, words: Words, scale:
         # The table's column: its number, or the word a bye says there ("descanso"), whole.
         table_em = max(3.2, text_em(words._("bye")) - 1.6 - 0.3)
         fixed = table_em + 1.6 + 0.6 + (boards_em + 0.3 if boards_em else 0)
-        paged, dense = _paged([text_em(r["name"]) for r in rows], fixed, FIND_COLUMNS_DENSE, FIND_ROWS, scale, 1), True
+        paged, dense = _paged([text_em(r["name"]) for r in rows], fixed, FIND_COLUMNS_DENSE, FIND_ROWS_DENSE, scale, 1,
+                              FIND_LINE, snug=True), True
     for k, e, fit in paged:
         chunk = rows[k:e]
         first, last = _range_ends(chunk[0]["name"], chunk[-1]["name"], f"{heading}: {words._('find your table')}")
-        screens.append({"kind": "find", "heading": heading, "columns": _columns_of(chunk, fit.rows), "fit": fit,
+        columns = _even_columns(chunk, fit.columns) if dense and not fit.wraps else _columns_of(chunk, fit.rows)
+        screens.append({"kind": "find", "heading": heading, "columns": columns, "fit": fit,
                         "first": first, "last": last, "partners": not dense, "dense": dense,
                         "boards_em": round(boards_em + 0.3, 2) if boards_em else 0,
                         "table_em": round(table_em, 2) if table_em > 3.2 else 0})

@@ -1671,6 +1671,7 @@ class VenueServer(HallSite):
             Route(f"{api}/tables/{{round}}/{{table}}/key", self.api_new_key, methods=["POST"]),
             Route(f"{api}/director", self.api_director),
             Route(f"{api}/director/pair", self.api_pair, methods=["POST"]),
+            Route(f"{api}/director/pins/clear", self.api_clear_director_pins, methods=["POST"]),
         ]
 
 
@@ -1765,6 +1766,8 @@ class VenueServer(HallSite):
                 headers["retry-after"] = str(e.retry_after)
             if isinstance(e, Waiting):  # (told apart from the device's rate limit, also a 429: a page's
                 body["pin_wait"] = e.retry_after  # confirmation kept on the phone is refused by this one only)
+                if e.every_table:  # (the event's wait for the director's PIN: the page counts it in its words)
+                    body["pin_wait_every_table"] = True
         except (TournamentError, DomrecError) as e:  # the operations' own refusals: one line each
             body, status = {"error": one_line(str(e)), "request_id": request_id}, 422
         except ClientDisconnect:
@@ -1947,6 +1950,15 @@ class VenueServer(HallSite):
                 overview = {**overview, "finished": self._said(overview["finished"], lang)}
             state = self.upstream_state
             return {**overview, "upstream": state() if state is not None else None}
+        return await self._answer(request, work)
+
+    async def api_clear_director_pins(self, request: Request) -> Response:
+        """(The director's key) the wrong director's PINs at the tables together forgotten: the
+        director's PIN waits at no table (``tournament pins --clear-director``)."""
+        async def work() -> Any:
+            await self.run(self.venue.authorize_director, _bearer(request))
+            body = await _json_body(request)
+            return await self.run(self.venue.clear_director_pins, "the director's page", body.get("cid"))
         return await self._answer(request, work)
 
     async def api_pair(self, request: Request) -> Response:

@@ -28,8 +28,9 @@ def _refusals(*codes: int) -> dict[str, Any]:
              422: "Refused by the rules or unreadable, or a fault of the server's own: nothing stored (`line`, "
                   "`column` for DGN); the feed: a bad `since`, `limit` or `format`.",
              429: "Too many requests from this device; or (a confirmation) the table waits after too many "
-                  "wrong PINs (its body's `pin_wait`, the seconds, tells it from the device's limit): `Retry-After` "
-                  "says how many seconds more.",
+                  "wrong PINs (its body's `pin_wait`, the seconds, tells it from the device's limit; "
+                  "`pin_wait_every_table`: the director's PIN waits at every table, after too many wrong "
+                  "director's PINs at the event's tables together): `Retry-After` says how many seconds more.",
              503: "A write: another program held the event file longer than the venue waits for it (5 s), or the "
                   "server is shutting down: nothing stored; send it again, its same `cid`, after `Retry-After` "
                   "seconds (it is stored once)."}
@@ -218,6 +219,13 @@ OPENAPI: dict[str, Any] = {
                                          "event); absent where the sides are not pairs."},
                                "by_seat": {"type": "boolean"}, "confirmations": {"type": "object"},
                                "called": {"type": "boolean"}, "pins": {"type": "boolean"},
+                               "pin_wait": {"type": "integer", "description": "With --pins, while the table's "
+                                            "confirmations wait after wrong PINs: the seconds left (absent "
+                                            "otherwise)."},
+                               "director_pin_wait": {"type": "object", "description": "While the director's PIN "
+                                                     "waits at this table after wrong ones: {seconds, every_table} "
+                                                     "(every_table: the event's wait, after too many wrong "
+                                                     "director's PINs at its tables together); absent otherwise."},
                                "last_at": {"type": ["string", "null"]}, "said": {"type": "array", "items": {"type": "string"}},
                                "game": {"type": "object", "description": "Players, seats, hands and moves so far, running "
                                         "totals, who is to move, the legal moves where the deal is known; "
@@ -340,7 +348,11 @@ OPENAPI: dict[str, Any] = {
                      "requestBody": {"required": True, "content": {"application/json": {"schema": _director_id(
                          {"type": "object"})}}},
                      "responses": {"200": {"description": "`said`, and the table's `wrong` PINs and `wait` (both 0 "
-                                                          "now)."}, **_refusals(400, 403, 404, 415, 422, 429)}}},
+                                                          "now); the wrong director's PINs of all the tables "
+                                                          "together are cleared with them, `said` saying so (a "
+                                                          "table with none of its own clears those alone; 422 "
+                                                          "when there is nothing to clear)."},
+                                   **_refusals(400, 403, 404, 415, 422, 429)}}},
         "/api/v1/tables/{round}/{table}/result": {
             "parameters": _TABLE_PARAMS,
             **_write("The director enters or corrects a table's result (director's key)",
@@ -451,8 +463,22 @@ OPENAPI: dict[str, Any] = {
                                                           "warning}, the sending to the federation's hub and, in "
                                                           "words, why it does not reach it (stopped: for good, two "
                                                           "histories of one event; warning: changes on its stream it "
-                                                          "did not write, while it sends on); null without --upstream)."},
+                                                          "did not write, while it sends on); null without --upstream); "
+                                                          "director_pins ({wrong, wait}: the wrong director's PINs "
+                                                          "at all the tables together, and the seconds the "
+                                                          "director's PIN still waits at every table after them, 0 "
+                                                          "when it does not)."},
                                   **_refusals(403, 429)}}},
+        "/api/v1/director/pins/clear": {
+            "post": {"summary": "The director clears the wrong director's PINs of all the tables together: the "
+                                "director's PIN waits at no table (director's key; into the audit trail; each "
+                                "table's own wrong PINs stay: its own clear clears them, and this count with them)",
+                     "security": [{"key": []}],
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": _director_id(
+                         {"type": "object"})}}},
+                     "responses": {"200": {"description": "`said`, and the event's `wrong` director's PINs and "
+                                                          "`wait` (both 0 now)."},
+                                   **_refusals(400, 403, 415, 422, 429)}}},
         "/api/v1/director/pair": {
             "post": {"summary": "Pair the next round once every table is confirmed (director's key); round 1 "
                                 "seeded as `tournament pair --seed` seeds it (`seed`: draw, the default, rating or "

@@ -352,6 +352,34 @@
         if (data) { say(data.said.join("; "), "good"); refresh(); }
       } }, t("Clear the wrong PINs")));
   }
+  // The wrong director's PINs typed at all the tables together (docs/venue.md, "The director at the
+  // table"): past ten, the director's PIN waits at every table, which no table's row says (each
+  // row's wait is its own confirmations').  Said over the tables: how many, and the seconds the PIN
+  // still waits, counted down by the page's own clock between refreshes and gone once over; the
+  // button clears them (a table's "Clear the wrong PINs" clears them too, and says so).
+  // <body data-director-pin-wait> holds the seconds shown (none while it does not wait).
+  let directorWrong = 0;
+  const directorWait = window.venue.countdown((left) => drawDirectorPins(left));
+  function drawDirectorPins(left) {
+    const box = $("director-pins");
+    box.hidden = !directorWrong && !left;
+    box.className = left > 0 ? "state-pins state-called" : "state-pins";
+    if (left > 0) document.body.dataset.directorPinWait = String(left);
+    else delete document.body.dataset.directorPinWait;
+    $("director-pins-words").textContent = left > 0
+      ? t("wrong director's PINs at the tables: %(n)s · the director's PIN waits %(n2)s s more at every table", { n: directorWrong, n2: left })
+      : t("wrong director's PINs at the tables: %(n)s", { n: directorWrong });
+  }
+  // (from a read of the overview only: a drawing again of the same view would set the count back)
+  function directorPins(pins) {
+    directorWrong = pins ? Number(pins.wrong) || 0 : 0;
+    directorWait.set(pins ? pins.wait : 0);
+    drawDirectorPins(directorWait.left());
+  }
+  $("clear-director-pins").addEventListener("click", async () => {
+    const data = await call("POST", "/api/v1/director/pins/clear", {});
+    if (data) { say(data.said.join("; "), "good"); refresh(); }
+  });
   // (one refresh at a time: a server that hangs never piles them up, each holding a connection)
   let refreshing = null;
   function refresh() {
@@ -360,7 +388,7 @@
   }
   async function refreshOnce() {
     const data = await call("GET", "/api/v1/director");
-    if (data) { view = data; render(); heard(data.tables); }
+    if (data) { view = data; render(); heard(data.tables); directorPins(data.director_pins); }
     if (open) {  // the open table as it now is (the scores being typed are left alone)
       const state = await call("GET", `/api/v1/tables/${open.round}/${open.table}`);
       if (state && open && state.round === open.round && state.table === open.table) showTable(state);

@@ -13,6 +13,8 @@
 // The controls the server drops (tournament.names.BIDI_CONTROLS): ALM, LRM, RLM, the embeddings
 // and overrides (U+202A-U+202E) and the isolates (U+2066-U+2069).
 const DIRECTION_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// A tile as a sentence writes it: "6-4", "6|4", "[6|4]" (its brackets kept with it).
+const TILE = /\d+[-|]\d+/, TILES = /(\[?\d+[-|]\d+\]?)/, TILE_ALONE = /^\[?\d+[-|]\d+\]?$/;
 window.venue = {
   $: (id) => document.getElementById(id),
   plain: (text) => String(text ?? "").replace(DIRECTION_CONTROLS, ""),
@@ -52,6 +54,25 @@ window.venue = {
     for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
     return node;
   },
+  // A tile named in a sentence ("N does not hold 6-6", "[6|4]") is never cut at its hyphen or bar
+  // on a narrow phone ("6-" on one line, "6" on the next), as the move list and the picture keep it
+  // whole (docs/venue.md): each tile of a text node of ``node`` goes into a span that does not
+  // break (.nowrap).  Every page's sentences get it through sentence() (say, the director's lines);
+  // a page's own text that names tiles (a hint, a waiting note) calls it on its element.
+  keepTiles(node) {
+    if (!node) return node;
+    const walk = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    const texts = [];
+    for (let n = walk.nextNode(); n; n = walk.nextNode())
+      if (!(n.parentNode && n.parentNode.classList && n.parentNode.classList.contains("nowrap")) && TILE.test(n.data)) texts.push(n);
+    for (const n of texts) n.replaceWith(...window.venue.tileParts(n.data));
+    return node;
+  },
+  // ``text`` as the parts to append: its tiles each in a .nowrap span, the rest as text.
+  tileParts(text) {
+    return String(text).split(TILES).filter((p) => p !== "")
+      .map((p) => (TILE_ALONE.test(p) ? window.venue.el("span", { class: "nowrap" }, p) : p));
+  },
   // The names the page shows (its players', the event's), set by the page as it draws: a sentence
   // of the server's that names one of them (say, tell) draws it in a <bdi> of its own.
   names: [],
@@ -76,7 +97,8 @@ window.venue = {
       at = where + found.length;
     }
     if (at < line.length) parts.push(line.slice(at));
-    return parts;
+    // (each tile of its text whole: keepTiles)
+    return parts.flatMap((p) => (typeof p === "string" ? window.venue.tileParts(p) : [p]));
   },
   say(text, kind) {
     const m = document.getElementById("message");
@@ -156,6 +178,44 @@ window.venue = {
     const { t } = window.venue;
     return state === "offline" ? t("offline: no connection to the server")
       : state === "slow" ? t("waiting for the server: it is slow to answer") : "";
+  },
+  // A wait counted down by the page's own clock from the seconds the server said last (the
+  // director's PIN waiting after wrong ones: the director's page over its tables, the director's
+  // box on a table's page): show(left) each second while it lasts, then show(0, early) once when
+  // it ends, ``early`` when a read said 0 while more than a second was left (cleared, not over).
+  // set(seconds) from each read: a count under way is kept unless the server's differs by more
+  // than a second's rounding (the wait changed: another wrong PIN made it longer).  (table.js
+  // counts its confirmations' wait its own way: its message line is shared with every move.)
+  countdown(show) {
+    let until = null, tick = null;
+    const left = () => (until === null ? 0 : Math.ceil((until - Date.now()) / 1000));
+    function step() {
+      clearTimeout(tick);
+      tick = null;
+      if (until === null) return;
+      const n = left();
+      if (n <= 0) { until = null; show(0, false); return; }
+      show(n, false);
+      // (the next second's count when it goes down: a clock moved on by a test too)
+      tick = setTimeout(step, Math.max(1, until - Date.now() - (n - 1) * 1000));
+    }
+    return {
+      left,
+      set(seconds) {
+        const wanted = Math.max(0, Math.ceil(Number(seconds) || 0));
+        if (!wanted) {
+          if (until === null) return;
+          const early = left() > 1;
+          clearTimeout(tick);
+          tick = null;
+          until = null;
+          show(0, early);
+          return;
+        }
+        if (until === null || Math.abs(left() - wanted) > 1) until = Date.now() + wanted * 1000;
+        step();
+      },
+    };
   },
   strings: null,
   t(msgid, values) {

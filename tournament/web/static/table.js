@@ -29,25 +29,12 @@
 
   const { $, el, t, slot, withNodes, name, plain: unsteered, layoutLines } = window.venue;
   // A tile named in the page's own text (a refusal, "N does not hold 6-6"; the row's help, "such as
-  // 4-0 5-3") is never cut at its hyphen on a narrow phone ("6-" on one line, "6" on the next), as
-  // the move list and the picture keep it whole (docs/venue.md): each tile in a text node of
-  // ``node`` goes into a span that does not break (.nowrap).  A placeholder, which holds no
-  // element, has its tiles' hyphens made non-breaking ones (U+2011) instead (unbroken).
-  const TILE = /\d+[-|]\d+/;
-  function keepTiles(node) {
-    if (!node) return node;
-    const walk = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
-    const texts = [];
-    for (let n = walk.nextNode(); n; n = walk.nextNode())
-      if (!(n.parentNode && n.parentNode.classList && n.parentNode.classList.contains("nowrap")) && TILE.test(n.data)) texts.push(n);
-    for (const n of texts) {
-      const parts = n.data.split(/(\d+[-|]\d+)/);
-      n.replaceWith(...parts.filter((p) => p !== "").map((p) => (/^\d+[-|]\d+$/.test(p) ? el("span", { class: "nowrap" }, p) : p)));
-    }
-    return node;
-  }
+  // 4-0 5-3") is never cut at its hyphen (venue.keepTiles, which every page's sentences get through
+  // venue.sentence).  A placeholder, which holds no element, has its tiles' hyphens made
+  // non-breaking ones (U+2011) instead (unbroken).
+  const { keepTiles } = window.venue;
   const unbroken = (text) => String(text).replace(/(\d)-(?=\d)/g, "$1\u2011");
-  const say = (text, kind) => { window.venue.say(text, kind); keepTiles($("message")); };
+  const say = (text, kind) => window.venue.say(text, kind);  // (its tiles whole: venue.sentence)
 
   // --- Each write's own id, and the outbox ------------------------------------------------------
   const KEY = page.token;
@@ -517,7 +504,12 @@
       // A confirmation refused as the table waits after wrong PINs: the wait's line, counted down.
       else if (response.status === 429 && data.pin_wait > 0 && path === "/confirm" && !extra.headers) pinWaits(data.pin_wait, true);
       else refused(data.error || t("refused (%(status)s)", { status: response.status }));
-      if (response.ok && method === "GET" && !path) pinHeard(data);
+      if (response.ok && method === "GET" && !path) {
+        pinHeard(data);
+        // (the director's box, table_director.js: the wait of the director's PIN, heard at every read
+        // of the table, drawn again or not)
+        document.dispatchEvent(new CustomEvent("table:heard", { detail: { directorPinWait: data.director_pin_wait || null } }));
+      }
     } catch (e) {
       if (stop && stop.aborted) { abandoned = true; return answer; }  // (a write came: the refresh is dropped)
       busyServer = false;  // (no answer now: the server's "busy" of before is not what is true any more)
@@ -995,7 +987,7 @@
     $("refused-list").replaceChildren(...refused.map((x) => el("li", { "data-seq": x.seq },
       keepTiles(el("code", {}, x.path === "/dgn" ? x.body.text : x.path === "/mode" ? t("mode: %(mode)s", { mode: x.body.mode })
         : x.path === "/confirm" ? t("confirmation for %(side)s", { side: sideOf(x) }) : t("call the director"))),
-      " — ", ...window.venue.sentence(x.refused).map((part) => (typeof part === "string" ? keepTiles(el("span", {}, part)) : part)), " ",
+      " — ", ...window.venue.sentence(x.refused), " ",
       // (a confirmation refused is tapped again on its button, with its PIN: nothing to retype)
       gone || x.path === "/confirm" ? "" : el("button", { type: "button", class: "retype", onclick: () => retype(x) }, t("Retype")),
       el("button", { type: "button", class: "drop", onclick: () => drop(x) }, t("Drop")))));

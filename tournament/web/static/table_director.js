@@ -11,7 +11,7 @@
 (function () {
   const page = document.body.dataset;
   const api = `/api/v1/tables/${page.round}/${page.table}`;
-  const { $, el, t, plain } = window.venue;
+  const { $, el, t } = window.venue;
   const table = window.venue.table;
   let pin = null;       // the director's PIN, once the server took it
   let lines = null;     // {rev, hands} as last read
@@ -19,9 +19,11 @@
   let asked = 0;        // the latest reading of the lines (an older answer is dropped)
   const form = $("td-fix");
 
+  // A line of the server's or the page's: its tiles whole and its names isolated (venue.sentence),
+  // as the table's own message line says them ("N does not hold 6-6" was cut at its hyphen here).
   function tell(id, text, kind) {
     const m = $(id);
-    m.textContent = plain(text || "");
+    m.replaceChildren(...window.venue.sentence(text || ""));
     m.className = kind || "";
   }
 
@@ -35,9 +37,56 @@
     try {
       const r = await table.read("/lines", { "X-Director-PIN": typed });
       const data = await r.json().catch(() => ({ error: t("the server's answer could not be read") }));
-      return r.ok ? { data } : { error: data.error || t("refused (%(status)s)", { status: r.status }) };
+      // (a 429 with "pin_wait": the director's PIN waits after wrong ones, the table's or the event's)
+      const wait = r.status === 429 && Number(data.pin_wait) > 0
+        ? { seconds: Number(data.pin_wait), every_table: !!data.pin_wait_every_table } : null;
+      return r.ok ? { data } : { error: data.error || t("refused (%(status)s)", { status: r.status }), wait };
     } catch (e) { return { error: linkWords("offline") }; } finally { clearTimeout(slowly); }
   }
+
+  // The wait of the director's PIN after wrong ones (docs/venue.md, "The director at the table"):
+  // this table's own (its confirmations wait too) or the event's (too many wrong director's PINs
+  // at the tables together: every table), said beside the PIN with the seconds left counted down by
+  // the page's own clock, as the table's page counts its confirmations' wait down (table.js), from
+  // what the server said last: the PIN's 429 (its pin_wait), or a read of the table (its
+  // director_pin_wait, at every refresh).  Once over, or cleared on the director's page (a read
+  // finds none while seconds were left), the line says the PIN is taken again.  The line is the
+  // wait's as long as it says it.  <body data-director-pin-wait> holds the seconds shown.
+  let waitEvery = false;  // the wait counted is the event's
+  let waitLine = null;    // what the line said of it last (null: nothing)
+  const waitWords = (left) => (waitEvery
+    ? (left === 1 ? t("too many wrong director's PINs at the tables: the director's PIN waits 1 second more at every table (the director's page clears it)")
+                  : t("too many wrong director's PINs at the tables: the director's PIN waits %(n)s seconds more at every table (the director's page clears it)", { n: left }))
+    : (left === 1 ? t("too many wrong PINs at this table: its confirmations and the director's PIN wait 1 second more (the director's page clears them)")
+                  : t("too many wrong PINs at this table: its confirmations and the director's PIN wait %(n)s seconds more (the director's page clears them)", { n: left })));
+  const waitSaid = () => waitLine !== null && $("td-message").textContent === waitLine;
+  const pinWait = window.venue.countdown((left, early) => {
+    const ours = waitSaid();
+    if (left > 0) {
+      document.body.dataset.directorPinWait = String(left);
+      if (ours) { waitLine = waitWords(left); tell("td-message", waitLine, "bad"); }
+      return;
+    }
+    delete document.body.dataset.directorPinWait;
+    waitLine = null;
+    if (ours) tell("td-message", early ? t("the wrong PINs were cleared: the director's PIN is taken again")
+                                       : t("the wait after wrong PINs is over: the director's PIN is taken again"), "good");
+  });
+  // ``wait``: {seconds, every_table} as the server said it (null: none); ``said``: the line says it now
+  function waits(wait, said) {
+    if (wait && wait.seconds > 0) waitEvery = !!wait.every_table;
+    pinWait.set(wait ? wait.seconds : 0);
+    if (said) sayWait();
+  }
+  function sayWait() {
+    if (pinWait.left() > 0) { waitLine = waitWords(pinWait.left()); tell("td-message", waitLine, "bad"); }
+  }
+  // Every read of the table: the wait as it is now, said when first heard of while the PIN's box is
+  // open, no PIN taken yet.
+  document.addEventListener("table:heard", (e) => {
+    const wait = e.detail.directorPinWait;
+    waits(wait, !pinWait.left() && !$("td").hidden && !pin);
+  });
 
   // The lines as the server holds them now; a correction being typed stays open while its line is
   // still there (the table may have played on), on the new revision.
@@ -157,6 +206,7 @@
     if (!$("td").hidden && !pin) { lock(); return; }  // tapped again before the PIN: closed
     $("td").hidden = false;
     $("td").scrollIntoView({ block: "start" });
+    if (!pin) sayWait();  // (the PIN waits: said before it is typed)
     if (!pin) $("td-pin").focus();
   });
   $("td-cancel").addEventListener("click", lock);
@@ -173,6 +223,7 @@
     try { got = await read(typed, (said) => tell("td-message", said, "")); } finally { $("td-open").disabled = false; }
     $("td-pin").value = "";
     if ($("td").hidden) return;  // (closed meanwhile: nothing opens)
+    if (got.wait) { waits(got.wait, true); return; }  // (its line counted down from now on)
     if (got.error) { tell("td-message", got.error, "bad"); return; }
     pin = typed;
     $("td-unlock").hidden = true;
