@@ -17,8 +17,11 @@ met by the device's rate limit.
 
 IndexedDB's open is held by an init script that wraps ``indexedDB.open`` for the outbox's database
 (its success reaches the page only when the test says); the rate limit is forced by Playwright's
-``page.route``, answering 429 until the test lets the write through: nothing waits on time.  Slow,
-and skipped with the reason where Chromium or Playwright is missing."""
+``page.route``, answering 429 until the test lets the write through: nothing waits on time.  The
+tab closed with lines kept is closed only once it can send nothing more (:data:`TAB`): Playwright's
+offline and routes end with a tab's DevTools session, and a tab being closed was seen to send its
+first line kept offline past them (its "online" event, fired as it closed).  Slow, and skipped with
+the reason where Chromium or Playwright is missing."""
 
 from __future__ import annotations
 
@@ -37,7 +40,7 @@ from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _type  # noqa: E
 from tests.tournament.test_venue_desk_browser import _event as _desk_event  # noqa: E402
 from tests.tournament.test_venue_director_browser import _Phone  # noqa: E402
 from tests.tournament.test_venue_outbox_browser import (KEPT, _bodies, _competitive_table, _director_post,  # noqa: E402
-                                                       _NeverReaches, _opened, _type_offline)
+                                                       _NeverReaches, _type_offline)
 from tournament import open_event  # noqa: E402
 from tournament.web.background import BackgroundVenue  # noqa: E402
 
@@ -97,14 +100,44 @@ class _Cut(_NeverReaches):
         super().__call__(route)
 
 
+#: The first tab's ``fetch`` (every request of the table's page goes through it: dom.js's
+#: ``venue.within``), counted while on its way, and failing in the page itself, as a request made
+#: offline fails, once the test calls ``window.tabGone()``: the tab is closed only when it can send
+#: nothing more.  Playwright's offline and its routes are DevTools' and end with the tab's DevTools
+#: session as the tab closes, while the page being torn down still runs a moment: Chromium then
+#: told it that it was online again (its "online" event, fired after its "unload"), and its outbox
+#: sent the first line kept offline, past the routes and unseen by them, to the server, now and then
+#: before ``page.close()`` had even returned (the server's log and a log the page kept in its
+#: localStorage showed it: pagehide, unload, online, then the POST of the line, its id and ``at``).
+TAB = """(() => {
+  const real = window.fetch;
+  let going = 0, gone = false;
+  window.tabGone = () => { gone = true; };
+  Object.defineProperty(window, "tabSending", { get: () => going });
+  window.fetch = function (...args) {
+    if (gone) return Promise.reject(new TypeError("Failed to fetch"));
+    going += 1;
+    const sent = real.apply(this, args);
+    sent.then(() => { going -= 1; }, () => { going -= 1; });
+    return sent;
+  };
+})()"""
+
+
 def _kept_by_a_closed_tab(context, url: str, steps: list[str]) -> list[_Cut]:
     """The table's first line typed online, the next two offline (kept in the phone's outbox), then
-    the tab closed with them waiting.  The two lines' writes keep failing as offline ones until the
-    test takes the routes returned away (:func:`_uncut`), and each route notes the page of every
-    write it failed, so that the page opened again is shown to have sent none of them.  (Now and
-    then, under load, the line typed offline was found on the server right after the page was
-    opened again; where it comes from is not found yet.)"""
-    page = _opened(context, url)
+    the tab closed with them waiting, once it can send nothing more (:data:`TAB`: its requests
+    still on their way answered or failed first, the routes still there).  The two lines' writes
+    keep failing as offline ones until the test takes the routes returned away (:func:`_uncut`), and
+    each route notes the page of every write it failed, so that the page opened again is shown to
+    have sent none of them; and what the server has then is what that page sent."""
+    context.route("**/static/pyodide/**", lambda route: route.abort())
+    page = context.new_page()
+    page.add_init_script(TAB)
+    page.goto(url)  # (as test_venue_outbox_browser's _opened, the tab's fetch counted)
+    page.wait_for_selector("#typed-text", timeout=WAIT_MS)
+    page.wait_for_function("() => document.body.dataset.outbox !== undefined && document.body.dataset.rev",
+                           timeout=WAIT_MS)
     _type(page, steps[0])
     cut = [_Cut(steps[1]), _Cut(steps[2])]
     for each in cut:
@@ -112,6 +145,8 @@ def _kept_by_a_closed_tab(context, url: str, steps: list[str]) -> list[_Cut]:
     context.set_offline(True)
     _type_offline(page, steps[1])
     _type_offline(page, steps[2])
+    page.evaluate("() => window.tabGone()")
+    page.wait_for_function("() => window.tabSending === 0", timeout=WAIT_MS)
     page.close()
     context.set_offline(False)
     return cut
@@ -257,9 +292,11 @@ def test_a_directors_correction_met_by_the_rate_limit_waits_and_is_made_once(tmp
         page.fill("#td-fix-reason", "hand 2 was typed twice")
         page.route("**/api/v1/tables/1/1/correct*", limit)
         page.locator("#td-fix-remove").tap(timeout=WAIT_MS)
-        said = page.wait_for_function("""() => document.body.dataset.unanswered === '/correct'
-            && document.getElementById('td-fix-message').innerText""", timeout=WAIT_MS).json_value()
-        assert said == LIMIT[lang]
+        # (the rate limit's own words waited for: at 1.5 s without an answer the line says the plain
+        # "waiting for the server" first, and a wait for any words could read those)
+        page.wait_for_function("""(want) => document.body.dataset.unanswered === '/correct'
+            && document.getElementById('td-fix-message').innerText === want""", arg=LIMIT[lang], timeout=WAIT_MS)
+        assert page.inner_text("#td-fix-message") == LIMIT[lang]
         assert page.get_attribute("#td-fix-message", "class") != "bad"
         page.locator("#td-fix-message").scroll_into_view_if_needed()
         keep(page, f"venue-director-correction-rate-limited-{lang}")
@@ -292,9 +329,9 @@ def test_a_call_cleared_at_the_table_waits_out_the_rate_limit_but_not_the_wait_a
         page.unroute("**/api/v1/tables/1/1/clear*", waits)
         page.route("**/api/v1/tables/1/1/clear*", limit)
         page.locator("#td-clear:not([hidden])").tap(timeout=WAIT_MS)
-        said = page.wait_for_function("""() => document.body.dataset.unanswered === '/clear'
-            && document.getElementById('td-message').innerText""", timeout=WAIT_MS).json_value()
-        assert said == LIMIT["en"]
+        page.wait_for_function("""(want) => document.body.dataset.unanswered === '/clear'
+            && document.getElementById('td-message').innerText === want""", arg=LIMIT["en"], timeout=WAIT_MS)
+        assert page.inner_text("#td-message") == LIMIT["en"]
         assert page.get_attribute("#td-message", "class") != "bad"
         keep(page, "venue-director-clear-rate-limited-en")
         limit.through = True
