@@ -34,7 +34,8 @@ playwright_api = playwright_or_skip(server=True)
 
 from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _served, _shot  # noqa: E402
 from tests.test_phone_polish_browser import GAMES, _event, played  # noqa: E402,F401  (one event of each game, set up alike)
-from tests.tournament.test_venue_outbox_browser import _director_post, _opened, _outbox  # noqa: E402
+from tests.tournament.test_venue_outbox_browser import (_close_sending_nothing, _director_post, _opened,  # noqa: E402
+                                                       _outbox)
 from tournament.web.background import BackgroundVenue  # noqa: E402
 
 CONFIRM = "**/api/v1/tables/1/1/confirm*"
@@ -81,15 +82,17 @@ def _first_side(page) -> str:
 def _kept_by_a_closed_page(context, url: str, pin: str | None = None) -> str:
     """The game is over; the first side taps its Confirm (with ``pin``) as the connection fails
     (every try aborted), and the page is closed (the phone's browser killed): the confirmation is
-    kept in the phone's outbox only.  Its side."""
-    page = _opened(context, url)
+    kept in the phone's outbox only.  Its side.  The page is closed once it can send nothing more
+    (test_venue_outbox_browser's ``_close_sending_nothing``): the route failing its tries ends with
+    the tab's DevTools session, and a try made as it closes would reach the server."""
+    page = _opened(context, url, to_close=True)
     side = _first_side(page)
     context.route(CONFIRM, lambda route: route.abort("internetdisconnected"))
     if pin is not None:
         page.fill("#pin", pin)
     page.click(f'#panel button[data-side="{side}"]')
     page.wait_for_function("() => document.body.dataset.unanswered === '/confirm'", timeout=WAIT_MS)
-    page.close()
+    _close_sending_nothing(page)
     return side
 
 
@@ -196,9 +199,9 @@ def test_the_old_link_lists_kept_lines_and_a_kept_confirmation_together(tmp_path
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
         side = _kept_by_a_closed_page(context, url)
-        page = _opened(context, url)
+        page = _opened(context, url, to_close=True)
         _outbox(page, 1)
-        page.close()
+        _close_sending_nothing(page)  # (its tries still failed by the route)
         _director_post(served, "/api/v1/tables/1/1/key", {})
         # (a line kept for the same key, as table.js keeps one, marked not to send)
         again = context.new_page()

@@ -33,8 +33,8 @@ from tests.tournament.helpers import hand_by_hand  # noqa: E402
 from tests.tournament.test_phone_outbox_merge_browser import HOLD  # noqa: E402
 from tests.tournament.test_venue_browser import (PHONE, WAIT_MS, _confirm_all, _event, _game, _log,  # noqa: E402
                                                  _recorded, _served, _type)
-from tests.tournament.test_venue_outbox_browser import (KEPT, _bodies, _competitive_table, _outbox,  # noqa: E402
-                                                       _type_offline)
+from tests.tournament.test_venue_outbox_browser import (KEPT, TAB, _bodies, _close_sending_nothing,  # noqa: E402
+                                                       _competitive_table, _outbox, _type_offline)
 
 #: ``indexedDB.open`` of the outbox's database never answering: neither success nor error, ever.
 NEVER = """(() => {
@@ -67,14 +67,18 @@ SAID = {
 }
 
 
-def _opened_without_storage(context, url: str, script: str | None):
+def _opened_without_storage(context, url: str, script: str | None, to_close: bool = False):
     """The table's page, its IndexedDB replaced by ``script`` before it loads (none: the browser's
     own), without the phone's engine (a line made offline is kept unchecked whatever the timing);
-    once it has drawn the table and said what its outbox holds."""
+    once it has drawn the table and said what its outbox holds.  ``to_close``: given
+    test_venue_outbox_browser's ``TAB``, for a test that closes it with lines kept
+    (``_close_sending_nothing``)."""
     context.route("**/static/pyodide/**", lambda route: route.abort())
     page = context.new_page()
     if script:
         page.add_init_script(script)
+    if to_close:
+        page.add_init_script(TAB)
     page.goto(url)
     page.wait_for_selector("#typed-text", timeout=WAIT_MS)
     page.wait_for_function("() => document.body.dataset.outbox !== undefined && document.body.dataset.rev",
@@ -146,7 +150,7 @@ def test_storage_opening_late_keeps_what_the_page_held_in_memory_once(tmp_path, 
     url = served.links["tables"][0]["url"]
     try:
         context = browser.new_context(viewport=PHONE, service_workers="block")
-        page = _opened_without_storage(context, url, HOLD)
+        page = _opened_without_storage(context, url, HOLD, to_close=True)
         _type(page, steps[0])
         context.set_offline(True)
         _type_offline(page, steps[1])
@@ -157,7 +161,7 @@ def test_storage_opening_late_keeps_what_the_page_held_in_memory_once(tmp_path, 
         assert page.locator("#unkept").is_hidden()
         assert page.evaluate(KEPT) == [[steps[1], False], [steps[2], False]]
         assert page.evaluate("() => document.body.dataset.outbox") == "2"
-        page.close()
+        _close_sending_nothing(page)
         context.set_offline(False)
         again = _opened_without_storage(context, url, None)
         _outbox(again, 0)

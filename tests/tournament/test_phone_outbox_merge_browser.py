@@ -18,10 +18,10 @@ met by the device's rate limit.
 IndexedDB's open is held by an init script that wraps ``indexedDB.open`` for the outbox's database
 (its success reaches the page only when the test says); the rate limit is forced by Playwright's
 ``page.route``, answering 429 until the test lets the write through: nothing waits on time.  The
-tab closed with lines kept is closed only once it can send nothing more (:data:`TAB`): Playwright's
-offline and routes end with a tab's DevTools session, and a tab being closed was seen to send its
-first line kept offline past them (its "online" event, fired as it closed).  Slow, and skipped with
-the reason where Chromium or Playwright is missing."""
+tab closed with lines kept is closed only once it can send nothing more (test_venue_outbox_browser's
+``TAB``): Playwright's offline and routes end with a tab's DevTools session, and a tab being closed
+was seen to send its first line kept offline past them (its "online" event, fired as it closed).
+Slow, and skipped with the reason where Chromium or Playwright is missing."""
 
 from __future__ import annotations
 
@@ -39,8 +39,9 @@ httpx = pytest.importorskip("httpx", reason="httpx (the table phones' client her
 from tests.tournament.test_venue_browser import PHONE, WAIT_MS, _type  # noqa: E402
 from tests.tournament.test_venue_desk_browser import _event as _desk_event  # noqa: E402
 from tests.tournament.test_venue_director_browser import _Phone  # noqa: E402
-from tests.tournament.test_venue_outbox_browser import (KEPT, _bodies, _competitive_table, _director_post,  # noqa: E402
-                                                       _NeverReaches, _type_offline)
+from tests.tournament.test_venue_outbox_browser import (KEPT, _bodies, _close_sending_nothing,  # noqa: E402
+                                                       _competitive_table, _director_post, _NeverReaches,
+                                                       _opened, _type_offline)
 from tournament import open_event  # noqa: E402
 from tournament.web.background import BackgroundVenue  # noqa: E402
 
@@ -100,44 +101,15 @@ class _Cut(_NeverReaches):
         super().__call__(route)
 
 
-#: The first tab's ``fetch`` (every request of the table's page goes through it: dom.js's
-#: ``venue.within``), counted while on its way, and failing in the page itself, as a request made
-#: offline fails, once the test calls ``window.tabGone()``: the tab is closed only when it can send
-#: nothing more.  Playwright's offline and its routes are DevTools' and end with the tab's DevTools
-#: session as the tab closes, while the page being torn down still runs a moment: Chromium then
-#: told it that it was online again (its "online" event, fired after its "unload"), and its outbox
-#: sent the first line kept offline, past the routes and unseen by them, to the server, now and then
-#: before ``page.close()`` had even returned (the server's log and a log the page kept in its
-#: localStorage showed it: pagehide, unload, online, then the POST of the line, its id and ``at``).
-TAB = """(() => {
-  const real = window.fetch;
-  let going = 0, gone = false;
-  window.tabGone = () => { gone = true; };
-  Object.defineProperty(window, "tabSending", { get: () => going });
-  window.fetch = function (...args) {
-    if (gone) return Promise.reject(new TypeError("Failed to fetch"));
-    going += 1;
-    const sent = real.apply(this, args);
-    sent.then(() => { going -= 1; }, () => { going -= 1; });
-    return sent;
-  };
-})()"""
-
-
 def _kept_by_a_closed_tab(context, url: str, steps: list[str]) -> list[_Cut]:
     """The table's first line typed online, the next two offline (kept in the phone's outbox), then
-    the tab closed with them waiting, once it can send nothing more (:data:`TAB`: its requests
-    still on their way answered or failed first, the routes still there).  The two lines' writes
-    keep failing as offline ones until the test takes the routes returned away (:func:`_uncut`), and
-    each route notes the page of every write it failed, so that the page opened again is shown to
-    have sent none of them; and what the server has then is what that page sent."""
-    context.route("**/static/pyodide/**", lambda route: route.abort())
-    page = context.new_page()
-    page.add_init_script(TAB)
-    page.goto(url)  # (as test_venue_outbox_browser's _opened, the tab's fetch counted)
-    page.wait_for_selector("#typed-text", timeout=WAIT_MS)
-    page.wait_for_function("() => document.body.dataset.outbox !== undefined && document.body.dataset.rev",
-                           timeout=WAIT_MS)
+    the tab closed with them waiting, once it can send nothing more (:func:`_close_sending_nothing`:
+    its requests still on their way answered or failed first, the routes still there).  The two
+    lines' writes keep failing as offline ones until the test takes the routes returned away
+    (:func:`_uncut`), and each route notes the page of every write it failed, so that the page
+    opened again is shown to have sent none of them; and what the server has then is what that
+    page sent."""
+    page = _opened(context, url, to_close=True)
     _type(page, steps[0])
     cut = [_Cut(steps[1]), _Cut(steps[2])]
     for each in cut:
@@ -145,9 +117,7 @@ def _kept_by_a_closed_tab(context, url: str, steps: list[str]) -> list[_Cut]:
     context.set_offline(True)
     _type_offline(page, steps[1])
     _type_offline(page, steps[2])
-    page.evaluate("() => window.tabGone()")
-    page.wait_for_function("() => window.tabSending === 0", timeout=WAIT_MS)
-    page.close()
+    _close_sending_nothing(page)
     context.set_offline(False)
     return cut
 
