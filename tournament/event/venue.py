@@ -309,6 +309,11 @@ REFUSALS = (
        "%(n2)s seconds (the director can clear them)"),
     N_("that is not the director's PIN: after %(n)s wrong PINs, this table's confirmations and the director's PIN "
        "wait %(n2)s seconds (the director can clear them)"),
+    N_("that is not the director's PIN: after %(n)s wrong director's PINs at the tables, the director's PIN waits "
+       "%(n2)s seconds at every table (the director's page clears it)"),
+    N_("that is not the director's PIN: after %(n)s wrong director's PINs at the tables, the director's PIN waits "
+       "%(n2)s seconds at every table, and this table's confirmations %(n3)s seconds (the director's page clears "
+       "them)"),
     N_("too many wrong PINs at this table: confirmations wait %(n)s seconds more (the director can clear them)"),
     N_("too many wrong PINs at this table: confirmations wait 1 second more (the director can clear them)"),
     N_("too many wrong PINs at this table: its confirmations and the director's PIN wait %(n)s seconds more (the "
@@ -1789,6 +1794,7 @@ class Venue:
         if wait:
             until = self.clock() + datetime.timedelta(seconds=wait)
             venue_sql.set_pin_wait(self.store, table.id, until.isoformat())
+        misses = event_wait = 0
         if director:
             misses = venue_sql.add_director_pin_miss(self.store)
             event_wait = pin_wait(misses - EVENT_FREE_DIRECTOR_PINS + FREE_PIN_TRIES)
@@ -1797,15 +1803,30 @@ class Venue:
                 venue_sql.set_director_pin_wait(self.store, every.isoformat())
         refusal = self._wrong_pin_words(who, wrong, wait)
         if director and isinstance(refusal, Forbidden):
-            refusal = Forbidden("that is not the director's PIN" + (
-                f": after {wrong} wrong PINs, this table's confirmations and the director's PIN wait {wait} "
-                f"seconds (the director can clear them)" if wait else ""))
+            refusal = Forbidden(self._wrong_director_pin_words(wrong, wait, misses, event_wait))
         if cid is not None:
             venue_sql.remember_answer(self.store, table.id, cid, None, refusal.status,
                                       json.dumps({"error": refusal.message, "state": False},
                                                  ensure_ascii=False), made_at, now())
         log.warning("round %s table %s: a wrong PIN for %s (%s wrong so far)", table.round, table.number, who, wrong)
         return refusal
+
+    @staticmethod
+    def _wrong_director_pin_words(wrong: int, wait: int, misses: int, event_wait: int) -> str:
+        """A wrong director's PIN's refusal: the longer wait it has just started said, the event's
+        (at every table) where that one is longer (its 10th wrong director's PIN at the tables
+        together also starts the table's own shorter wait: the phone was told only the table's,
+        half the seconds, as if the other tables were open)."""
+        said = "that is not the director's PIN"
+        if event_wait and event_wait >= wait:
+            said += (f": after {misses} wrong director's PINs at the tables, the director's PIN waits {event_wait} "
+                     f"seconds at every table")
+            return said + (f", and this table's confirmations {wait} seconds (the director's page clears them)"
+                           if wait else " (the director's page clears it)")
+        if wait:
+            said += (f": after {wrong} wrong PINs, this table's confirmations and the director's PIN wait {wait} "
+                     f"seconds (the director can clear them)")
+        return said
 
     @staticmethod
     def _wrong_pin_words(who: str, wrong: int, wait: int) -> VenueError:
