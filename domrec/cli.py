@@ -563,6 +563,11 @@ def _load_one(path: Path, record_no: int) -> tuple[Any, str, Report | None]:
         raise InputError(f"--record picks a record of a *.jsonl or *.dgn archive; {label} holds one record")
     count = 0
     for src in reader.iter_sources([str(path)]):
+        if isinstance(src.error, reader.GameTooLongError):  # (said at its file and line, as every
+            count += 1  # other problem of a DGN text is; only when it is the game asked for)
+            if count == record_no:
+                raise InputError(f"{label}: {src.error.line}:{src.error.column}: {src.error.message}")
+            continue
         if src.error:
             raise src.error
         if src.form == "dgn":

@@ -164,6 +164,8 @@ PHRASES: tuple[str, ...] = (
     N_("seat %(seat)s is not followed by a move (%(seat2)s is a seat too)"),
     N_("seat %(seat)s is not followed by a move"),
     N_("whose move is this? write its seat first (%(seat)s %(word)s): who leads is not known yet [%(rule)s]"),
+    N_("whose move is this? write its seat first (%(seat)s %(word)s): the hand is over: a move after its last tile "
+       "carries its seat [%(rule)s]"),
     N_("hand %(n)s waits for its first move, typed with its seat (%(seat)s …): that seat leads (or type hand %(n2)s "
        "lead SEAT first) [%(rule)s]"),
     N_("hand %(n)s is not over with the tiles this left line gives: type end to keep the hand as it stands (not "
@@ -173,6 +175,7 @@ PHRASES: tuple[str, ...] = (
     N_("hand %(n)s is over: confirm its result (y), or n to take back its last move"),
     N_("%(word)s %(seat)s lists no tile: a %(word2)s line lists the seat's tiles (%(word3)s %(seat2)s 6-4 0-0 …)"),
     N_("%(tile)s has no legal placement now"),
+    N_("%(tile)s has no legal placement now: %(problem)s [%(rule)s]"),
     N_("pick a number from 1 to %(n)s"),
     N_("hand %(n)s is not over yet"),
     N_("the next hand is hand %(n)s, not hand %(n2)s"),
@@ -230,6 +233,11 @@ PHRASES: tuple[str, ...] = (
     N_("} closes no comment"),
     N_("a quoted name is not closed on its line"),
     N_('a tag is not closed: write it on one line as [Name "value"]'),
+    N_("this line looks like a tag missing its [: write it as %(text)s"),
+    N_("this line looks like a tag missing its [ and ]: write it as %(text)s"),
+    N_('this line is not a tag, a hand line or a move: write a tag as [Name "value"] and a note in braces, '
+       '{like this}'),
+    N_("this line belongs to a hand, but tags follow it: write it after the tags, under its hand line (hand 1)"),
     N_("unexpected character %(text)s"),
     N_("a hand line is hand N (hands count from 1): expected hand %(n)s"),
     N_("hands are numbered in order: expected hand %(n)s, not hand %(n2)s"),
@@ -244,6 +252,7 @@ PHRASES: tuple[str, ...] = (
     N_("end KIND SIDE points…: '%(text)s' is not a way a hand ends (out, blocked, sudden-death, target, abandoned)"),
     N_("a Broadway tile goes on the grid: say where, %(tile)s@x,y"),
     N_("a Domino Roads tile goes on a road: say which, %(tile)s@NS1"),
+    N_("a Domino Roads tile goes on a road: say which, %(tile)s@%(road)s"),
     N_("a road's starter says the half it is built from: %(word)s"),
     N_("a road's starter says the half it is built from: %(word)s or %(word2)s"),
     N_("a bridge says, for each road, the span and the half it joins: %(word)s"),
@@ -468,6 +477,7 @@ PHRASES: tuple[str, ...] = (
     N_("%(tile)s is marked as a penalty play, but no tile has been exposed"),
     N_("it is %(seat)s's own turn: a tile shown by the player to move is simply played, an exposure is out of turn"),
     N_("%(seat)s's exposed %(tile)s must be played first by %(seats)s"),
+    N_("%(seat)s's exposed %(tile)s must be played now by %(seat2)s or %(seat3)s, marked \"penalty\": true"),
     N_("the penalty play must be the exposed %(tile)s, not %(tile2)s"),
     N_("%(side)s cannot make %(n)s points in a hand: %(n2)s tiles besides the lead are laid, each earning "
        "at most %(n3)s"),

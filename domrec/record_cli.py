@@ -12,17 +12,14 @@ it (exit 1), so the saved game is never a different game from the one typed.
 from __future__ import annotations
 
 import functools
-import io
-import re
 import shutil
 import sys
 from pathlib import Path
 from typing import Any, Iterable
 
-from domrec import console, games, notation, output as outputs, shape
+from domrec import console, games, notation, output as outputs, piped, shape
 from domrec.errors import (RECORD_CONTROLS, DomrecError, InputError, RuleViolation, control_said, one_line,
                            plain_direction)
-from domrec.reader import MAX_DGN_GAME_BYTES, MAX_RECORD_BYTES, size_text
 from domrec.recorder import (Recorder, RecorderError, first_problem, for_options, new_game, read_whole,
                              said_in_text)
 
@@ -62,9 +59,9 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
     # then taken line by line as they come, each saved at once.
     try:
         if not interactive:
-            stdin = _Piped(stdin)
-        text, count, first = ("", 0, None) if interactive else _read_header(stdin)
-    except _Unreadable as e:
+            stdin = piped.Piped(stdin)
+        text, count, first = ("", 0, None) if interactive else piped.read_header(stdin)
+    except piped.Unreadable as e:
         _err(f"error: {e}")
         return EXIT_UNUSABLE
     try:
@@ -94,7 +91,7 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
         hand_before = start
         last = (number, "")  # the last line that says something (where the end of the text is refused)
         try:
-            for line in _lines(first, stdin):
+            for line in piped.lines(first, stdin):
                 number += 1
                 if line.strip():
                     last = (number, line)
@@ -109,7 +106,7 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
                 fed.append(line)
                 later = None
                 if rec.refused and not rec.unsaved and said_in_text(line, rec.game.seats):
-                    rest = _rest(stdin)
+                    rest = piped.rest(stdin)
                     if rest is not None and _read_whole(rec, start, fed, rest, number, refusals, count + 1):
                         refusals.clear()  # (what the whole text's end refuses is said at its last line)
                         said_lines = [(number + k, text) for k, text in enumerate(rest, 1) if text.strip()]
@@ -131,8 +128,8 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
                         _err(f"the recording stops at line {number}, which leaves a choice that only the lines "
                              f"after it settle, and they are refused at line {later[0]}: nothing from line "
                              f"{number} on was recorded (a refused line is never skipped, nor a choice guessed); "
-                             f"{_held(rec.path, number - 1)}"
-                             f"{_gap([k for k in announced if k < number])}; put line {later[0]} right and "
+                             f"{_held(rec.path, number - 1, count, start, [k for k in announced if k < number])}"
+                             f"; put line {later[0]} right and "
                              f"continue the file with lines {min([k for k in announced if k < number] + [number])} on")
                         rec.restore(before if not rec.refused_back else hand_before)
                         _out(rec.game.report(str(rec.path)).summary())
@@ -140,12 +137,11 @@ def run(target: str, output: str | None, player: list[str], players: int | None,
                     for said in refusals:
                         _err(f"{where}: {said}")
                     rec.restore(before if not rec.refused_back else hand_before)
-                    gap = _gap([k for k in announced if k < number])
                     _err(f"the recording stops at line {number}: nothing from it on was recorded; "
-                         f"{_held(rec.path, number - 1)}{gap}")
+                         f"{_held(rec.path, number - 1, count, start, [k for k in announced if k < number])}")
                     _out(rec.game.report(str(rec.path)).summary())
                     return EXIT_INVALID
-        except _Unreadable as e:  # what came before it is recorded and saved
+        except piped.Unreadable as e:  # what came before it is recorded and saved
             too_long = e
     before = rec.refused
     rec.finish()
@@ -179,21 +175,41 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _held(path: object, last: int) -> str:
-    """What the file holds after a refusal at line ``last + 1``: the lines before it, or (line 1
-    refused) the game's header alone."""
-    return f"{path} holds the game up to line {last}" if last > 0 else f"{path} holds the game's header alone"
+def _held(path: object, last: int, header_lines: int, before: Any, announced: list[int]) -> str:
+    """What the file holds after a refusal at line ``last + 1`` of the piped text.
+
+    ``before``: the record the file held when the text began (a game continued from its file
+    keeps its hands and moves: a refused first line leaves them all, not "the header alone", as
+    this once said).  ``announced``: the text's lines before the refused one that announced a
+    hand which had not started; they are not in the file, so the lines held end before the first
+    of them, and the scorer is told to type them again (this once read "up to line 1 (but not
+    line 1, …)")."""
+    kept = min(announced) - 1 if announced else last
+    gap = ""
+    if announced:
+        lines = (f"line {announced[0]}" if len(announced) == 1
+                 else f"lines {', '.join(map(str, announced[:-1]))} and {announced[-1]}")
+        gap = (f"; {lines} announced a hand that had not started: type "
+               f"{'it' if len(announced) == 1 else 'them'} again")
+    if before.hands:
+        was = _as_it_was(before)
+        if kept <= header_lines:
+            return f"{path} holds the game as it was: {was}{gap}"
+        return f"{path} holds the game as it was ({was}) and this text up to line {kept}{gap}"
+    if kept <= header_lines:  # (the text's tags: the header, nothing of the play)
+        return f"{path} holds the game's header alone{gap}"
+    return f"{path} holds the game up to line {kept}{gap}"
 
 
-def _gap(announced: list[int]) -> str:
-    """What the file lacks of the lines before the refused one: the lines that announced a hand
-    which had not started (they are not in the file: the scorer types them again)."""
-    if not announced:
-        return ""
-    if len(announced) == 1:
-        return f" (but not line {announced[0]}, which announced a hand that had not started: type it again)"
-    return (f" (but not lines {', '.join(map(str, announced))}, which announced a hand that had not started: "
-            f"type them again)")
+def _as_it_was(record: Any) -> str:
+    """A continued game's recorded play, as its file holds it: ``hand 1, 7 moves`` while a hand is
+    in play (moves counted as the file writes them, a pass one), ``3 hands`` between hands."""
+    hand = record.hands[-1]
+    count = len(record.hands)
+    if hand.result is None:
+        moves = len(hand.moves)
+        return f"hand {count}, {moves} move{'s' if moves != 1 else ''}"
+    return f"{count} hand{'s' if count != 1 else ''}"
 
 
 def _moves_line(line: str) -> bool:
@@ -201,14 +217,6 @@ def _moves_line(line: str) -> bool:
     the lines after it settle; a refused ``end`` claim or ``left`` line is wrong as it stands."""
     word = next(iter(line.split()), "").lower()
     return word not in _ANNOUNCING and word not in ("end", "left")
-
-
-def _rest(stdin: Any) -> list[str] | None:
-    """The rest of the piped text, or ``None`` when it cannot be read (:class:`_Unreadable`)."""
-    try:
-        return list(iter(stdin.readline, ""))
-    except _Unreadable:
-        return None
 
 
 def _later_fault(start: Any, lines: list[str], first_line: int, refused: int) -> tuple[int, int, str] | None:
@@ -239,92 +247,6 @@ def _read_whole(rec: Recorder, start: Any, fed: list[str], rest: list[str], numb
     if note:
         _out(note)
     return True
-
-
-def _lines(first: str, stdin: Any) -> Iterable[str]:
-    yield first
-    yield from iter(stdin.readline, "")
-
-
-class _Unreadable(Exception):
-    """A piped line that cannot be read: longer than any DGN text may be (``< /dev/zero``), or not UTF-8."""
-
-
-_NOT_UTF8 = re.compile("[\udc80-\udcff]")
-
-
-class _Piped:
-    """The piped text, read a line at a time (:meth:`readline`), counting its lines so that a line
-    that cannot be read is refused at its place, as every other problem of the text is.
-
-    A carriage return alone (an old Mac's line end, ``tr '\\n' '\\r'``) ends a line here as it does
-    for ``domrec validate``: Python's standard input ends lines at line feeds only, so such a
-    text came as one line, which the header's reading took whole as tags, and nothing of the
-    game was recorded (the command said "0 hands" and succeeded)."""
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream
-        self.lines = 0
-        #: The lines of the last read that a carriage return alone split, not yet given.
-        self._held: list[str] = []
-
-    def readline(self) -> str:
-        """The next piped line, read at most :data:`MAX_RECORD_BYTES` characters at a time, so
-        that an endless line (``/dev/zero``) is refused instead of filling the memory.
-
-        Python reads a piped standard input with ``surrogateescape``: a byte that is not UTF-8
-        arrives as U+DC80…U+DCFF, which the Unicode check would call a ``"\\udced"`` escape the
-        user never wrote.  Such a line is refused as what it is, text that is not UTF-8, at the
-        line and column of its first such byte (as ``domrec validate`` refuses a file)."""
-        if not self._held:
-            read = self.stream.readline(MAX_RECORD_BYTES + 1)
-            if not read:
-                return read
-            if len(read) > MAX_RECORD_BYTES and not read.endswith("\n"):
-                where = (f"standard input from line {self.lines + 1} on" if _RETURN_ALONE.search(read)
-                         else f"line {self.lines + 1} of standard input")
-                raise _Unreadable(f"{where} is longer than {size_text(MAX_RECORD_BYTES)}, the limit for a DGN "
-                                  "text; it and the rest were not read")
-            self._held = _RETURN_ALONE.split(read) if "\r" in read else [read]
-            if not self._held[-1]:  # (the read ended at a carriage return alone)
-                self._held.pop()
-        line = self._held.pop(0)
-        self.lines += 1
-        bad = _NOT_UTF8.search(line)
-        if bad is not None:  # (a byte-order mark opening the text is no column of it)
-            column = bad.start() + 1 - (self.lines == 1 and line.startswith("\ufeff"))
-            raise _Unreadable(f"line {self.lines}, column {column}: the text is not UTF-8 (byte "
-                              f"0x{ord(bad.group()) - 0xDC00:02X}); save the text as UTF-8: this line and the "
-                              "rest were not read")
-        return line
-
-
-#: The place after a carriage return that no line feed follows: a line ends there.
-_RETURN_ALONE = re.compile("(?<=\r)(?!\n)")
-
-
-def _read_header(stdin: Any) -> tuple[str, int, str | None]:
-    """The text of a piped text up to its first hand line or move (blank lines, tags and
-    comments), how many lines it has, and that first line (``None`` at the end of the input).
-
-    The text is gathered in one buffer, not kept a line at a time (a string a line of
-    ``{comment}`` costs some fifty bytes more than the line), and refused past
-    :data:`MAX_DGN_GAME_BYTES`, the limit for one game of DGN: reading it keeps every token
-    with its place, dozens of times the text (docs/format.md, "Limits")."""
-    head, count, size = io.StringIO(), 0, 0
-    for line in iter(stdin.readline, ""):
-        stripped = line.strip()
-        if not stripped or stripped.startswith(("[", "{")) or (stripped.startswith("\ufeff")):
-            kept = line.lstrip("\ufeff")
-            size += len(kept.encode("utf-8", "surrogatepass"))
-            if size > MAX_DGN_GAME_BYTES:
-                raise _Unreadable(f"standard input's tags and comments before the first hand are more than "
-                                  f"{size_text(MAX_DGN_GAME_BYTES)}, the limit for one game of DGN; not read")
-            head.write(kept)
-            count += 1
-            continue
-        return head.getvalue(), count, line
-    return head.getvalue(), count, None
 
 
 @functools.lru_cache(maxsize=1)
@@ -534,7 +456,8 @@ def _interactive(rec: Recorder) -> int:
             where = rec.prompt
             words = list(_completions(rec))
             prompting = True
-            line = session.prompt(where, completer=WordCompleter(words, sentence=True, match_middle=False))
+            line = session.prompt(where, completer=WordCompleter(words, sentence=True, match_middle=False),
+                                  key_bindings=_tab_keys())
         except KeyboardInterrupt:
             # As in a shell, Ctrl-C throws away the line being typed; a second Ctrl-C in a row,
             # with nothing typed since, leaves (so does quit).
@@ -558,6 +481,42 @@ def _interactive(rec: Recorder) -> int:
         except KeyboardInterrupt:  # the quit command
             _stopped(rec, quit=True)
             return EXIT_OK
+
+
+def _tab_keys() -> Any:
+    """Tab at the recorder's prompt: a single completion is inserted at once.
+
+    prompt_toolkit lists the completions as the scorer types, in the background; a Tab that
+    came with the keys before it (a quick typist, a paste) found that listing under way and only
+    showed the menu, so that a second Tab was needed to insert the one move offered, and Enter
+    after one Tab sent the bare prefix (``5``: "not a move").  Here Tab asks the completer itself,
+    at once: one completion is inserted; several insert what they share, or go on through the
+    menu shown (docs/recording.md, "Completion")."""
+    from prompt_toolkit.completion import CompleteEvent, get_common_complete_suffix
+    from prompt_toolkit.key_binding import KeyBindings
+
+    keys = KeyBindings()
+
+    @keys.add("tab")
+    def _tab(event: Any) -> None:
+        buffer = event.current_buffer
+        state = buffer.complete_state
+        if state is not None and state.complete_index is not None:  # (the scorer is going through the menu)
+            buffer.complete_next()
+            return
+        found = list(buffer.completer.get_completions(buffer.document, CompleteEvent(completion_requested=True)))
+        if len(found) == 1:
+            buffer.apply_completion(found[0])
+            return
+        shared = get_common_complete_suffix(buffer.document, found) if found else ""
+        if shared:
+            buffer.insert_text(shared)
+        elif state is not None:
+            buffer.complete_next()
+        else:
+            buffer.start_completion(select_first=False)
+
+    return keys
 
 
 def _stopped(rec: Recorder, quit: bool = False) -> None:

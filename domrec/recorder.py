@@ -293,7 +293,7 @@ class Recorder:
         try:
             parsed = notation.parse_moves(g.game, g.seats, word)
         except notation.NotationError as e:
-            self._refuse(e.message)
+            self._refuse(self._reader_said(e.message, seat))
             return
         for data, exposure in parsed:
             self._move(data, exposure, seat)
@@ -460,7 +460,13 @@ class Recorder:
         if g.deal_known and not exposure:
             self._forced_passes(seat, data)
         who = seat if seat is not None else g.to_move
-        if who is None:
+        if who is None and g.in_hand and g.hand_over:
+            # A closing move (Castle Rock's captures after the hand's last tile) follows no turn:
+            # the text writes its seat (docs/notation.md, "Seats"), and validate asks for it too
+            # ("whose move is this? the hand is over"); "who leads is not known yet" was said here.
+            self._refuse(f"whose move is this? write its seat first ({self._closing_example(data)}): the hand is "
+                         f"over: a move after its last tile carries its seat [seats]")
+        elif who is None:
             self._refuse(f"whose move is this? write its seat first ({self._seat_example(data)}): who leads is "
                          f"not known yet [seats]")
         elif self._push(structure_move(_complete({"seat": who, **data}))):
@@ -527,6 +533,20 @@ class Recorder:
         except (KeyError, TypeError, ValueError):
             text = "6-6"
         return f"{self.game.seats[0]} {text}"
+
+    def _closing_example(self, data: dict) -> str:
+        """The closing move typed without its seat, written with the seat the rules give it (the
+        last placer's, who keeps capturing), for the refusal that asks for that seat."""
+        from domrec.notation.writer import _move_text
+
+        g = self.game
+        seat = next((m.seat for m in g.closing_moves() if _structured(m.seat, data) == m),
+                    g.moves[-1].seat if g.moves else g.seats[0])
+        try:
+            text = _move_text(data, g.game)
+        except (KeyError, TypeError, ValueError):
+            return seat
+        return f"{seat} {text}"
 
     def _unstart(self, announced: tuple) -> None:
         """The hand a refused first move started, taken back with the forced passes made before
@@ -654,7 +674,8 @@ class Recorder:
         g = self.game
         choices = placements(g, data["play"], seat)
         if not choices:
-            self._refuse(f"{data['play']} has no legal placement now")
+            why = self._no_placement(data["play"], seat)
+            self._refuse(f"{data['play']} has no legal placement now" + (f": {why}" if why else ""))
             return
         if len(choices) == 1 and not self.interactive:
             self._push(choices[0][0])
@@ -671,6 +692,33 @@ class Recorder:
             else:
                 self.say(f"  {k}. {move.play} at ({x1},{y1})-({x2},{y2}), scores {points}")
         self.say("pick a number")
+
+    def _no_placement(self, tile: str, seat: str | None) -> str | None:
+        """Why ``tile`` has no placement now, in the engine's words with its rule, when the reason
+        is not the cells (``E's exposed 6-3 must be played now by N or S … [broadway: exposed
+        tile]``, ``N does not hold 6-2``): the tile is tried at one spot on a copy of the table,
+        and a refusal that names that spot says nothing of the tile's other spots (``None``).  The
+        bare "has no legal placement now" once left the scorer guessing, while the same tile
+        typed with a spot was refused with the rule."""
+        g = self.game
+        state = g.state
+        who = seat if seat is not None else g.to_move
+        if state is None or who is None:
+            return None
+        try:
+            t = T.tile(tile)
+            spots = state._placements(who, (t,), penalty=False) if g.moves else []
+        except (DomrecError, KeyError, TypeError, ValueError, AttributeError):
+            return None
+        probe = spots[0] if spots else Play(seat=who, play=tile, at=((0, 0), (1, 0)))
+        try:
+            copy.deepcopy(state).apply(probe)
+        except DomrecError as e:
+            message, rule = getattr(e, "message", str(e)), getattr(e, "rule", None)
+            if _CELL.search(message) or not rule:
+                return None
+            return f"{message} [{rule}]"
+        return None
 
     def _pick(self, k: int) -> None:
         choices, self._choices = self._choices or [], None
@@ -1370,7 +1418,27 @@ class Recorder:
         ``Q``), not at the line's start."""
         if e.line == 1:
             self.at = e.column - 1
-        self._refuse(e.message)
+        self._refuse(self._reader_said(e.message))
+
+    def _reader_said(self, message: str, seat: str | None = None) -> str:
+        """The reader's refusal of a typed word, as this table reads it: its example of a Domino
+        Roads road (NS1, a road of the partners' game, said at a table of three too) names this
+        table's road instead, as the phone page's example does (``P1-1`` for three alone)."""
+        asked = _ROAD_ASKED.match(message) if self.game.game == "domino-roads" else None
+        return f"{asked.group(1)}{self._road_example(seat)}" if asked else message
+
+    def _road_example(self, seat: str | None) -> str:
+        """A road of this table for an example: the mover's side's first open road in the hand in
+        play, or the name its next road would take (``NS1`` with partners, ``P1-1`` for three)."""
+        g = self.game
+        seat = seat or g.to_move or g.seats[0]
+        state = g.state
+        side_of, roads = getattr(state, "side_of", None), getattr(state, "side_roads", None)
+        if state is None or side_of is None or roads is None or seat not in side_of:
+            return "NS1" if "N" in g.seats else f"{seat}-1"
+        side = side_of[seat]
+        road = next((road for road in roads.get(side, ()) if not road.blocked), None)
+        return road.name if road is not None else state._fresh_name(side)
 
     def _refuse(self, text: str) -> None:
         if self.refused_at is None:
@@ -1936,3 +2004,18 @@ def new_game(game: str, players: Sequence[tuple[str, str]], variant: str | None 
     g = Game(game, players, variant=variant, options=options, event=event)
     load_dict(unstructure(g.record()))  # option names and values, seats: the shape check's verdict
     return g
+
+
+#: The reader's question of a Domino Roads tile typed without its road, its example road apart.
+_ROAD_ASKED = re.compile(r"(a Domino Roads tile goes on a road: say which, \d+-\d+@)NS1$")
+
+#: A cell as the engine names one, ``(0,2)``: a refusal naming one is about that spot alone.
+_CELL = re.compile(r"\(-?\d+,-?\d+\)")
+
+
+def _structured(seat: str, data: dict) -> Move | None:
+    """``data``, a move typed without its seat, as ``seat``'s move (``None`` when it is no move)."""
+    try:
+        return structure_move({"seat": seat, **data})
+    except (KeyError, TypeError, ValueError):
+        return None

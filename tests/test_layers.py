@@ -53,7 +53,7 @@ LAYER_NAMES = {0: "base", 1: "pairing", 2: "store", 3: "event", 4: "pages", 4.5:
 DOMREC_LAYERS: tuple[tuple[str, ...], ...] = (
     ("domrec.errors", "domrec.record", "domrec.tiles", "domrec.shape", "domrec.reader", "domrec.dgn_archive", "domrec.i18n",
      "domrec.lookalikes",
-     "domrec.phrases", "domrec.working"),
+     "domrec.phrases", "domrec.working", "domrec.piped"),
     ("domrec.games",),
     ("domrec.validate", "domrec.deals"),
     ("domrec.game", "domrec.explain", "domrec.summary"),

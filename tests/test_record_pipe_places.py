@@ -104,8 +104,8 @@ def test_a_fault_after_a_line_that_leaves_a_choice_is_told_where_validate_finds_
         _placed_as_validate(text, err)
         assert err[1] == (f"the recording stops at line 8, which leaves a choice that only the lines after it "
                           f"settle, and they are refused at line {place[0]}: nothing from line 8 on was recorded "
-                          f"(a refused line is never skipped, nor a choice guessed); {out} holds the game up to "
-                          f"line 7 (but not line 7, which announced a hand that had not started: type it again); "
+                          f"(a refused line is never skipped, nor a choice guessed); {out} holds the game's "
+                          f"header alone; line 7 announced a hand that had not started: type it again; "
                           f"put line {place[0]} right and continue the file with lines 7 on"), err
 
 

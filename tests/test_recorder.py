@@ -630,8 +630,8 @@ def test_a_hand_line_whose_hand_had_not_started_is_said_not_to_be_in_the_file(fa
     run = pipe(str(out), None, "hand 2\n5-5\n")
     assert run.code == 1, run
     assert run.err_lines[-1] == (f"the recording stops at line 2: nothing from it on was recorded; {out} holds the "
-                                 f"game up to line 1 (but not line 1, which announced a hand that had not "
-                                 f"started: type it again)"), run
+                                 f"game as it was: 1 hand; line 1 announced a hand that had not started: type it "
+                                 f"again"), run
     assert out.read_bytes() == kept
 
 
@@ -648,6 +648,8 @@ def test_from_a_pipe_a_refused_line_stops_the_recording_and_exits_1(case, fast_d
     lines = run.err_lines
     number = len(head[0].splitlines()) + 1 + k + 1  # the bad line's number in the text
     later = re.match(r"line ([0-9]+), column ", lines[0])
+    # (the lines before the bad one all tags: the file holds the header alone, and says so)
+    held = (f"{out} holds the game's header alone" if k == 0 else f"{out} holds the game up to line {number - 1}")
     if case[0] == "ambiguous" and later and int(later.group(1)) > number:
         # The tile only left a choice, and the whole text read is refused further on (the move
         # written in makes the next one out of turn): told there, in validate's words, and the
@@ -655,12 +657,11 @@ def test_from_a_pipe_a_refused_line_stops_the_recording_and_exits_1(case, fast_d
         assert len(lines) == 2 and lines[1] == (
             f"the recording stops at line {number}, which leaves a choice that only the lines after it settle, "
             f"and they are refused at line {later.group(1)}: nothing from line {number} on was recorded (a refused "
-            f"line is never skipped, nor a choice guessed); {out} holds the game up to line {number - 1}; put line "
+            f"line is never skipped, nor a choice guessed); {held}; put line "
             f"{later.group(1)} right and continue the file with lines {number} on"), lines
     else:
         assert len(lines) == 2 and lines[0].startswith(f"line {number}, column "), lines
-        assert lines[1] == (f"the recording stops at line {number}: nothing from it on was recorded; "
-                            f"{out} holds the game up to line {number - 1}")
+        assert lines[1] == f"the recording stops at line {number}: nothing from it on was recorded; {held}"
         for w in words:
             assert w in lines[0], lines[0]
     before = fast_dir / "before.dgn"

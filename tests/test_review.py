@@ -113,7 +113,9 @@ def _record_piped(tmp_path, data: bytes) -> tuple[int, str]:
 def test_record_from_a_pipe_refuses_an_endless_line_and_keeps_the_moves_before_it(tmp_path, monkeypatch):
     """``domrec record … < /dev/zero`` filled the memory (MemoryError traceback); the limit is
     that of a DGN text, lowered here so that the test reads little."""
-    monkeypatch.setattr(record_cli, "MAX_RECORD_BYTES", 1000)
+    from domrec import piped
+
+    monkeypatch.setattr(piped, "MAX_RECORD_BYTES", 1000)  # (the piped text's reading: domrec.piped)
     out = tmp_path / "endless.dgn"
     stdin = io.StringIO("N 3-1\n" + "\0" * 5000)
     code = record_cli.run("competitive", str(out), [], None, [], None, stdin=stdin, interactive=False)

@@ -239,6 +239,9 @@ class _HeaderReader:
     #: A header without seat tags is taken (no players: the caller gives them), where a game's
     #: text must name its players: the recorder's piped tags, whose seats default to their labels.
     players_optional: bool = False
+    #: Where the tags read from a line missing its ``[`` or ``]`` are: that line has its problem
+    #: already, so a tag among them that cannot be read adds none (it is left out).
+    mended: frozenset[int] = frozenset()
 
     def _header(self, tags: list[tuple[str, Any, bool, int]], comments: list[str]) -> None:
         src, pos = self.src, self.pos
@@ -254,6 +257,9 @@ class _HeaderReader:
         for name, value, quoted, at in tags:
             low = name.lower()
             if isinstance(value, tuple) and low != "field":
+                if at in self.mended:
+                    self._mended_error(name, at, declared)
+                    continue
                 self._header_error(src.error(f"tag {name} has text after its value; write [Name \"value\"]", at),
                                    name)
                 continue
@@ -270,6 +276,9 @@ class _HeaderReader:
             try:
                 self._tag(name, value, quoted, at, once, declared, seat_tags, ids, options, rules, event)
             except NotationError as e:
+                if at in self.mended:
+                    self._mended_error(name, at, declared)
+                    continue
                 self._header_error(e, name, declared)
         if comments:
             if "comment" in event:
@@ -316,6 +325,19 @@ class _HeaderReader:
         if not _harmless(name, declared):
             raise e
         self._broke(e, None)
+
+    def _mended_error(self, name: str, at: int, declared: list[str] | None) -> None:
+        """A tag read from a line missing its ``[`` or ``]`` that cannot be read as a tag either.
+        Its line has its problem already (kept in ``errors``): nothing more is said of it, and
+        where the rules depend on the tag, that problem stops the game, as any such tag does."""
+        if _harmless(name, declared):
+            return
+        where = self.src.where(at)
+        kept = next((e for e in self.errors if (e.line, e.column) == where), None)
+        if kept is None:  # (cannot happen: the line's problem was kept when the tag was mended)
+            raise self.src.error(f"tag {name} cannot be read", at)
+        self.errors.remove(kept)
+        raise kept
 
     def _twice(self, what: str, first: int, at: int) -> NotationError:
         """``what`` given a second time, at ``at``: said there, naming the line of the first."""

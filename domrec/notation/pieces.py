@@ -95,7 +95,12 @@ def parse_header(text: str, game: str | None = None) -> dict[str, Any] | None:
     r.players_optional = True  # (tags without players: the caller's seats, as without tags)
     if game is not None:
         r.doc["game"] = game
-    r.parse()
+    try:
+        r.parse()
+    except NotationError:
+        if r.errors:  # (the header's first problem in text order, as below)
+            raise r.errors[0] from None
+        raise
     if r.errors:  # (a whole game's reading lists such a tag and reads on; a recording starts from a sound header)
         raise r.errors[0]
     rules = {**r.rules, **({"options": dict(r.options)} if r.options else {})}

@@ -27,7 +27,7 @@ from domrec.notation.moves import _MOVE_CACHE, _MoveReader
 from domrec.notation.parts import _PartReader
 from domrec.notation.positions import _Positions, _word_offset
 from domrec.notation.tokens import (
-    _KEYWORDS, _MOVE_NUMBER, NotationError, _HandText, _line_tokens, _Text, _Token, _tokens, _unescape_comment,
+    _KEYWORDS, _MOVE, _MOVE_NUMBER, NotationError, _HandText, _line_tokens, _Text, _Token, _tokens, _unescape_comment,
     _without_commas,
 )
 
@@ -69,32 +69,110 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
 
     def parse(self) -> None:
         toks = _tokens(self.src, keep_going=True)
+        k = self._header_part(toks)
+        self._hands(toks[k:])
+
+    def _header_part(self, toks: list[_Token]) -> int:
+        """Read the header (its tags, comments and the lines that are neither) and give the index
+        of the first token of the hands.
+
+        The hands start at the first hand line, or at a line that is a move or another hand
+        part (a text missing its ``hand 1``); any other line before it is a header line typed
+        wrong.  Each such line, tag not closed or tag that cannot be read is one problem at its
+        line and column, and the header is read on after it, so that one typo does not turn the
+        tags after it into "tags after the first hand" and their seats into strangers.  A tag
+        line missing its ``[`` (or ``]``) is read as the tag it plainly is, besides its problem.
+        A tag the rules depend on that cannot be read stops the game once the header is read
+        (see :meth:`_header_error`): every problem of the header is told first, in text order."""
+        src = self.src
+        text = src.text
+        n = len(toks)
         k = 0
         header_comments: list[str] = []
         tags: list[tuple[str, Any, bool, int]] = []
-        while k < len(toks) and toks[k].kind in ("tag", "comment", "bad"):
+        mended: set[int] = set()
+        stop = False  # (a tag the rules depend on could not be read: the game is not read past its header)
+        stray: list[NotationError] = []  # (lines that are no tag: told only where the header has a tag)
+
+        def unread(e: NotationError, name: str | None) -> None:
+            nonlocal stop
+            try:
+                self._header_error(e, name)
+            except NotationError:
+                stop = True
+                if len(self.errors) < MAX_ERRORS:
+                    self.errors.append(e)
+
+        while k < n:
             t = toks[k]
-            k += 1
-            if t.kind == "bad":
-                # A tag not closed: kept, and the header read on, where it is not a tag the rules
-                # depend on, else the header cannot be read (see _header); a comment not closed is kept.
-                e = self.src.error(t.text, t.pos)
+            kind = t.kind
+            if kind == "bad":
+                k += 1
+                # A tag not closed: read as closed where that is a tag, else kept, and the header
+                # read on (see _header_error); a comment not closed is kept.
+                e = src.error(t.text, t.pos)
                 if t.text.startswith("a tag"):
-                    self._header_error(e, _tag_name(self.src.text, t.pos))
+                    tag = _mended_tag(text, t.pos, "]", src)
+                    if tag is not None:
+                        tags.append(tag)
+                        mended.add(t.pos)
+                        self._broke(e, None)
+                    else:
+                        unread(e, _tag_name(text, t.pos))
                 else:
                     self._broke(e, None)
                 continue
-            if t.kind == "tag":
+            if kind == "tag":
+                k += 1
                 try:
-                    name, value, quoted = _tag_value(t.text, self.src, t.pos)
+                    name, value, quoted = _tag_value(t.text, src, t.pos)
                 except NotationError as e:
-                    self._header_error(e, _tag_name(self.src.text, t.pos))
+                    unread(e, _tag_name(text, t.pos))
                     continue
                 tags.append((name, value, quoted, t.pos))
-            else:
+                continue
+            if kind == "comment":
+                k += 1
                 header_comments.append(_unescape_comment(t.text[1:-1]))
+                continue
+            if kind != "word":
+                break
+            line_end = text.find("\n", t.pos)
+            line_end = len(text) if line_end < 0 else line_end
+            tag = (_mended_tag(text, t.pos, "[", src) if _TAG_NO_OPEN.match(text, t.pos, line_end) is not None
+                   else None)
+            hands = tag is None and _starts_hands(text[t.pos:line_end])
+            if hands and not _tag_follows(toks, k):
+                break
+            # A line that is neither a tag nor a hand's: one problem, the rest of the line passed over.
+            if tag is not None:
+                tags.append(tag)
+                mended.add(t.pos)
+                written = text[t.pos:line_end].strip()
+                fixed = "[" + written + ("" if written.endswith("]") else "]")
+                self._broke(src.error(f"this line looks like a tag missing its [: write it as {fixed}"
+                                      if written.endswith("]") else
+                                      f"this line looks like a tag missing its [ and ]: write it as {fixed}",
+                                      t.pos), None)
+            elif hands == "moves":  # (moves among the tags: tags follow them)
+                e = src.error("this line belongs to a hand, but tags follow it: write it after the tags, under "
+                              "its hand line (hand 1)", t.pos)
+                stray.append(e)
+                self._broke(e, None)
+            else:
+                e = src.error("this line is not a tag, a hand line or a move: write a tag as [Name \"value\"] "
+                              "and a note in braces, {like this}", t.pos)
+                stray.append(e)
+                self._broke(e, None)
+            while k < n and toks[k].pos < line_end:
+                k += 1
+        if stray and not tags:  # (a text that is no DGN at all: the missing [Game] tag alone is said)
+            self.errors = [e for e in self.errors if not any(e is s for s in stray)]
+        self.mended = frozenset(mended)
+        if stop:
+            raise self.errors.pop()  # (the header's problems in text order: the last one stops the game)
         self._header(tags, header_comments)
-        self._hands(toks[k:])
+        return k
 
     def _hands(self, toks: list[_Token]) -> None:
         src = self.src
@@ -465,6 +543,61 @@ def _tag_name(text: str, at: int) -> str | None:
 
 
 _TAG_START = re.compile(r"[ \t]*\[[ \t]*([^\s\"\]]+)")
+
+#: A line that is a tag but for its ``[`` (``E "Bo"]``, ``E "Bo"``): a tag name, then a quoted value
+#: closed on the line, then at most a ``]``.
+_TAG_NO_OPEN = re.compile(r'[A-Za-z][A-Za-z0-9_.\-]*[ \t]+"(?:[^"\\\n]|\\.)*"[ \t]*\]?[ \t]*(?=\n|\Z)')
+
+
+def _mended_tag(text: str, start: int, missing: str, src: _Text) -> tuple[str, Any, bool, int] | None:
+    """The tag of the line starting at ``start`` read with its ``missing`` bracket put back, as
+    (name, value, quoted, where it is), or ``None`` where that does not make one tag of it."""
+    end = text.find("\n", start)
+    line = text[start:len(text) if end < 0 else end].strip()
+    raw = "[" + line + ("" if line.endswith("]") else "]") if missing == "[" else line + "]"
+    if raw.count("]") != 1 and missing == "]":
+        return None
+    try:
+        name, value, quoted = _tag_value(raw, src, start)
+    except NotationError:
+        return None
+    if isinstance(value, tuple) and name.lower() != "field":  # (text after the value: not one tag)
+        return None
+    return name, value, quoted, start
+
+
+def _starts_hands(line: str) -> str | None:
+    """What ``line`` (from its first word) is, where it may be a hand's (where the header ends):
+    ``"part"``, a hand line or another hand part (a keyword, typed plainly or with a look-alike);
+    ``"moves"``, a move, a move number, or a seat and its move (the text may have left out its
+    ``hand 1``); ``None``, neither."""
+    words = line.split(None, 2)
+    word = words[0]
+    if word.lower() in _KEYWORDS or _keyword_alike(word) is not None:
+        return "part"
+    word = word.strip(",")
+    if _SEAT_WORD.match(word) is not None and len(words) > 1:
+        word = words[1].strip(",")
+    return "moves" if _MOVE.match(word) is not None or _MOVE_NUMBER.match(word) is not None else None
+
+
+_SEAT_WORD = re.compile(r"(?:[NESW]|P[1-9][0-9]*)\Z")
+
+
+def _tag_follows(toks: list[_Token], k: int) -> bool:
+    """Whether a tag comes after token ``k`` before any hand line: the line of ``toks[k]``, if
+    it is not a hand line itself, is then in the header, whatever its first word (``End of the
+    notes``, a ``deal`` line typed above the tags), and one problem, not the end of the header."""
+    t = toks[k]
+    if t.text.lower() == "hand" or _keyword_alike(t.text) == "hand":
+        return False
+    for t in itertools.islice(toks, k + 1, None):
+        if t.kind == "tag":
+            return True
+        if t.kind in ("line", "part", "moves") or (t.kind == "word" and t.first and (
+                t.text.lower() == "hand" or _keyword_alike(t.text) == "hand")):
+            return False
+    return False
 
 
 def _open(hand: _HandText | None) -> bool:
