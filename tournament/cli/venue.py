@@ -156,18 +156,26 @@ def pins(
                                         "the tables: the director's PIN waits at no table (into the audit trail)."),
     by: Optional[str] = typer.Option(None, "--by", help="With --clear or --clear-director: who clears them "
                                                         "(default: your login name)."),
+    waits: bool = typer.Option(False, "--waits", help="Print the waits after wrong PINs, clearing nothing: a line "
+                               "a table that has had one, one for the wrong director's PINs at the tables."),
 ) -> None:
     """Print each player's 4-digit PIN, for confirming results with `serve --pins` (made once; a slip
     each at check-in, never on the table's sheet). --slips -o FILE writes them as slips to print and
     cut; --clear R/T lets a table confirm again after too many wrong PINs, --clear-director the
-    director's PIN be typed again at every table (--clear R/T does both). Safe beside `serve`."""
+    director's PIN be typed again at every table (--clear R/T does both); --waits shows what waits. Safe
+    beside `serve`."""
+    from tournament.cli import pin_tries
+
+    if waits:
+        if clear is not None or clear_director or slips or force or any(x is not None for x in (output, lang, by)):
+            raise UnusableInput("--waits only reads the waits after wrong PINs: give it alone")
+        return pin_tries.say_waits(event)
     if clear is not None or clear_director:
         if clear is not None and clear_director:
             raise UnusableInput("--clear R/T clears the wrong director's PINs too: give it or --clear-director")
         if slips or output is not None:
             raise UnusableInput("--clear and --clear-director clear wrong PINs; give --slips apart")
-        _clear_pins(event, clear, by)
-        return
+        return pin_tries.clear_pins(event, _round_table(clear, "--clear", "R/T") if clear is not None else None, by)
     if by is not None:
         raise UnusableInput("--by names who clears wrong PINs: give it with --clear R/T or --clear-director")
     if not slips and (output is not None or force or lang is not None):
@@ -207,24 +215,6 @@ def pins(
 
     for p in players:
         typer.echo(f"#{numbers.get(p.id, p.id)}\t{printable(p.name)}\t{made[p.id]}")
-
-
-def _clear_pins(event: Path, where: Optional[str], by: Optional[str]) -> None:
-    """A table's wrong PINs cleared (``where``: R/T), or (None) the event's wrong director's PINs
-    alone: the director's page's operations (``Venue.clear_pin_tries``, ``clear_director_pins``)."""
-    from tournament.event.audit import clean_text, default_author
-
-    place = _round_table(where, "--clear", "R/T") if where is not None else None
-    who = clean_text(by, "--by") or default_author() or "unknown"
-    with open_for_command(event) as store:
-        try:
-            venue, author = vn.Venue(store), f"{who} (command line)"
-            done = (venue.clear_pin_tries(*place, by=author) if place is not None
-                    else venue.clear_director_pins(by=author))
-        except vn.VenueError as e:
-            raise UnusableInput(e.message) from None
-    for said in done["said"]:
-        typer.echo(said)
 
 
 @guarded

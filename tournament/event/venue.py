@@ -838,6 +838,65 @@ def _seconds_until(until: str | None, at: datetime.datetime) -> int:
     return max(0, math.ceil(left))
 
 
+def _seconds(n: int) -> str:
+    return f"{n} second{'s' if n != 1 else ''}"
+
+
+@attrs.frozen
+class TablePinTries:
+    """One table's wrong PINs (a player's or the director's, typed on its phone) and the seconds
+    its confirmations and the director's PIN there still wait (0: they do not)."""
+
+    round: int
+    table: int
+    wrong: int
+    wait: int
+
+    def line(self) -> str:
+        said = f"round {self.round} table {self.table}: {self.wrong} wrong PIN{'s' if self.wrong != 1 else ''}; "
+        if not self.wait:
+            return said + "its confirmations do not wait"
+        return (said + f"its confirmations and the director's PIN there wait {_seconds(self.wait)} more "
+                       f"(tournament pins --clear {self.round}/{self.table})")
+
+
+@attrs.frozen
+class PinWaits:
+    """The waits after wrong PINs, read without clearing them (``tournament pins --waits``): each
+    table that has had a wrong PIN, and the event's wrong director's PINs at all its tables
+    together (:data:`EVENT_FREE_DIRECTOR_PINS`) and how long the director's PIN still waits at
+    every table.  Only clearing them showed them from the command line, and the director who
+    asked whether a table still waits had to lift its wait to learn it."""
+
+    tables: tuple[TablePinTries, ...]
+    director_wrong: int
+    director_wait: int
+
+    def lines(self) -> list[str]:
+        """A line a table with wrong PINs (or that none has had one), then the director's PIN's."""
+        out = [t.line() for t in self.tables] or ["no wrong PIN at any table"]
+        if not self.director_wrong:
+            out.append("director's PIN: no wrong PIN at the tables")
+        elif not self.director_wait:
+            out.append(f"director's PIN: {self.director_wrong} wrong at the tables together; it waits at no table")
+        else:
+            out.append(f"director's PIN: {self.director_wrong} wrong at the tables together; it waits "
+                       f"{_seconds(self.director_wait)} more at every table (tournament pins --clear-director)")
+        return out
+
+
+def pin_waits(store: EventStore, at: datetime.datetime | None = None) -> PinWaits:
+    """The event's waits after wrong PINs as they stand at ``at`` (default: now), read only: every
+    round's tables that have had a wrong PIN since the director last cleared theirs, in order."""
+    at = at or _utc_now()
+    tables = store.tables()
+    tries = venue_sql.every_pin_tries(store, [t.id for t in tables])
+    found = tuple(sorted((TablePinTries(t.round, t.number, tries[t.id][0], _seconds_until(tries[t.id][1], at))
+                          for t in tables if tries.get(t.id, (0, None))[0]), key=lambda x: (x.round, x.table)))
+    misses, every = venue_sql.director_pin_misses(store)
+    return PinWaits(found, misses, _seconds_until(every, at) if misses else 0)
+
+
 #: A table in play with no write for this many minutes is flagged on the director's page
 #: (``tournament serve --idle N``).
 IDLE_MINUTES = 10

@@ -56,6 +56,11 @@ FIND_COLUMNS, FIND_ROWS, FIND_COLUMNS_DENSE = 2, 16, 3
 #: big: a line of a list read from the back of a hall, as a timetable's) hold 18.
 FIND_LINE, FIND_ROWS_DENSE = 1.25, 24
 STANDINGS_COLUMNS, STANDINGS_ROWS = 2, 15
+#: The standings' rows as *find your table*'s (:data:`FIND_LINE` em high, each screen in the
+#: biggest type that holds its rows, up to :data:`GROW` times the page's, its rows spread evenly
+#: over its columns): at 1.5 em and 15 rows a column, 32 players of long names took three screens
+#: of 11, 11 and 10 rows, the bottom third of each empty, and 12 players half the screen's height.
+STANDINGS_LINE, STANDINGS_ROWS_DENSE = FIND_LINE, 24
 PLACINGS_COLUMNS, PLACINGS_ROWS = 2, 12
 SCREEN_SECONDS = 8
 #: ``/projector?seconds=N``: seconds a screen, clamped to these bounds (anything else: the default).
@@ -476,6 +481,22 @@ def _group_keys(row: dict[str, Any]) -> list[str]:
 
 def _rounds_places_text(stage: dict[str, Any]) -> str:
     return ", ".join(f"{p['place']}. #{p['id']} {p['name']}" for p in stage["rounds_places"])
+
+
+#: Units of :data:`STAGE_HEIGHT` a standings screen's rows leave free, filling it
+#: (:func:`_rows_filling`): the provisional note takes a second line of the heading (about 20).
+HEADING_SLACK = 24
+
+
+def _rows_filling(fit: Fit, shown: int, head_rows: int) -> Fit:
+    """``fit`` with its rows as tall as a screen showing ``shown`` rows a column (and ``head_rows``
+    of headings) lets them be, up to 1.5 em and never lower than its own: the standings' rows are
+    :data:`STANDINGS_LINE` high to hold more a screen, and 12 players' rows in type grown as far as
+    their names let it left a third of the screen empty below them."""
+    if fit.wraps or not shown:
+        return fit
+    line = math.floor((STAGE_HEIGHT - HEADING_SLACK) / (fit.font * (shown + head_rows)) * 100) / 100
+    return attrs.evolve(fit, line=min(1.5, max(fit.line, line)))
 
 
 def _even_columns(items: Sequence[Any], columns: int) -> list[Sequence[Any]]:
@@ -1033,9 +1054,12 @@ def projector_screens(data: dict[str, Any], lang: str = i18n.DEFAULT, size: str 
                   for c, w in least.items()}
         numbers = sum(widths.values())
         for k, e, fit in _paged([text_em(str(r[at])) for r in view["rows"]], numbers,
-                                1 if teams is not None else STANDINGS_COLUMNS, STANDINGS_ROWS, scale * 34 / 36, 1):
+                                1 if teams is not None else STANDINGS_COLUMNS, STANDINGS_ROWS_DENSE, scale * 34 / 36,
+                                1, STANDINGS_LINE, snug=True):
             chunk = view["rows"][k:e]
-            screens.append({"kind": "standings", "view": view, "columns": _columns_of(chunk, fit.rows), "fit": fit,
+            columns = _columns_of(chunk, fit.rows) if fit.wraps else _even_columns(chunk, fit.columns)
+            fit = _rows_filling(fit, max(map(len, columns)), 1)
+            screens.append({"kind": "standings", "view": view, "columns": columns, "fit": fit,
                             "through": table["through_round"], "provisional": table["provisional"],
                             "team": teams is not None, "final": finished,
                             "widths": {c: w for c, w in widths.items() if w > least[c]}})
