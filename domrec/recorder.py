@@ -2007,7 +2007,7 @@ def new_game(game: str, players: Sequence[tuple[str, str]], variant: str | None 
 
 
 #: The reader's question of a Domino Roads tile typed without its road, its example road apart.
-_ROAD_ASKED = re.compile(r"(a Domino Roads tile goes on a road: say which, \d+-\d+@)NS1$")
+_ROAD_ASKED = re.compile(r"(a Domino Roads tile goes on a road: say which, \d+-\d+@)(?:NS1|[^\s@]+-1)$")
 
 #: A cell as the engine names one, ``(0,2)``: a refusal naming one is about that spot alone.
 _CELL = re.compile(r"\(-?\d+,-?\d+\)")

@@ -179,7 +179,10 @@ class _MoveReader:
 
     def _roads(self, kind: str | None, tile: str, where: str | None, at: int) -> dict | None:
         if where is None:
-            raise self.src.error(f"a Domino Roads tile goes on a road: say which, {tile}@NS1", at)
+            # (the example a road of this table's kind: NS1 with partners, P1-1 at a table of three,
+            # where no road is called NS1; the recorder names the mover's own road)
+            road = "NS1" if "N" in self.seats or not self.seats else f"{self.seats[0]}-1"
+            raise self.src.error(f"a Domino Roads tile goes on a road: say which, {tile}@{road}", at)
         if kind == "s":
             m = _STARTER_AT.match(where)
             if m is None:
