@@ -10,6 +10,9 @@ What it prints:
   ``data-rev`` set) and to the engine being ready (``data-engine="ready"``), cold (an empty
   browser cache) and warm (the page opened again in the same browser: Pyodide and the bundle
   are cached for good under their versioned addresses);
+* the page's longest task while the engine boots (its main thread held: a tap made then waits that
+  long), the boot as it is, a part at a time, beside the same boot in one piece (engine.js served
+  with its turns between the parts taken out), nothing cached, best of three each;
 * for each of the five games, ``--games`` simulated games answered move by move by the phone's
   engine alone (``domrecEngine.answer``, the table's rows growing as the phone keeps them
   offline, the closed hands the page holds named as the page names them, in Spanish): p50, p99
@@ -108,6 +111,37 @@ def _open(context, url: str) -> tuple[float, float]:
     return drawn, ready
 
 
+#: The page's long tasks (over 50 ms, as Chromium reports them), kept from the page's start.
+LONG_TASKS = """(() => { window.longTasks = []; new PerformanceObserver((list) => { for (const e of list.getEntries())
+  window.longTasks.push(e.duration); }).observe({ type: "longtask", buffered: true }); })()"""
+
+#: engine.js's turn between the parts of the boot (a task of its own), and the same turn made a
+#: microtask: the reference boot, in one piece.
+TURN = "const turn = () => new Promise((resolve) => setTimeout(resolve, 0));"
+NO_TURN = "const turn = () => Promise.resolve();"
+
+
+def _longest_task(browser, url: str, whole: bool) -> float:
+    """Milliseconds of the page's longest task from its opening to its engine ready; ``whole``:
+    engine.js served with the boot in one piece (the reference).  A context of its own, without the
+    service worker (which would serve engine.js from its cache, past the page's route)."""
+    script = (ROOT / "tournament/web/static/engine.js").read_text(encoding="utf-8")
+    if TURN not in script:
+        raise SystemExit("engine.js has no turn between the parts of its boot to take out")
+    served = script.replace(TURN, NO_TURN) if whole else script
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    context.route("**/*", _local)
+    page = context.new_page()
+    page.add_init_script(LONG_TASKS)
+    page.route("**/static/engine.js", lambda route: route.fulfill(
+        status=200, body=served, headers={"Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store"}))
+    page.goto(url)
+    page.wait_for_function("() => document.body.dataset.engine !== 'loading'", timeout=300_000, polling=20)
+    longest = max(page.evaluate("() => window.longTasks") or [0.0])
+    context.close()
+    return longest
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
@@ -163,6 +197,12 @@ def main() -> None:
                         print("\nseconds from opening the table's page (to the first tap possible / to the engine ready)")
                         print(f"  cold (nothing cached)   {cold[0]:6.2f} / {cold[1]:6.2f}")
                         print(f"  warm (engine cached)    {warm[0]:6.2f} / {warm[1]:6.2f}")
+                        parts = min(_longest_task(browser, url, whole=False) for _ in range(3))
+                        whole = min(_longest_task(browser, url, whole=True) for _ in range(3))
+                        print("\nthe page's longest task while the engine boots (ms: a tap made then waits that long), "
+                              "best of 3, nothing cached")
+                        print(f"  a part at a time (engine.js)      {parts:7.0f}")
+                        print(f"  reference, the boot in one piece  {whole:7.0f}")
                         print("\nan answer of the phone's engine, per request (ms), "
                               f"{args.games} simulated games a game")
                         first = False

@@ -55,6 +55,12 @@
   }
   set("loading");
 
+  // The engine's Python imported a part at a time, the page's taps answered between the parts: in
+  // one piece the boot held the page a second on a laptop (three with the laptop busy, more on a
+  // phone), and a tap made meanwhile waited for all of it (benchmarks/bench_engine_boot.py).
+  const STAGES = ["attrs", "cattrs", "domrec.record", "domrec.games.base", "domrec.game", "domrec.notation",
+                  "domrec.session", "tournament.event.table_log"];
+  const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
   async function load() {
     const base = new URL(page.enginePyodide, location.href).href;
     const { loadPyodide } = await import(base + "pyodide.mjs");
@@ -63,8 +69,14 @@
     if (!got.ok) throw new Error(`the engine's modules could not be fetched (${got.status})`);
     py.unpackArchive(new Uint8Array(await got.arrayBuffer()), "zip", { extractDir: "/home/pyodide/domrec-engine" });
     py.runPython("import sys; sys.path.insert(0, '/home/pyodide/domrec-engine')");
+    await turn();
+    for (const name of STAGES) { py.pyimport(name).destroy(); await turn(); }
     phone = py.pyimport("tournament.event.phone");
-    phone.warm();  // every engine imported now, not at the first move made offline
+    await turn();
+    // every engine imported now, not at the first move made offline: one engine a turn
+    const steps = phone.warm_steps();
+    for (const step of steps.toJs()) { phone.warm(step); await turn(); }
+    steps.destroy();
     set("ready");
     resolveReady(engine);
     keepFiles();
