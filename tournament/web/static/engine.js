@@ -74,9 +74,10 @@
     phone = py.pyimport("tournament.event.phone");
     await turn();
     // every engine imported now, not at the first move made offline: one engine a turn
-    const steps = phone.warm_steps();
-    for (const step of steps.toJs()) { phone.warm(step); await turn(); }
-    steps.destroy();
+    // (a bundle of before the parts, kept by a phone offline, warms in one piece)
+    const steps = phone.warm_steps ? phone.warm_steps() : null;
+    if (steps === null) phone.warm();
+    else { for (const step of steps.toJs()) { phone.warm(step); await turn(); } steps.destroy(); }
     set("ready");
     resolveReady(engine);
     keepFiles();
