@@ -194,6 +194,9 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
                 pairs = {}
         pair = pairs.__getitem__
         pending: list[tuple[str, int]] = []  # a seat written before its move
+        # Moves typed before any hand line (a text that left out its ``hand 1``): said once, at the
+        # first of them, not once a word (a hand's worth of problems for one line forgotten).
+        told_no_hand = False
         move_cache = _MOVE_CACHE.get
         seated_cache = _SEATED.get
 
@@ -210,8 +213,11 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
             return move
 
         def move_word(word: str, at: int) -> None:
+            nonlocal told_no_hand
             if hand is None:
-                raise src.error(f"expected a tag or the first hand (hand 1), not {shown(word)!r}", at)
+                e = src.error(f"expected a tag or the first hand (hand 1), not {shown(word)!r}", at)
+                e.quiet, told_no_hand = told_no_hand, True  # (said at the first word alone: _broke)
+                raise e
             if hand.end is not None or hand.left is not None:
                 raise src.error(f"a move after the hand's {'end' if hand.end is not None else 'left'} line: start "
                                 f"the next hand with hand {hand.number + 1}", at)
@@ -499,6 +505,8 @@ class _Reader(_HeaderReader, _PartReader, _MoveReader):
         The error is told its hand, and (``move``: a word among the hand's moves) the move it
         stands for, counting the moves as typed: the message then says where in words, as the
         rules' problems do ("19:39: hand 2, move 27: ...")."""
+        if e.quiet:  # (said already: moves before any hand line)
+            return
         if len(self.errors) >= MAX_ERRORS:
             self.gave_up = True
             return

@@ -45,6 +45,8 @@ class NotationError(InputError):
         #: when it keeps the error and reads on (the move counted as typed).
         self.hand: int | None = None
         self.move: int | None = None
+        #: Said already (a move before any hand line: said at the first alone): not kept again.
+        self.quiet = False
 
     def __str__(self) -> str:
         return f"{self.line}:{self.column}: {self.message}"
