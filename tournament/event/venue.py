@@ -1307,27 +1307,27 @@ class Venue:
         the wrong PINs.  A write's answer does not carry it (a move costs no read more: the page's
         refresh says it).  Not one of the table's :class:`~tournament.event.table_log.Facts`: the
         phone's engine replays those offline and cannot know a wait (its states have none)."""
-        if self.pins:
-            left = _seconds_until(venue_sql.pin_tries(self.store, table.id)[1], self.clock())
-            if left:
-                answer["pin_wait"] = left
+        own = _seconds_until(venue_sql.pin_tries(self.store, table.id)[1], self.clock())
+        if self.pins and own:
+            answer["pin_wait"] = own
         # The director's PIN waits after wrong ones with or without ``--pins`` (the table's own wait,
         # or the event's, whichever is longer): the director's box on the table's page counts it
         # down as the table's page counts ``pin_wait`` down, and a read finds it gone once over or
         # cleared.  (None while it does not wait.)
-        left, every_table = self._director_pin_wait(table)
+        left, every_table = self._director_pin_wait(table, own)
         if left:
             answer["director_pin_wait"] = {"seconds": left, "every_table": every_table}
         return answer
 
-    def _director_pin_wait(self, table: Table | None) -> tuple[int, bool]:
+    def _director_pin_wait(self, table: Table | None, own: int | None = None) -> tuple[int, bool]:
         """The seconds the director's PIN still waits at ``table`` (0: it does not), and whether
         that is the event's wait (:data:`EVENT_FREE_DIRECTOR_PINS`) rather than the table's own:
         the longer of the two, so that the seconds said are the seconds until the right PIN
         opens the table again (the table's own wait said first, its words naming the
         confirmations too, while it is the longer)."""
         at = self.clock()
-        own = _seconds_until(venue_sql.pin_tries(self.store, table.id)[1], at) if table is not None else 0
+        if own is None:  # (``own``: the table's own wait, read already by the caller)
+            own = _seconds_until(venue_sql.pin_tries(self.store, table.id)[1], at) if table is not None else 0
         every = _seconds_until(venue_sql.director_pin_misses(self.store)[1], at)
         return (every, True) if every > own else (own, False)
 
