@@ -23,11 +23,10 @@ from tests.browser import keep, playwright_or_skip
 pytestmark = pytest.mark.slow
 playwright_api = playwright_or_skip()
 
-from tournament import add_players, create_event, make_settings, pair_next_round  # noqa: E402
-from tournament.event.public import public_data  # noqa: E402
 from tournament.pages import public as pages  # noqa: E402
 
-from .test_projector_columns_browser import LONG  # noqa: E402
+# (the projector's page of a paired club night, its standings after round 1, provisional; the screen shown)
+from .test_projector_columns_browser import LONG, SHOW, _page_file  # noqa: E402
 
 SIZES = [(1920, 1080), (1280, 720)]
 
@@ -53,27 +52,6 @@ SCREENS = """() => { const ss = [...document.querySelectorAll('.screen')], out =
               stage: {left: stage.left, right: stage.right, top: stage.top, bottom: stage.bottom}});
   }
   return out; }"""
-
-#: The screen ``k`` made the one shown.
-SHOW = """(k) => document.querySelectorAll('.screen').forEach((o, i) => {
-  o.style.animation = 'none'; o.classList.toggle('on', i === k); o.style.visibility = i === k ? 'visible' : 'hidden'; })"""
-
-
-def _page_file(folder: Path, names: list[str], lang: str) -> Path:
-    """The projector's page of a club night whose first round is paired (its standings after it,
-    provisional), written as a file."""
-    settings = make_settings("Club night", "competitive", "rotating", seed=4)
-    store = create_event(folder / f"club-{len(names)}-{lang}.db", settings)
-    try:
-        add_players(store, names)
-        pair_next_round(store)
-        data = public_data(store)
-    finally:
-        store.close()
-    path = folder / f"projector-{len(names)}-{lang}.html"
-    path.write_text(pages.projector_html(data, pages.Site(served=False, has_pages=False), lang=lang), encoding="utf-8")
-    return path
-
 
 @pytest.fixture(scope="module")
 def page(browser):
