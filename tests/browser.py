@@ -88,9 +88,9 @@ class WithoutEngine:
 
 class WithEngine:
     """A launched browser whose pages load the phone's engine (the modules marked ``phone_engine``).
-    Pyodide boots on the page's main thread, some seconds of both cores, and a tap or a line typed
-    meanwhile waits for it: on a machine busy with other work, beyond Playwright's default 30
-    seconds for an action.  Each context opened here waits up to :data:`ACTION_MS` for an action
+    Pyodide boots in the engine's worker, some seconds of both cores, and a page drawn or a tap
+    answered meanwhile shares the machine with it: on a machine busy with other work, beyond
+    Playwright's default 30 seconds for an action.  Each context opened here waits up to :data:`ACTION_MS` for an action
     (a limit on a wait, never a pause: an action goes on as soon as the page takes it); a test's
     own timeouts are kept."""
 

@@ -358,10 +358,13 @@ def test_a_link_opened_once_opens_again_offline_with_its_engine(tmp_path, browse
         assert held, "the page asked for no service worker"
         held[0].fallback()  # now the worker installs and takes the page
         page.wait_for_function("() => document.body.dataset.offline === 'kept'", timeout=WAIT_MS)
-        # every file the engine fetched, kept by the worker (its cache read until it holds them all)
-        fetched = page.evaluate("""() => performance.getEntriesByType('resource').map((e) => new URL(e.name))
-            .filter((u) => u.pathname.startsWith('/static/pyodide/')).map((u) => u.pathname)""")
-        assert fetched
+        # every file the engine fetched (in its own worker, engine_worker.js: the page fetched its
+        # script alone), kept by the service worker (its cache read until it holds them all)
+        files = """() => performance.getEntriesByType('resource').map((e) => new URL(e.name))
+            .filter((u) => u.pathname.startsWith('/static/pyodide/') || u.pathname.startsWith('/static/engine'))
+            .map((u) => u.pathname)"""
+        fetched = page.evaluate(files) + [f for worker in page.workers for f in worker.evaluate(files)]
+        assert [f for f in fetched if f.startswith("/static/pyodide/")] and "/static/engine_worker.js" in fetched
         kept = """async () => {
             const cache = await caches.open((await caches.keys())[0]);
             return (await cache.keys()).map((r) => new URL(r.url).pathname);

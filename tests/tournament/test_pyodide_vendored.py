@@ -141,4 +141,5 @@ def test_a_built_wheel_ships_pyodide_and_the_engine(tmp_path):
     for name in fetch_pyodide.KEEP + ("PYODIDE.json",):
         assert f"tournament/web/static/pyodide/{name}" in names, name
     assert "tournament/web/static/engine.js" in names and "tournament/web/engine_bundle.py" in names
+    assert "tournament/web/static/engine_worker.js" in names  # (the engine's Python runs in it)
     assert "tournament/event/phone.py" in names and "tournament/event/table_log.py" in names

@@ -146,24 +146,14 @@ def _forget(live: Live) -> None:
         del _kept[key]
 
 
-def warm_steps() -> list[str]:
-    """The steps of :func:`warm`, each a part of the work the page lets its taps in between: one
-    engine each, then the catalogs."""
+def warm() -> None:
+    """Import every engine and read the Spanish catalogs now (as the engine's worker boots), so that
+    the first move answered offline costs a move, not the imports."""
     from domrec import games
 
-    return [*games.MODULES, "catalogs"]
-
-
-def warm(step: str | None = None) -> None:
-    """Import every engine and read the Spanish catalogs now (as the page loads the engine), so that
-    the first move answered offline costs a move, not the imports; ``step``: one of
-    :func:`warm_steps` alone (the page takes them one at a time)."""
-    from domrec import games
-
-    for game in games.MODULES if step is None else [step] if step != "catalogs" else []:
+    for game in games.MODULES:
         games.engine(game)
-    if step in (None, "catalogs"):
-        phrases.translate("W passes", "es", _server_phrases(), i18n.FOLDERS)  # the catalogs read, the patterns made
+    phrases.translate("W passes", "es", _server_phrases(), i18n.FOLDERS)  # the catalogs read, the patterns made
 
 
 def answer_json(table: str, write: str, lang: str = "en") -> str:

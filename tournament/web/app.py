@@ -411,6 +411,11 @@ _GUARD_HEADERS = ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", 
 _NO_STORE = (b"cache-control", b"no-store")
 _POLICY = (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
                                        b"frame-ancestors 'none'")
+#: The table's page's policy, and its engine's worker's (static/engine_worker.js): the default's, but
+#: for WebAssembly, which the phone's engine compiles (Pyodide). A worker runs under the policy its
+#: own script is answered with, so the worker's script is served with this one by a route of its own.
+_ENGINE_POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; "
+                  "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
 #: The header a negotiated answer of the API says it varies by (:meth:`Site._negotiated`).
 _VARY = (b"vary", b"Accept-Language, Cookie")
 _JSON_TYPE = (b"content-type", b"application/json")
@@ -1649,7 +1654,8 @@ class VenueServer(HallSite):
         hall = self._hall_routes() if self.one_process else self._to_hall_routes()
         # The phone's engine, before the static files' mount (their paths are under /static).
         engine = [Route("/static/pyodide/{version}/{name}", self.pyodide_file),
-                  Route("/static/engine/{digest}/domrec.zip", self.engine_bundle)]
+                  Route("/static/engine/{digest}/domrec.zip", self.engine_bundle),
+                  Route("/static/engine_worker.js", self.engine_worker)]
         return hot + engine + hall + [
             Route("/t/{token}", self.table_page),
             Route("/sw.js", self.service_worker),
@@ -1982,9 +1988,7 @@ class VenueServer(HallSite):
         response = self._page(request, "table.html.j2", event=self.venue.store.settings.name, token=token,
                               round=table.round, table=table.number, engine=engine)
         # The phone's engine compiles WebAssembly (Pyodide): the one page that may.
-        response.headers["content-security-policy"] = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
-                                                       "img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-                                                       "frame-ancestors 'none'")
+        response.headers["content-security-policy"] = _ENGINE_POLICY
         return response
 
     # --- the phone's engine (static/engine.js) ---------------------------------------------
@@ -2019,6 +2023,13 @@ class VenueServer(HallSite):
             return JSONResponse({"error": self._said("no such file: domrec.zip", self._language(request)[0]),
                                  "request_id": request.scope.get("state", {}).get("request_id", "")}, status_code=404)
         return self._immutable(request, data, "application/zip", f'"engine-{digest}"')
+
+    async def engine_worker(self, request: Request) -> Response:
+        """The phone's engine's worker (static/engine_worker.js), with the table page's policy: the
+        worker compiles Pyodide's WebAssembly, which the static files' policy forbids.  Like the
+        other scripts, never kept by a cache on the way (the tables' service worker keeps it)."""
+        return Response((HERE / "static" / "engine_worker.js").read_bytes(), media_type="text/javascript",
+                        headers={"cache-control": "no-store", "content-security-policy": _ENGINE_POLICY})
 
     async def service_worker(self, request: Request) -> Response:
         """The tables' pages' service worker (static/sw.js), from the root so that its scope takes

@@ -1,11 +1,13 @@
 // The phone's engine: domrec's own Python rules, run in this browser by Pyodide, so that a table
 // can check its plays when the laptop is out of reach (docs/venue.md, "The engine in the phone").
 //
-// Nothing of a rule is written here.  This script only loads Pyodide (served by the laptop from
-// the package, under its version: /static/pyodide/VERSION/) and domrec's modules (one zip made
-// from the server's installed code: /static/engine/DIGEST/domrec.zip), once the page is drawn and
-// idle, so it never delays the first tap; then it asks tournament.event.phone, the same Python the
-// server answers with, what the server would answer.
+// Nothing of a rule is written here.  This script only starts the engine's worker
+// (engine_worker.js, a module worker: no Python ever runs on the page's thread), which loads Pyodide
+// (served by the laptop from the package, under its version: /static/pyodide/VERSION/) and domrec's
+// modules (one zip made from the server's installed code: /static/engine/DIGEST/domrec.zip), once
+// the page is drawn and idle, so it never delays the first tap; then it asks the worker what
+// tournament.event.phone, the same Python the server answers with, says the server would answer.
+// Where the browser runs no module workers, the engine fails (status "failed", error: why).
 //
 //   window.domrecEngine = {
 //     status: "loading" | "ready" | "failed",    (also <body data-engine="…">, kept current; and
@@ -42,7 +44,6 @@
   if (window.domrecEngine) return;
   const page = document.body.dataset;
   const api = `/api/v1/tables/${page.round}/${page.table}`;
-  let phone = null;
   let resolveReady, rejectReady;
   const ready = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
   ready.catch(() => {});  // a failed engine is told by its status and data-engine, not as an unhandled rejection
@@ -55,32 +56,77 @@
   }
   set("loading");
 
-  // The engine's Python imported a part at a time, the page's taps answered between the parts: in
-  // one piece the boot held the page a second on a laptop (three with the laptop busy, more on a
-  // phone), and a tap made meanwhile waited for all of it (benchmarks/bench_engine_boot.py).
-  const STAGES = ["attrs", "cattrs", "domrec.record", "domrec.games.base", "domrec.game", "domrec.notation",
-                  "domrec.session", "tournament.event.table_log"];
-  const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+  // The engine's Python runs in a worker of its own (engine_worker.js): Pyodide's start, the imports
+  // and every answer (a replay of the table's log) off the page's thread, so a tap is never held
+  // while the engine boots or answers.  In the page, the boot in parts with the taps answered
+  // between them still held a tap a fifth of a second a part on a laptop, more on a phone
+  // (benchmarks/bench_phone_engine.py).  Where workers, or module workers, are missing, the engine
+  // fails, as any engine that cannot load: the page records as before, offline writes kept unchecked.
+  const WORKER = "/static/engine_worker.js";
+  let worker = null;
+  const pending = new Map();  // the answers asked of the worker: id -> {resolve, reject}
+  let asked = 0;
+  function boot() {
+    return new Promise((resolve, reject) => {
+      if (typeof window.Worker !== "function") throw new Error("this browser runs no web workers: the engine needs one");
+      let module = false;  // (a browser without module workers never reads the option)
+      worker = new Worker(WORKER, { get type() { module = true; return "module"; } });
+      if (!module) {
+        worker.terminate();
+        worker = null;
+        throw new Error("this browser runs no module workers: the engine needs one");
+      }
+      worker.addEventListener("message", (event) => {
+        const data = event.data || {};
+        if (data.ready) resolve(Array.isArray(data.files) ? data.files : []);
+        else if (data.failed !== undefined) { stop(); reject(new Error(String(data.failed))); }
+        else if (pending.has(data.id)) {
+          const asker = pending.get(data.id);
+          pending.delete(data.id);
+          if (typeof data.answer === "string") asker.resolve(data.answer);
+          else asker.reject(new Error(String(data.error)));
+        }
+      });
+      // A worker that cannot start (its script refused, not a module) or that breaks: while it
+      // boots, the boot fails; once ready, its pending answers are refused and the engine has
+      // failed (the page keeps its writes unchecked).
+      const broken = (event) => {
+        if (event.preventDefault) event.preventDefault();
+        const why = new Error("the engine's worker stopped" + (event.message ? `: ${event.message}` : ""));
+        stop(why);
+        if (engine.status === "ready") {
+          engine.error = why.message;
+          set("failed");
+        }
+        reject(why);
+      };
+      worker.addEventListener("error", broken);
+      worker.addEventListener("messageerror", broken);
+      worker.postMessage({ boot: { pyodide: new URL(page.enginePyodide, location.href).href,
+                                   bundle: new URL(page.engineBundle, location.href).href } });
+    });
+  }
+  // The worker ended, and every answer it was asked refused.
+  function stop(why) {
+    if (worker) worker.terminate();
+    worker = null;
+    for (const asker of pending.values()) asker.reject(why || new Error("the engine's worker stopped"));
+    pending.clear();
+  }
+  function ask(log, write, lang) {
+    return new Promise((resolve, reject) => {
+      if (!worker) { reject(new Error(engine.error || "the engine's worker stopped")); return; }
+      const id = ++asked;
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, log, write, lang });
+    });
+  }
+
   async function load() {
-    const base = new URL(page.enginePyodide, location.href).href;
-    const { loadPyodide } = await import(base + "pyodide.mjs");
-    const py = await loadPyodide({ indexURL: base, stdout: () => {}, stderr: () => {} });
-    const got = await fetch(page.engineBundle);
-    if (!got.ok) throw new Error(`the engine's modules could not be fetched (${got.status})`);
-    py.unpackArchive(new Uint8Array(await got.arrayBuffer()), "zip", { extractDir: "/home/pyodide/domrec-engine" });
-    py.runPython("import sys; sys.path.insert(0, '/home/pyodide/domrec-engine')");
-    await turn();
-    for (const name of STAGES) { py.pyimport(name).destroy(); await turn(); }
-    phone = py.pyimport("tournament.event.phone");
-    await turn();
-    // every engine imported now, not at the first move made offline: one engine a turn
-    // (a bundle of before the parts, kept by a phone offline, warms in one piece)
-    const steps = phone.warm_steps ? phone.warm_steps() : null;
-    if (steps === null) phone.warm();
-    else { for (const step of steps.toJs()) { phone.warm(step); await turn(); } steps.destroy(); }
+    const files = await boot();
     set("ready");
     resolveReady(engine);
-    keepFiles();
+    keepFiles(files);
     // The table's log, while the server answers.  A first read that fails (a server too busy to
     // answer within its 4 seconds as the page opened, a Wi-Fi gone for a moment) is tried again,
     // 1, 2, 4 … 30 seconds apart, until the server's log is held: nothing else reads it while the
@@ -107,15 +153,18 @@
     }).observe(document.body, { attributes: true, attributeFilter: ["data-rev", "data-outbox"] });
   }
 
-  // The engine's files (Pyodide's, the modules' zip), as this page fetched them, named to the
-  // tables' service worker to keep for a page opened again offline: on the link's first opening
-  // the engine loads before the worker takes the page, and the worker does not see those fetches.
-  function keepFiles() {
+  // The engine's files (its worker's script, Pyodide's files, the modules' zip), as this page and
+  // the engine's worker fetched them (`fetched`: the worker's own list, which the page's does not
+  // hold), named to the tables' service worker to keep for a page opened again offline: on the
+  // link's first opening the engine loads before the service worker takes the page, and the
+  // service worker does not see those fetches.
+  function keepFiles(fetched) {
     const workers = navigator.serviceWorker;
     if (!workers || !window.isSecureContext) return;
-    const files = performance.getEntriesByType("resource").map((entry) => new URL(entry.name))
+    const here = performance.getEntriesByType("resource").map((entry) => new URL(entry.name))
       .filter((url) => url.origin === location.origin && url.pathname.startsWith("/static/") && !url.search)
       .map((url) => url.pathname);
+    const files = [...new Set([WORKER, ...here, ...fetched.filter((path) => typeof path === "string")])];
     workers.ready.then((reg) => reg.active && reg.active.postMessage({ files })).catch(() => null);
   }
 
@@ -226,13 +275,27 @@
   if (document.readyState === "complete") later();
   else window.addEventListener("load", later, { once: true });
 
+  // The worker is asked one write at a time, each on the log as the answers before it left it:
+  // an answer's row is appended before the next write is asked (as when the page's thread answered
+  // at once), so two writes checked at once never both take the same revision.
+  let answering = Promise.resolve();
   async function answer(given, write, lang) {
     await ready;
-    const log = await logFor(given);
-    const said = JSON.parse(phone.answer_json(JSON.stringify(log), JSON.stringify(write),
-                                              lang || document.documentElement.lang || "en"));
-    if (said.row && log === held) { held.rows.push(said.row); heldRev(); }
-    return said;
+    let log = await logFor(given);
+    const words = lang || document.documentElement.lang || "en";
+    const run = answering.then(async () => {
+      for (;;) {
+        const kept = log === held, rows = log.rows.length;
+        const said = JSON.parse(await ask(JSON.stringify(log), JSON.stringify(write), words));
+        // The kept log moved while the worker answered (the server took a write of this page's,
+        // or its log was read again): asked again on the log as it is now.
+        if (kept && (held !== log || held.rows.length !== rows)) { log = held; continue; }
+        if (said.row && kept) { held.rows.push(said.row); heldRev(); }
+        return said;
+      }
+    });
+    answering = run.catch(() => null);
+    return run;
   }
 
   const KINDS = { "/dgn": (b) => b.text, "/mode": (b) => b.mode, "/call": () => "" };

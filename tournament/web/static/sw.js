@@ -3,16 +3,16 @@
 // * the table's page (/t/KEY, the one the phone opened: kept from its first opening, see
 //   "message") and the table's state (GET /api/v1/tables/R/T): network first, the copy kept from
 //   the last answer when the server does not answer;
-// * the scripts, the styles and the phone's engine (/static/…, /static/pyodide/… when the engine's
-//   files are served): from the cache first, refreshed from the server behind it.
+// * the scripts, the styles and the phone's engine (/static/…, its worker's script and
+//   /static/pyodide/… when the engine's files are served): from the cache first, refreshed from the server behind it.
 // Nothing else is kept, and no write ever passes through a cache: the page's own outbox (IndexedDB,
 // table.js) keeps the writes made offline.  Browsers run a service worker only in a secure
 // context (https, or 127.0.0.1/localhost): on a hall's plain http address this file is never
 // registered, and the page keeps working through a drop without it (docs/venue.md).
 "use strict";
-const CACHE = "domrec-tables-5";  // (renamed whenever the scripts change together: a phone takes them all anew)
+const CACHE = "domrec-tables-6";  // (renamed whenever the scripts change together: a phone takes them all anew)
 const STATIC = ["/static/dom.js", "/static/table.js", "/static/table_director.js", "/static/venue.css"];
-const ENGINE = ["/static/engine.js"];  // the phone's engine, when this server has it
+const ENGINE = ["/static/engine.js", "/static/engine_worker.js"];  // the phone's engine, when this server has it
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
