@@ -124,7 +124,8 @@ def _broadway(browser, folder: Path, out: Path) -> None:
         for text in steps[:moves[5]]:
             _send(page, text)
         tile = steps[moves[5]].split("@")[0].lstrip("*!")
-        page.click(f'#panel .tiles button[data-tile="{tile}"]')
+        turned = "-".join(reversed(tile.split("-")))  # (the move names its tile as it lies; the hand, as dealt)
+        page.click(f'#panel .tiles button[data-tile="{tile}"], #panel .tiles button[data-tile="{turned}"]')
         page.wait_for_selector("#panel .grid")
         page.screenshot(path=str(out / "venue-tableau.png"))
         page.close()

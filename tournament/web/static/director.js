@@ -241,7 +241,7 @@
                                                               "data-called": t.called ? "yes" : "no",
                                                               "data-idle": t.idle ? "yes" : "no" },
       el("td", {}, t.table),
-      el("td", {}, ...Object.entries(t.players).map(([s, n]) => el("div", {}, s + " ", name(n))),
+      el("td", {}, seats(t.players),
          // each side's pair, and its team in a team event (who plays whom, as the hall says it)
          ...Object.entries(t.units || {}).map(([side, u]) => el("div", { class: "note unit", "data-side": side },
            side + " ", name(u.pair), ...(u.team ? [" · ", name(u.team)] : [])))),
@@ -302,6 +302,14 @@
   }
   // A team event's matches, each summed by the server from its tables' confirmed results (the
   // games each team has won so far), filling in as the tables confirm.
+  // A table's seats, a name a line; on a wide screen two lines (venue.css): partners side by side
+  // where the seats are the compass's (N S, then E W), else in seat order, half the seats a line.
+  function seats(players) {
+    const entries = Object.entries(players || {});
+    const compass = entries.length === 4 && entries.every(([s], i) => s === "NESW"[i]);
+    return el("div", { class: compass ? "seats compass" : "seats", style: `--columns: ${Math.ceil(entries.length / 2)}` },
+              ...entries.map(([s, n]) => el("div", { "data-seat": s }, s + " ", name(n))));
+  }
   function renderMatches(matches) {
     const list = $("matches");
     list.hidden = !matches.length;
