@@ -24,6 +24,7 @@
   const api = `/api/v1/tables/${page.round}/${page.table}`;
   const headers = { "Authorization": "Bearer " + page.token, "Content-Type": "application/json" };
   let view = null;        // the last state the server sent
+  let directorPinWait = null;  // the wait of the director's PIN, as the last read of the table said it (table_director.js)
   let chosen = null;      // the tile tapped, waiting for where it goes
   let sending = 0;        // writes on their way (a tap's, the outbox's): no refresh meanwhile
 
@@ -508,7 +509,9 @@
         pinHeard(data);
         // (the director's box, table_director.js: the wait of the director's PIN, heard at every read
         // of the table, drawn again or not)
-        document.dispatchEvent(new CustomEvent("table:heard", { detail: { directorPinWait: data.director_pin_wait || null } }));
+        // (kept too: that script may run after this first read is answered, its script slower to come)
+        directorPinWait = data.director_pin_wait || null;
+        document.dispatchEvent(new CustomEvent("table:heard", { detail: { directorPinWait } }));
       }
     } catch (e) {
       if (stop && stop.aborted) { abandoned = true; return answer; }  // (a write came: the refresh is dropped)
@@ -1633,7 +1636,7 @@
       return response;
     } catch (e) { link.failed(e); throw e; } finally { banner(); }
   }
-  window.venue.table = { view: () => view, call, read, link: () => linkState() };
+  window.venue.table = { view: () => view, call, read, link: () => linkState(), directorPinWait: () => directorPinWait };
 
   // Right after the left line that closed a hand (game.left_closed), Undo takes back that line and
   // the deal worked out from it: "undo left" (a plain "undo" there keeps the meaning the venue's

@@ -87,6 +87,9 @@
     const wait = e.detail.directorPinWait;
     waits(wait, !pinWait.left() && !$("td").hidden && !pin);
   });
+  // A read answered before this script ran (its file slower to come than the table's first read):
+  // the wait it said, taken now.
+  if (table.directorPinWait && table.directorPinWait()) waits(table.directorPinWait(), false);
 
   // The lines as the server holds them now; a correction being typed stays open while its line is
   // still there (the table may have played on), on the new revision.
