@@ -67,6 +67,17 @@ def _send(page, text: str) -> None:
     page.click("#typed-form button[type=submit]", timeout=WAIT_MS)
 
 
+def _ready(browser, served, steps: list[str]):
+    """The table's page with its first two lines typed, its engine ready and holding the table's log."""
+    page = _page(browser)
+    page.goto(served.links["tables"][0]["url"])
+    for step in steps[:2]:
+        _type(page, step)
+    assert _settled(page) == "ready", page.evaluate("() => window.domrecEngine.error")
+    page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev", timeout=WAIT_MS)
+    return page
+
+
 def _moves(steps: list[str]) -> list[int]:
     return [k for k in range(2, len(steps)) if steps[k].split()[0] not in ("hand", "deal", "leaddraw")]
 
@@ -74,13 +85,7 @@ def _moves(steps: list[str]) -> list[int]:
 def test_the_engine_answers_from_its_worker_and_checks_an_offline_write(tmp_path, browser):
     path, steps, served = _competitive(tmp_path)
     try:
-        page = _page(browser)
-        page.goto(served.links["tables"][0]["url"])
-        for step in steps[:2]:
-            _type(page, step)
-        assert _settled(page) == "ready", page.evaluate("() => window.domrecEngine.error")
-        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
-                               timeout=WAIT_MS)
+        page = _ready(browser, served, steps)
         # the page fetched the worker's script and none of Pyodide's files; the worker fetched them
         fetched = page.evaluate("""() => performance.getEntriesByType('resource')
             .map((e) => new URL(e.name).pathname).filter((p) => p.startsWith('/static/'))""")
@@ -172,13 +177,7 @@ def test_a_browser_without_workers_says_the_engine_failed_and_keeps_a_write_unch
 def test_a_worker_broken_once_ready_refuses_its_answer_and_the_write_is_kept_unchecked(tmp_path, browser):
     path, steps, served = _competitive(tmp_path)
     try:
-        page = _page(browser)
-        page.goto(served.links["tables"][0]["url"])
-        for step in steps[:2]:
-            _type(page, step)
-        assert _settled(page) == "ready"
-        page.wait_for_function("() => document.body.dataset.engineRev === document.body.dataset.rev",
-                               timeout=WAIT_MS)
+        page = _ready(browser, served, steps)
         # the worker breaks as it answers: its answer never sent, an error thrown instead
         page.workers[0].evaluate("""() => { self.postMessage = () => { setTimeout(() => {
             throw new Error('broken'); }); }; }""")
