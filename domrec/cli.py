@@ -104,7 +104,7 @@ def validate(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Also give each problem of a typed (DGN) "
                                                                "record the JSON Pointer into the record read."),
     from_: Optional[str] = typer.Option(None, "--from", help="What standard input, or a file not named "
-                                                            "*.json, *.jsonl or *.dgn, holds: json or dgn."),
+                                                            "*.json, *.jsonl or *.dgn, holds: json, jsonl or dgn."),
     jobs: Optional[str] = typer.Option(None, "--jobs", "-j", help="Worker processes: a number, or 0 or auto for "
                                                                   "every core (default: every core for a large "
                                                                   "input, one otherwise)."),
@@ -127,8 +127,8 @@ def validate(
     if paths.count("-") > 1:
         typer.echo("error: standard input (-) can be read only once", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
-    if from_ not in (None, "json", "dgn"):
-        typer.echo(f"error: --from is json or dgn, not {one_line(from_)!r}", err=True)
+    if from_ not in (None, "json", "jsonl", "dgn"):
+        typer.echo(f"error: --from is json, jsonl or dgn, not {one_line(from_)!r}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     n_jobs = _jobs(jobs, paths)
     if summary is not None:

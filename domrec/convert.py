@@ -40,8 +40,7 @@ def form_of(path: str) -> str | None:
 
 def read_items(path: str, form: str | None = None, stdin: Any = None) -> Iterator[Item]:
     """Every record of ``path`` (``-``: standard input; ``form`` json/jsonl/dgn, else by suffix or content)."""
-    dgn_form = "dgn" if form == "dgn" else None
-    for src in reader.iter_sources([path], stdin=stdin, stdin_form=dgn_form):
+    for src in reader.iter_sources([path], stdin=stdin, stdin_form=form):
         if src.error is not None:
             from domrec.validate import unusable
 

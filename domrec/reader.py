@@ -697,7 +697,8 @@ def iter_sources(paths: list[str], stdin: Any = None, stdin_form: str | None = N
     """Every record named by ``paths``: files, folders (``*.json``, ``*.jsonl``, ``*.dgn``
     recursively), JSON Lines archives (one record a line), DGN texts (one source a file,
     split into games by :mod:`domrec.notation`) and ``-`` for stdin (``stdin_form`` ``dgn``
-    reads it as DGN; otherwise JSON, or DGN when it does not start like JSON).  ``skip``: the
+    reads it as DGN; otherwise JSON, or DGN when it does not start like JSON; the same form is
+    what a file named by no record suffix holds, ``game.txt``).  ``skip``: the
     files a folder's search leaves out (:func:`folder_files`)."""
     for arg in paths:
         if arg == "-":
@@ -848,13 +849,13 @@ def _file_sources(path: Path, form: str | None = None) -> Iterator[Source]:
     one record.  A file of any other suffix (``game.txt``, as a phone or a mail program saves a
     DGN text) says nothing by its name, so it is told apart as standard input is: DGN when its
     first line with text starts like DGN (a tag that is not JSON, or a ``{comment}``), else one
-    JSON record; ``form`` (``--from``) says which, where the user said."""
+    JSON record; ``form`` (``--from``: json, jsonl or dgn) says which, where the user said."""
     label = display_name(path)
     if database_in_use(path):  # never opened: see read_bytes
         yield Source(label, None, InputError(f"{label}: it is an SQLite database in use (an event file?), "
                                              f"not a record; not read"))
         return
-    if path.suffix == ".jsonl":
+    if path.suffix == ".jsonl" or (form == "jsonl" and path.suffix not in (".json", ".dgn")):
         try:
             with path.open("rb") as stream:
                 said = False

@@ -415,9 +415,9 @@ def test_validate_stdin_bom_and_comment_with_from_dgn():
         assert r.exit_code == 0, r.output
 
 
-def test_validate_from_must_be_json_or_dgn():
-    r = run("validate", "-", "--from", "jsonl", input=TYPED)
-    assert r.exit_code == 2 and "--from is json or dgn" in r.stderr
+def test_validate_from_must_be_json_jsonl_or_dgn():
+    r = run("validate", "-", "--from", "xml", input=TYPED)
+    assert r.exit_code == 2 and "--from is json, jsonl or dgn, not 'xml'" in r.stderr
 
 
 # --- subprocesses: the installed command, real pipes ------------------------------------------------
