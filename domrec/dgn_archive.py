@@ -36,13 +36,18 @@ class Chunk:
     offset: int = 0
 
 
-_GAP_TAG = re.compile(rb"\n[ \t\r\x0b\x0c]*\n[ \t\r\x0b\x0c]*\[")  # a blank line, then a tag line
+#: A blank line, then a tag line, or comment lines and then a tag line (a game's header may open with
+#: a ``{comment}`` line: the game starts at it).  Group 1 starts at the game's first line.
+_GAP_TAG = re.compile(rb"\n[ \t\r\x0b\x0c]*\n((?:[ \t\r\x0b\x0c]*\{[^}\n]*\}[ \t\r\x0b\x0c]*\n)*)[ \t\r\x0b\x0c]*\[")
+#: A line that a game's start may hold before its tag line: blank, or a comment alone.
+_BEFORE_TAG = re.compile(rb"[ \t\r\x0b\x0c]*(?:\{[^}\n]*\}[ \t\r\x0b\x0c]*)?")
 _BODY_LINE = re.compile(rb"^[ \t\r\x0b\x0c]*[^\s\[]", re.M)  # a line that is neither blank nor a tag
 
 
 def split_games(data: bytes) -> list[Chunk]:
     """The games of a DGN text: a new game starts at a tag line that follows a blank line
-    (or begins the file) after hands have been written.  The regexes find those lines without
+    (or begins the file) after hands have been written, or at the ``{comment}`` lines between
+    that blank line and its tag line.  The regexes find those lines without
     a Python step per line of the archive."""
     bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     data = data[bom:]
@@ -50,7 +55,7 @@ def split_games(data: bytes) -> list[Chunk]:
     start = 0  # where the current game's first line starts
     line = 1
     for m in _GAP_TAG.finditer(data):
-        tag = data.rfind(b"\n", 0, m.end()) + 1  # the tag line's start
+        tag = m.start(1)  # the game's first line: its tag line, or the comment lines before it
         if _BODY_LINE.search(data, start, tag) is None:  # no hands since the game's start
             continue
         chunks.append(Chunk(line, data[start:tag - 1], offset=bom + start))
@@ -71,7 +76,7 @@ def iter_games(stream: Any, limit: int, block: int = READ_BYTES, give_up: int | 
 
     A game longer than ``limit`` bytes is not kept: its chunk says its size (``dropped``) and the
     reading goes on with the next game.  A game starts where :func:`split_games` says (a blank
-    line, then a tag line, after a hand's line).  Every start found in what is read so far is a
+    line, then a tag line or comment lines and a tag line, after a hand's line).  Every start found in what is read so far is a
     start of the whole text; one that is not complete yet begins at one of the last two line
     breaks read, so the next look begins there.  (In a game already over the limit, a blank line
     longer than a block, all spaces, is not seen as the gap before the next game.)"""
@@ -136,13 +141,23 @@ def _start_in(buf: bytes, start: int, scan: int, body: bool) -> int | None:
     ``start``), looking at or after ``scan``, as :func:`split_games` decides it; ``body``: a
     hand's line was seen in the part of the game let go."""
     for m in _GAP_TAG.finditer(buf, scan):
-        tag = buf.rfind(b"\n", 0, m.end()) + 1
+        tag = m.start(1)
         if body or _BODY_LINE.search(buf, start, tag) is not None:
             return tag
     return None
 
 
 def _scan_end(buf: bytes) -> int:
-    """Where a start of a game not yet complete may begin: the second-to-last line break read."""
+    """Where a start of a game not yet complete may begin: the second-to-last line break read, or
+    before it, the break before the blank and comment lines that end what is read (a game's start
+    may hold comment lines between its blank line and its tag line)."""
     last = buf.rfind(b"\n")
-    return max(buf.rfind(b"\n", 0, last), 0) if last > 0 else 0
+    if last <= 0:
+        return 0
+    at = max(buf.rfind(b"\n", 0, last), 0)
+    while at > 0:
+        before = buf.rfind(b"\n", 0, at)
+        if _BEFORE_TAG.fullmatch(buf, before + 1, at) is None:
+            break
+        at = max(before, 0)
+    return at
