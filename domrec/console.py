@@ -234,6 +234,7 @@ def printable_command(data_on_stdout: Callable[..., bool] = lambda **_: False) -
     def decorate(fn: Any) -> Any:
         @functools.wraps(fn)
         def command(*args: Any, **kwargs: Any) -> Any:
+            command_began(lambda: "error: interrupted")  # (each command says its own where it can)
             with printable_output(data_on_stdout=data_on_stdout(**kwargs)):
                 return fn(*args, **kwargs)
         command.printable = True  # type: ignore[attr-defined]  (checked for every command by the tests)
@@ -445,6 +446,34 @@ _A_NUMBER = {"a whole number": re.compile(r"[+-]?[0-9_]+"),
                                     re.IGNORECASE)}
 
 
+#: What a Ctrl-C says that stops a command before its own work began (while Typer builds the
+#: command line from the functions' signatures, parses the arguments, or imports what parsing
+#: needs): nothing of the command has run.  The entry points (:mod:`domrec.entry`) say the same.
+BEFORE_THE_COMMAND = "error: interrupted before the command began; nothing was read or written"
+
+#: Typer's exit code for a Ctrl-C it caught itself (``raise Exit(130)``, said in no words): never
+#: a code of ours, so read by :class:`OneLineErrors` as the interrupt it is.
+TYPER_INTERRUPTED = 130
+
+#: The running command's own interrupted line, once its own work has begun (:func:`command_began`).
+_began: list[Callable[[], str]] = []
+
+
+def command_began(said: Callable[[], str]) -> None:
+    """The running command's own work begins (``guarded`` and :func:`printable_command` say so):
+    a Ctrl-C that escapes it from now on (landing in its last lines, or after it, while the
+    command line closes) says ``said()``, the command's own interrupted line, no longer that the
+    command had not begun.  The outermost command's line holds (a command may call another)."""
+    if not _began:
+        _began.append(said)
+
+
+def interrupted_line() -> str:
+    """What a Ctrl-C that escaped the command's own handling says: the command's own line once
+    its work has begun, else :data:`BEFORE_THE_COMMAND`."""
+    return _began[0]() if _began else BEFORE_THE_COMMAND
+
+
 class OneLineErrors(typer.core.TyperGroup):
     """Both apps' command group: a usage error (an unknown option, a number out of its range, a
     missing argument) is one line on stderr and exit 2, as every other error is, instead of
@@ -459,10 +488,13 @@ class OneLineErrors(typer.core.TyperGroup):
             from click import exceptions as click  # type: ignore[no-redef]
         aborted = getattr(typer, "Abort", None) or click.Abort
 
+        _began.clear()  # a new command (a test's process runs many): its own work has not begun
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except KeyboardInterrupt:  # before Typer's own catching (shell completion's setup)
+            code = TYPER_INTERRUPTED
         except click.NoArgsIsHelpError as e:
             e.show()
             sys.exit(e.exit_code)
@@ -475,7 +507,9 @@ class OneLineErrors(typer.core.TyperGroup):
         except click.ClickException as e:
             echo_err(f"error: {e.format_message()}".replace("\n", " "), "invalid")
             sys.exit(e.exit_code)
-        except aborted:
-            echo_err("error: interrupted", "invalid")
+        except aborted:  # an older Typer's (Click's) word for a Ctrl-C it caught
+            code = TYPER_INTERRUPTED
+        if code == TYPER_INTERRUPTED:  # a Ctrl-C that no command's own handling said: one line, exit 2
+            echo_err(interrupted_line(), "invalid")
             sys.exit(2)
         sys.exit(code if isinstance(code, int) else 0)

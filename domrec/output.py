@@ -7,6 +7,9 @@ so one set of rules holds everywhere:
   (``.NAME.<random letters>.tmp``), is flushed to disk, and is renamed over the target.  A reader
   never sees half a file; a failure (a full disk, an I/O error, Ctrl-C) removes the
   temporary file and leaves the old file exactly as it was.
+* **Several files as one** (:class:`Together`: a report's page and the folders beside it, an
+  export's CSV files, a round's sheets): each made under a temporary name beside its target,
+  all moved into place only when all are complete; until then every target is as it was.
 * **Never replaced, even with --force:** anything that is not a regular file (a folder, a
   device such as ``/dev/null``, a FIFO, a socket), a symbolic link (to a file or a folder),
   and the ``-wal``/``-shm``/``-journal`` file of an SQLite database (replacing one would
@@ -395,3 +398,163 @@ def write_text(path: str | Path, text: str, kind: Kind = RECORDS, force: bool = 
     """``text`` into ``path`` (``-``: standard output) by :func:`writing`'s rules."""
     with writing(path, kind, force) as out:
         out.write(text)
+
+
+class Together:
+    """Files and folders written as one (``tournament report``'s page and the folders beside it,
+    ``export --csv``'s files): each is made under a temporary name beside its target, and only
+    when every one is complete are they moved into place (:meth:`commit`), Ctrl-C held off
+    meanwhile (a few renames).  Until then nothing of the targets has changed; a failure or
+    Ctrl-C before it (:meth:`discard`, or leaving the ``with`` block with an error) removes
+    the temporary ones, so nothing half made is left behind, not even a new empty folder.
+
+    A folder is never replaced as a whole: its new files are moved into it one by one, each
+    over a file of the same name only where :func:`check` allows it (one this kind of command
+    wrote, or --force), and whatever else it holds (a file the command did not write, a page
+    it wrote for a player since removed) is left as it was.  A folder that did not exist is
+    moved into place whole."""
+
+    def __init__(self) -> None:
+        self._folders: list[tuple[Path, Path, Kind, bool]] = []  # (target, temporary folder, kind, force)
+        self._files: list[tuple[Path, Path, Kind, bool]] = []  # (target, temporary file, kind, force)
+        self._terminations = contextlib.ExitStack()
+
+    def __enter__(self) -> "Together":
+        self._terminations.enter_context(_terminations_raise())  # (kill, timeout: the temporary ones removed)
+        return self
+
+    def __exit__(self, kind: Any, error: Any, tb: Any) -> None:
+        try:
+            if error is None:
+                self.commit()
+        finally:
+            self.discard()
+            self._terminations.close()
+
+    def folder(self, target: Path, kind: Kind, force: bool = False) -> Path:
+        """The temporary folder beside the folder ``target`` to write its new files in, by
+        :func:`write_text` as ever; :meth:`commit` moves them into ``target``, each over a file
+        of the same name by :func:`check`'s rules for ``kind`` (and ``force``)."""
+        parent = target.parent if str(target.parent) else Path(".")
+        try:
+            staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent))
+        except OSError as e:
+            raise WriteFailed(f"cannot write in {_label(parent)}: {e.strerror}; nothing was written") from None
+        self._folders.append((target, staging, kind, force))
+        return staging
+
+    def file(self, target: Path, text: str, kind: Kind, force: bool = False) -> None:
+        """``text`` written to a temporary file beside ``target``, moved over it by :meth:`commit`."""
+        check(target, kind, force)
+        folder = target.parent if str(target.parent) else Path(".")
+        if not folder.is_dir():
+            raise WriteFailed(f"cannot write {_label(target)}: folder {_label(folder)} does not exist")
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        except OSError as e:
+            raise WriteFailed(f"cannot write in {_label(folder)}: {e.strerror}") from None
+        self._files.append((target, Path(tmp), kind, force))
+        try:
+            os.chmod(tmp, 0o600 if kind.private else _new_file_mode(target))
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n", errors="surrogateescape") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+        except OSError as e:
+            raise WriteFailed(f"cannot write {_label(target)}: {e.strerror or e}; nothing was written") from None
+
+    def commit(self, then: Callable[[], None] | None = None) -> None:
+        """Every target checked again (something may have appeared meanwhile), then everything moved
+        into place with Ctrl-C (and SIGTERM, SIGHUP) held off until the moves are made; ``then()``
+        (what the command says it has done) is called before a Ctrl-C held off is raised."""
+        moves: list[tuple[Path, Path]] = []
+        whole: list[tuple[Path, Path]] = []  # (temporary folder, the folder it becomes)
+        emptied: list[tuple[Path, Path]] = []  # (temporary folder, the folder its files move into)
+        for target, staging, kind, force in self._folders:
+            try:
+                st = os.lstat(target)
+            except FileNotFoundError:
+                whole.append((staging, target))
+                continue
+            except OSError as e:
+                raise WriteFailed(f"cannot write in {_label(target)}: {e.strerror}; nothing was written") from None
+            if not stat.S_ISDIR(st.st_mode):
+                raise NotReplaced(f"{_label(target)} is not a folder: its files cannot be written there; "
+                                  f"nothing was written")
+            for entry in sorted(staging.iterdir()):
+                check(target / entry.name, kind, force)
+                moves.append((entry, target / entry.name))
+            emptied.append((staging, target))
+        for target, tmp, kind, force in self._files:
+            check(target, kind, force)
+            moves.append((tmp, target))
+        with _signals_held() as held:
+            try:
+                for staging, target in whole:
+                    os.chmod(staging, _new_folder_mode())
+                    os.rename(staging, target)
+                for source, target in moves:
+                    os.replace(source, target)
+            except OSError as e:
+                raise WriteFailed(f"cannot move {_label(target)} into place: {e.strerror or e}") from None
+            for staging, _ in emptied:
+                with contextlib.suppress(OSError):
+                    os.rmdir(staging)
+            self._folders, self._files = [], []
+            if then is not None:
+                then()
+        held.deliver()
+
+    def discard(self) -> None:
+        """The temporary files and folders removed (those not moved into place)."""
+        import shutil
+
+        for _, staging, _, _ in self._folders:
+            shutil.rmtree(staging, ignore_errors=True)
+        for _, tmp, _, _ in self._files:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        self._folders, self._files = [], []
+
+
+def _new_folder_mode() -> int:
+    """The usual mode of a new folder (0777 less the umask): mkdtemp makes its folder private."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o777 & ~mask
+
+
+class _Held:
+    """The signals that came while :func:`_signals_held` held them off."""
+
+    def __init__(self) -> None:
+        self.came: list[int] = []
+
+    def deliver(self) -> None:
+        """Each signal held off, raised now as its handler would have: Ctrl-C as
+        KeyboardInterrupt, SIGTERM and SIGHUP as the exit :func:`_terminations_raise` makes."""
+        if signal.SIGINT in self.came:
+            raise KeyboardInterrupt
+        if self.came:
+            raise SystemExit(128 + self.came[0])
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[_Held]:
+    """Ctrl-C, SIGTERM and SIGHUP noted, not acted on, while the block runs (the renames that move a
+    :class:`Together` into place: milliseconds); the caller delivers them after.  Only the main
+    thread can set handlers; elsewhere nothing changes."""
+    held = _Held()
+    if threading.current_thread() is not threading.main_thread():
+        yield held
+        return
+    saved = {}
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) != signal.SIG_IGN:  # (nohup's SIGHUP stays ignored)
+            saved[number] = signal.signal(number, lambda signum, frame: held.came.append(signum))
+    try:
+        yield held
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)

@@ -64,6 +64,17 @@ class Refused(TournamentError):
     exit_code = 1
 
 
+class AlreadyEntered(Refused):
+    """A name (a player's, a pair's, a team's) or a federation id the event already has, or that
+    looks the same as one it has.  ``what``: ``player``, ``partnership``, ``team`` or ``id``;
+    ``value``: the one entered, as checked (a name normalised), so that a players CSV's reader
+    names the line that gave it (:func:`tournament.event.players.said_at_line`)."""
+
+    def __init__(self, message: str, what: str, value: str) -> None:
+        super().__init__(message)
+        self.what, self.value = what, value
+
+
 class ResultRefused(Refused):
     """A result that cannot be stored: invalid record, wrong table, a conflicting result."""
 
@@ -100,6 +111,11 @@ class ScoreSides(UnusableInput):
     """A typed score that does not give one score to each side of the table and nothing else (a
     side missing, or named otherwise, ``ns`` for ``NS``): the command is mistyped, exit 2, as a
     score that is not a number is."""
+
+
+class NoSuchSide(UnusableInput):
+    """A side named that the table does not have (``--forfeit XY``, ``--winner XY``): mistyped,
+    exit 2, as a typed score naming such a side is (:class:`ScoreSides`)."""
 
 
 class PairingError(Refused):

@@ -461,8 +461,9 @@ def test_any_amendments_leave_check_clean_and_standings_recomputed(template: Pat
                 changed = store.standings_used(rnd) != oracle(store, rnd - 1)
                 warned = any(f.where == f"round {rnd}" and "changed since" in f.message for f in report.findings)
                 assert warned == changed, rnd
+            # (a typed score where no side reached 200, the event having no clock: a warning of its own)
             unexpected = [f for f in report.findings if "changed since" not in f.message
-                          and "manual result" not in f.message]
+                          and "manual result" not in f.message and "no side reached 200" not in f.message]
             assert not unexpected, [f.text() for f in unexpected]
             assert len(audit.history(store)) == len(store.audit())
         finally:

@@ -66,5 +66,6 @@ def test_the_json_keeps_its_keys_and_adds_plain_ones(tmp_path):
     assert list(teams[0])[:5] == ["rank", "team", "id", "played", "won"]
     assert {"matches_played", "games_won", "games_lost"} <= set(teams[0])
     csv = run("standings", event, "--by", "team", "--csv").splitlines()[0].split(",")
-    assert csv[:5] == ["rank", "team", "played", "won", "lost"] and csv[-3:] == [
-        "matches_played", "games_won", "games_lost"], csv
+    # (then, as every standings CSV, whether it is provisional and what ranks it)
+    assert csv[:5] == ["rank", "team", "played", "won", "lost"] and csv[-5:] == [
+        "matches_played", "games_won", "games_lost", "provisional", "ranked_by"], csv

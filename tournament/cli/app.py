@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 import re
 import sqlite3
 import sys
@@ -158,6 +159,9 @@ def _interrupted(before: dict[str, int], note: Sequence[tuple[str, tuple[str, ..
     made = sqlite_store.writes["committed"] - before["committed"]
     snapshot = sqlite_store.writes["snapshots_taken_back"] - before["snapshots_taken_back"]
     undone = sqlite_store.writes["taken_back"] - before["taken_back"] - snapshot
+    if not made and note:  # no write to the event, but the files it wrote are in place (report, export)
+        done, unsaid = note[-1]
+        return f"interrupted after the files were written: {done}", unsaid
     if not made:
         return "interrupted; the last write was not made", ()
     if undone:
@@ -180,6 +184,9 @@ def guarded(fn: Callable) -> Callable:
         writes_before = dict(sqlite_store.writes)
         outer_note = list(_once_written)
         _once_written.clear()
+        # A Ctrl-C that escapes the handling below (in its last lines, or as the command line
+        # closes after it) says what this one would: OneLineErrors and the entry point ask.
+        console.command_began(lambda: "error: " + _interrupted(writes_before, _once_written)[0])
         # Whatever a command prints from the event file (a name, a reason, a comment), its control
         # characters are escaped and its direction controls dropped, on both streams, whichever
         # line prints it (domrec.console.Printable); --json, --csv and -o - are data, exact in a
@@ -277,12 +284,25 @@ def say_waiting(path: Path) -> Callable[[float], None]:
     return say
 
 
-def refuse_unreadable(src: Any) -> None:
+def refuse_unreadable(src: Any, event: str | Path | None = None) -> None:
     """A record file domrec's reader could not read (``reader.iter_sources``'s error): one line
-    that names the file, once."""
+    that names the file, once.  ``event``: the command's event file; given again where a record
+    was expected (``tournament result copa.db copa.db``), it is said to be that, not "an SQLite
+    database in use (an event file?)", which read as if another program held it."""
     if src.error:
+        if event is not None and _same_file(src.label, event):
+            raise UnusableInput(f"{src.label}: it is the event file itself, given where a game record was "
+                                f"expected; not read")
         message = src.error.message
         raise UnusableInput(message if message.startswith(src.label) else f"{src.label}: {message}")
+
+
+def _same_file(label: str, event: str | Path) -> bool:
+    """Whether a record's label names the event file (by any name: a link, ``./copa.db``)."""
+    try:
+        return os.path.samefile(label, event)
+    except (OSError, ValueError):  # (no such file, a label that is no path: not the event)
+        return False
 
 
 def parse_rule_options(texts: list[str]) -> dict[str, Any]:

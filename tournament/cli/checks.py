@@ -39,9 +39,9 @@ def check_cmd(
             for line in wrap_lines(f.text()):
                 console.write_line(sys.stdout, line, "invalid" if f.level == "error" else "warning")
         errors = len(report.errors)
-        typer.echo(f"{event}: {report.rounds} round{'s' if report.rounds != 1 else ''}, {report.results} results "
-                   f"({report.records} records "
-                   f"re-validated): {errors} error{'s' if errors != 1 else ''}, "
+        typer.echo(f"{event}: {report.rounds} round{'s' if report.rounds != 1 else ''}, {report.results} "
+                   f"result{'s' if report.results != 1 else ''} ({report.records} record"
+                   f"{'s' if report.records != 1 else ''} re-validated): {errors} error{'s' if errors != 1 else ''}, "
                    f"{len(report.findings) - errors} warning{'s' if len(report.findings) - errors != 1 else ''}")
     raise typer.Exit(EXIT_OK if report.ok else EXIT_REFUSED)
 

@@ -73,9 +73,10 @@ def boards(
             sys.stdout.write(json.dumps(boards_json(made), ensure_ascii=False, indent=1) + "\n")
             return
         if count is not None or from_file is not None:
-            typer.echo(f"stored {len(made)} board{'s' if len(made) != 1 else ''} ({made[0].game}): boards "
-                       f"{made[0].number} to {made[-1].number}" + (f", dealt with seed {seed} (--seed {seed} "
-                                                                    "deals them again)" if count else ""))
+            typer.echo(f"stored {len(made)} board{'s' if len(made) != 1 else ''} ({made[0].game}): "
+                       f"{dup.boards_span(made[0].number, made[-1].number)}"
+                       + (f", dealt with seed {seed} (--seed {seed} deals {'it' if len(made) == 1 else 'them'} again)"
+                          if count else ""))
             return
         if not made:
             raise UnusableInput(f"the event has no boards yet: tournament boards {event} --boards N --seed S")
@@ -239,7 +240,7 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
     for src in reader.iter_sources(records):
         seen += 1
         try:
-            refuse_unreadable(src)
+            refuse_unreadable(src, store.path)
             if src.form == "dgn":
                 judged = [(g.record if g.complete else None, g.report) for g in res.read_dgn(src.text, src.label)]
             else:

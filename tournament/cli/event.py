@@ -137,6 +137,7 @@ def add(
         pairs = store.settings.format == PAIRS
         ids: list | None = None
         fields: list | None = None
+        rows: list[tuple[int, str, str]] = []  # a CSV's names and ids, by line (none from the command line)
         if player_id and len(player_id) != len(names):
             raise UnusableInput(f"give one --id a name ({len(player_id)} for {len(names)} names)")
         if store.settings.teams:
@@ -146,8 +147,10 @@ def add(
                 raise UnusableInput("a team event enters whole teams: --csv FILE with name and team columns (and "
                                     "pair), or `tournament team EVENT add`")
             near_teams: list[str] = []
-            read = tm.read_teams_csv(from_csv, store.settings.pairs_a_team)
-            for squad in tm.add_teams(store, *read, near=near_teams):
+            read = tm.read_teams_csv(from_csv, store.settings.pairs_a_team, rows)
+            with pl.said_at_line(from_csv, rows):  # (a name already entered: said at its line)
+                made = tm.add_teams(store, *read, near=near_teams)
+            for squad in made:
                 typer.echo(f"added team #{squad.id} {squad.name}: {len(squad.pairs)} pairs, "
                            f"{len(squad.reserves)} reserve{'s' if len(squad.reserves) != 1 else ''} "
                            f"(from round {squad.entered})")
@@ -157,7 +160,7 @@ def add(
         if from_csv is not None:
             if names:
                 raise UnusableInput("give names or --csv, not both")
-            entries, ids, fields = pl.read_csv_entries(from_csv, pairs)
+            entries, ids, fields = pl.read_csv_entries(from_csv, pairs, rows)
         elif pairs:
             if len(names) != 2:
                 raise UnusableInput("a pairs event enters one partnership at a time: give exactly two names "
@@ -175,11 +178,13 @@ def add(
         # an interrupt after it says the players were added, and prints the warnings not yet printed.
         near: list[str] = []
         if pairs:
-            teams = pl.add_pairs(store, entries, ids, fields, near=near)
+            with pl.said_at_line(from_csv or "", rows):  # (a CSV's name already entered: said at its line)
+                teams = pl.add_pairs(store, entries, ids, fields, near=near)
             lines = [f"added pair #{t.id} {t.name} (from round {t.entered})" for t in teams]
             entered = "the pair was added" if len(teams) == 1 else f"the {len(teams)} pairs were added"
         else:
-            added = pl.add_players(store, entries, ids, fields, near=near)
+            with pl.said_at_line(from_csv or "", rows):
+                added = pl.add_players(store, entries, ids, fields, near=near)
             lines = [f"added #{p.id} {p.name} (from round {p.entered})" for p in added]
             entered = "the player was added" if len(added) == 1 else f"the {len(added)} players were added"
         warnings = [f"warning: {line}" for line in near]

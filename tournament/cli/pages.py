@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from tournament.cli.app import MAX_COUNT, best_for, guarded, open_for_command, write_output
+from tournament.cli.app import MAX_COUNT, best_for, guarded, once_written, open_for_command, write_output
 from tournament.errors import UnusableInput
 
 
@@ -62,8 +62,10 @@ def sheets(
         link_base = venue_url(store, _checked_url(url)) if qr else None
         if link_base is not None:
             say_where_links_point(store, link_base, url is not None)
-        written = sh.write_sheets(store, output if output is not None else sh.default_folder(event), round_no,
-                                  force, table, url=link_base, lang=_language(lang, store.settings.lang))
+        folder = output if output is not None else sh.default_folder(event)
+        written = sh.write_sheets(store, folder, round_no, force, table, url=link_base,
+                                  lang=_language(lang, store.settings.lang),
+                                  written=lambda: once_written(f"the sheets were written in {folder}"))
         if link_base is not None:
             remember_printed(store, link_base)
     for path in written.files:
@@ -107,32 +109,45 @@ def report(
     if url is not None and not screen:
         raise UnusableInput("--url is the address for the projector's QR code: give it with --screen")
     bests = best_for(by, best)
-    with open_for_command(event) as store:
-        language = _language(lang, store.settings.lang)
-        data = public_data(store)
-        rp.add_desk_data(store, data, by, bests)
-        link = None
-        if screen and (url is not None or served_before(store)):
-            link = hall_url(store, venue_url(store, _checked_url(url))) + "/"
-        replays: dict = {}
-        pages = rounds = None
-        if str(output) != "-":  # report/x.html: the folder made, as `sheets` makes its own
-            from tournament.pages.sheets import prepare_folder
+    # The page and the folders beside it are written as one (domrec.output.Together): each under a
+    # temporary name, moved into place only when all are complete; a failure or Ctrl-C before
+    # that leaves what was there as it was, and no folder half made.
+    with outputs.Together() as batch:
+        with open_for_command(event) as store:
+            language = _language(lang, store.settings.lang)
+            data = public_data(store)
+            rp.add_desk_data(store, data, by, bests)
+            link = None
+            if screen and (url is not None or served_before(store)):
+                link = hall_url(store, venue_url(store, _checked_url(url))) + "/"
+            replays: dict = {}
+            pages = rounds = None
+            if str(output) != "-":  # report/x.html: the folder made, as `sheets` makes its own
+                from tournament.pages.sheets import prepare_folder
 
-            prepare_folder(output.parent)
-        if not screen and str(output) != "-":  # replay pages and public pages beside the report (none beside stdout)
+                prepare_folder(output.parent)
+            if not screen and str(output) != "-":  # replay pages and public pages beside the report (none beside stdout)
+                try:
+                    outputs.check(output, rp.REPORT, force)
+                    rp.check_pages(data, output, force)
+                    if not no_replays:  # --no-replays: the pages alone, in a moment
+                        replays = rp.write_replays(store, output, force, language, batch=batch)
+                    pages = rp.write_pages(data, output, replays, force, language, batch=batch)
+                    if rp.rounds_apart(data, replays):  # a big event: a page a round, the report stays light
+                        rounds = rp.write_rounds(data, output, replays, force, language, batch=batch)
+                except outputs.OutputError as e:
+                    raise UnusableInput(e.message) from None
+        page = rp.screen_page(data, link, language) if screen else rp.html_page(data, replays, pages, rounds, language)
+        if str(output) == "-" or screen:
+            write_output(output, page, rp.REPORT, force)
+        else:
+            said = [f"wrote {output}"] + ([f"wrote {rp.pages_folder(output)}/ (the event's public pages: "
+                                           f"{len(data['players'])} players' pages among them)"] if pages is not None else [])
             try:
-                outputs.check(output, rp.REPORT, force)
-                rp.check_pages(data, output, force)
-                if not no_replays:  # --no-replays: the pages alone, in a moment
-                    replays = rp.write_replays(store, output, force, language)
-                pages = rp.write_pages(data, output, replays, force, language)
-                if rp.rounds_apart(data, replays):  # a big event: a page a round, the report stays light
-                    rounds = rp.write_rounds(data, output, replays, force, language)
+                batch.file(output, page, rp.REPORT, force)
+                batch.commit(then=lambda: once_written(f"{output} and the folders beside it were written", said))
             except outputs.OutputError as e:
                 raise UnusableInput(e.message) from None
-    page = rp.screen_page(data, link, language) if screen else rp.html_page(data, replays, pages, rounds, language)
-    write_output(output, page, rp.REPORT, force)
     if str(output) != "-":
         typer.echo(f"wrote {output}")
         if pages is not None:
@@ -160,6 +175,7 @@ def export(
     import io
     from domrec import output as outputs
     from tournament.pages import report as rp
+    from tournament.pages.sheets import unmade
 
     if form is not None and form not in ("json", "csv", "federation"):
         raise UnusableInput(f"--format is json, csv or federation, not {form!r}")
@@ -201,13 +217,24 @@ def export(
             outputs.check(path, rp.csv_kind(text), force)
         except outputs.OutputError as e:
             raise UnusableInput(f"{e.message}; nothing was written") from None
+    made = not output.exists()
     try:
         output.mkdir(exist_ok=True)
     except OSError as e:
         raise UnusableInput(f"cannot make {output}: {e.strerror}") from None
-    for path, text in texts:
-        write_output(path, text, rp.csv_kind(text), force)
-    typer.echo(f"wrote {output}/ ({', '.join(rp.csv_tables(data))} .csv)")
+    said = f"wrote {output}/ ({', '.join(rp.csv_tables(data))} .csv)"
+    try:  # the files written as one (domrec.output.Together): all of them, or none and the folder as it was
+        with outputs.Together() as batch:
+            for path, text in texts:
+                batch.file(path, text, rp.csv_kind(text), force)
+            batch.commit(then=lambda: once_written(f"the CSV files were written in {output}", [said]))
+    except outputs.OutputError as e:
+        unmade(output, made)
+        raise UnusableInput(e.message) from None
+    except BaseException:
+        unmade(output, made)
+        raise
+    typer.echo(said)
 
 
 def _export_federation(event: Path, output: Path, force: bool) -> None:

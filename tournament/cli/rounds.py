@@ -10,8 +10,8 @@ import typer
 
 from domrec.errors import InputError
 
-from tournament.cli.app import (EXIT_OK, EXIT_UNUSABLE, MAX_COUNT, emit, fail, guarded, open_for_command,
-                                refuse_unreadable, say_error, whole_scores)
+from tournament.cli.app import (EXIT_OK, EXIT_UNUSABLE, MAX_COUNT, emit, fail, guarded, once_written,
+                                open_for_command, refuse_unreadable, say_error, whole_scores)
 from tournament.errors import TournamentError, UnusableInput
 from tournament.event import results as res, rounds
 from tournament.settings import PAIRS
@@ -223,6 +223,9 @@ def pair(
                 e.message = e.message.replace("tournament boards EVENT ", f"tournament boards {_typed(event)} ")
                 e.args = (e.message,)
             raise
+        # Ctrl-C while the tables are printed: the round is stored all the same; say where to see it.
+        once_written(f"round {plan.round} is paired and stored, but its tables were not all printed: "
+                     f"tournament tables {_typed(event)} shows them")
         _print_round(store, plan.round, as_csv, as_json, quiet=quiet)
         kept = store.standings_used(1) if plan.round == 1 and not (as_csv or as_json) else {}
         if kept:  # a seeded round 1 (or an accelerated event's draw) says what it was seeded by
@@ -370,6 +373,7 @@ def result(
                 raise UnusableInput("a manual result needs both --table N and --score SIDE=N,SIDE=N")
             entry = res.enter_manual(store, table, whole_scores(score), round_no, replace, winner, reason=reason)
             typer.echo(entry.summary())
+            _say_if_short(store, entry)
             _say_if_stale(store, event, replace, before)
             return
         if not records:
@@ -385,7 +389,7 @@ def result(
         for src in reader.iter_sources(records):
             seen += 1
             try:
-                refuse_unreadable(src)
+                refuse_unreadable(src, event)
                 if src.form == "dgn":  # each game of the text on its own, as the lines of a .jsonl are
                     for game in res.read_dgn(src.text, src.label):
                         try:
@@ -402,6 +406,16 @@ def result(
             fail(f"no game records in {', '.join(records)}; nothing was entered", EXIT_UNUSABLE)
         _say_if_stale(store, event, replace, before)
         raise typer.Exit(worst)
+
+
+def _say_if_short(store: EventStore, entry: res.Entry) -> None:
+    """After a typed score: a warning when no side reached the game's target in an event with no
+    time limit (:func:`tournament.event.results.short_of_target`); stored all the same, and
+    ``check`` lists it until the director accepts it."""
+    table = store.table(entry.round, entry.table)
+    short = res.short_of_target(store.settings, table, entry.scores) if table is not None else None
+    if short:
+        typer.echo(f"warning: round {entry.round} table {entry.table}: {short}", err=True)
 
 
 def _say_if_stale(store: EventStore, event: Path, replaced: bool = True, before: Any = None) -> None:
@@ -446,10 +460,12 @@ def amend(
                 raise UnusableInput(f"{record} holds {len(sources)} records; an amendment takes the one game "
                                     f"of the table")
             src = sources[0]
-            refuse_unreadable(src)
+            refuse_unreadable(src, event)
             amend_one = res.amend_dgn if src.form == "dgn" else res.amend_record
             entry = amend_one(store, src.text, src.label, round_no, table, by, reason)
         typer.echo(entry.summary())
+        if score is not None:
+            _say_if_short(store, entry)
         _say_if_stale(store, event, before=before)
 
 

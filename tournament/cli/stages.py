@@ -65,16 +65,18 @@ def standings(
         if by is not None:
             if round_no is not None and stage_id is not None:
                 raise UnusableInput("give --round or --stage, not both")
-            table = (st.of_stage(store, stage_id)[0] if stage_id is not None else
-                     st.event_standings(store) if round_no is None else st.from_store(store, round_no))
+            table = st.of_stage(store, stage_id)[0] if stage_id is not None else st.event_standings(store, round_no)
             _prize_lists(store, table, by, best, as_csv, as_json, wide)
             return
         final_stage = finals.final_stage(store)
         if final_stage is not None and stage_id in (None, final_stage.id) and round_no is None:
             _final_standings(store, final_stage, stage_id is None, as_csv, as_json, wide)
             return
+        if stage_id is None and store.settings.teams:  # the teams' standings, in every form (CSV, JSON too)
+            _unit_standings(store, "team", round_no, as_csv, as_json, wide, lang, whole=True)
+            return
         if stage_id is None:
-            table = st.from_store(store, round_no)
+            table = st.event_standings(store, round_no)
         else:
             if round_no is not None:
                 raise UnusableInput("give --round or --stage, not both")
@@ -83,12 +85,9 @@ def standings(
                 _team_stage_standings(store, chosen, stage_id, as_json, wide, as_csv)
                 return
         rows = [table.row_dict(s) for s in table.rows]
-        note = []
-        if table.provisional:
-            missing = ", ".join(f"round {r}: {n} table{'s' if n > 1 else ''} missing"
-                                for r, n in sorted(table.missing.items()))
-            note.append(f"PROVISIONAL — results still missing ({missing})")
+        note = [provisional_line(table.missing)] if table.provisional else []
         note.append(table.ranked_by())
+        note += _late_note([r["status"] for r in rows], table.through_round)
         if stage_id is None:
             from tournament.event import stages as stg
 
@@ -100,9 +99,6 @@ def standings(
                 from tournament.event import teams as tm
                 doc.update(tm.standings_json(store, round_no))
             sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
-            return
-        if store.settings.teams and stage_id is None and not as_csv:
-            _unit_standings(store, "team", round_no, as_csv, as_json, wide, lang)
             return
         if as_csv:
             for r in rows:
@@ -144,10 +140,41 @@ def _team_stage_standings(store: EventStore, chosen: Any, stage_id: int, as_json
 UNITS = ("team", "pair", "player")
 
 
+def provisional_line(missing: dict[int, int], lang: str = "en") -> str:
+    """The line under provisional standings: the tables still without a result, round by round
+    (every event's standings at the terminal, the teams' too); in Spanish, the hall's words."""
+    if lang != "en":
+        from tournament.i18n import translations
+
+        _ = translations(lang).gettext
+        parts = ", ".join(_("round %(r)s: %(n)s") % {"r": r, "n": n} for r, n in sorted(missing.items()))
+        return (_("Provisional: results still missing (%(missing)s)") % {"missing": parts} if parts
+                else _("Provisional: results still missing"))
+    parts = ", ".join(f"round {r}: {n} table{'s' if n > 1 else ''} missing" for r, n in sorted(missing.items()))
+    return "PROVISIONAL — results still missing" + (f" ({parts})" if parts else "")
+
+
+def _late_note(statuses: list[Any], through: int, lang: str = "en") -> list[str]:
+    """The line under standings listing a late entry (status ``from round K``): why it is last
+    (:func:`tournament.pairing.standings.late_rows`); ``lang``: a team event's lines, in the hall's
+    words (the status as the hall's pages label it)."""
+    from tournament.i18n import translations
+    from tournament.pages.words import Words
+
+    late = sorted({str(x) for x in statuses if str(x).startswith("from round ")}, key=lambda x: int(x.split()[-1]))
+    if not late:
+        return []
+    said = ", ".join(Words(lang).label(x) for x in late)
+    return [translations(lang).gettext("%(late)s: a late entry, in none of the rounds counted here (through round "
+                                       "%(n)s): listed after the others") % {"late": said, "n": through}]
+
+
 def _unit_standings(store: EventStore, by: str, round_no: Optional[int], as_csv: bool, as_json: bool,
-                    wide: bool, lang: str = "en") -> None:
+                    wide: bool, lang: str = "en", whole: bool = False) -> None:
     """``standings --by team|pair|player``: a team event's team standings (what ``standings`` shows
-    for one), or the pairs' or players' own ranking inside a team (or pairs) event."""
+    for one: ``whole``, its JSON with the pairs' and players' lists too), or the pairs' or players'
+    own ranking inside a team (or pairs) event.  Every form says what the table is: provisional
+    (the tables still missing), the keys that rank it (the CSV on each row, as the event's own)."""
     from tournament.event import teams as tm
 
     s = store.settings
@@ -158,16 +185,29 @@ def _unit_standings(store: EventStore, by: str, round_no: Optional[int], as_csv:
     if by == "player" and not s.partnership:
         raise UnusableInput("an individual event ranks its players already: `tournament standings`")
     if by == "team":
-        table = tm.team_standings(store, round_no)
+        table = tm.team_standings(store, round_no, late_last=True)
         rows = [{k: v for k, v in r.to_dict().items() if k != "id"} for r in table.rows]
         through, provisional, keys = table.through_round, table.provisional, ", then ".join(table.tiebreaks)
+        tiebreaks, missing = table.tiebreaks, table.missing
     else:
-        ranked = st.from_store(store, round_no) if by == "pair" else tm.player_standings(store, round_no)
+        ranked = st.event_standings(store, round_no) if by == "pair" else tm.player_standings(store, round_no)
         rows = [tm._unit_row(r, by, ranked.tiebreaks) for r in ranked.rows]
         through, provisional, keys = ranked.through_round, ranked.provisional, ", then ".join(ranked.tiebreaks)
+        tiebreaks, missing = ranked.tiebreaks, ranked.missing
     if as_json:
-        sys.stdout.write(json.dumps({"by": by, "through_round": through, "provisional": provisional,
-                                     "rows": rows}, ensure_ascii=False, indent=1) + "\n")
+        state = {"through_round": through, "provisional": provisional,
+                 "missing": {str(k): v for k, v in sorted(missing.items())}, "tiebreaks": list(tiebreaks),
+                 "ranked_by": f"ranked by {keys}"}
+        if whole:  # the event's own standings: the teams, as `standings` shows them, and every ranking's list
+            doc = {"format": "teams", "by": by, **state, "standings": [r.to_dict() for r in table.rows]}
+            doc.update(tm.standings_json(store, round_no))
+        else:
+            doc = {"by": by, **state, "rows": rows}
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+        return
+    if as_csv:  # as the event's own CSV: whether it is provisional, and what ranks it, on each row
+        emit([{**r, "provisional": "yes" if provisional else "", "ranked_by": ", ".join(tiebreaks)} for r in rows],
+             True, False, "")
         return
     title = f"{s.name} — standings of the {by}s after round {through}" + (" (provisional)" if provisional else "")
     sets = tm.match_lines(store, through, lang) if by == "team" and s.team_set and through else []  # each set's state
@@ -182,9 +222,11 @@ def _unit_standings(store: EventStore, by: str, round_no: Optional[int], as_csv:
         ranked = said[:1].lower() + said[1:]
     unranked = ["no rank: a reserve who has not played"] if by == "player" and any(r["rank"] is None for r in rows) \
         else []
-    if by == "team" and not as_csv:  # (the grid's headers say what each counts: the CSV keeps the data's keys)
+    late = _late_note([r.get("status") for r in rows], through, lang if by == "team" else "en")
+    if by == "team":  # (the grid's headers say what each counts: the CSV keeps the data's keys)
         rows = [display.team_display_row(r) for r in rows]
-    emit(rows, as_csv, False, title, footer=[ranked] + sets + unranked, wide=wide)
+    head = [provisional_line(missing, lang if by == "team" else "en")] if provisional else []
+    emit(rows, False, False, title, footer=head + [ranked] + sets + late + unranked, wide=wide)
 
 
 def _prize_lists(store: EventStore, table: Any, by: str, best: Optional[int], as_csv: bool, as_json: bool,

@@ -206,9 +206,19 @@ class DeskChange:
     pairs: dict[int, int] = attrs.field(factory=dict, eq=False, repr=False)
 
     def text(self) -> str:
-        where = f"round {self.round}  " if self.round is not None else ""
+        shown = self.filed_under()
+        where = f"round {shown}  " if shown is not None else ""
         why = f" — {self.reason}" if self.reason else ""
         return f"{self.when}  {where}by {self.by}: {self.sentence()}{why}"
+
+    def filed_under(self) -> int | None:
+        """The round the trail's line is said under: the round the change takes effect from (kept
+        as ``round``), but a duplicate pair's withdrawal that left the rest of the round in play
+        (boards of it marked not played) happened in that round, so it is said under it (it was
+        filed under the next: ``round 2 … withdrew the pair Lobos from the rest of round 1``)."""
+        if self.action == "pair_withdrawn" and _rest_of(self.detail.get("not_played"), self.round):
+            return (self.round or 1) - 1
+        return self.round
 
     def sentence(self) -> str:
         """The change in words ("kept Ana (#1) and Kim (#11) apart for the rest of the event"),

@@ -22,7 +22,7 @@ from domrec.errors import DomrecError, clip
 
 from tournament.errors import EventFileError, TournamentError
 from tournament.event import desk, paired_on
-from tournament.event.results import _and, judge, match_table, record_hash
+from tournament.event.results import _and, judge, match_table, record_hash, short_of_target
 from tournament.event.standings import seated_players
 from tournament.names import name_key
 from tournament.pairing.seating import table_sizes
@@ -417,6 +417,9 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             if result.id not in accepted:
                 add("warning", rw, "manual result (unverified; `tournament accept` once it is checked: no more "
                                    "warnings)")
+                short = short_of_target(settings, table, result.scores)
+                if short is not None:  # (taken at entry with this warning: a game abandoned, perhaps)
+                    add("warning", rw, short)
             wrong = _winner_against_scores(result.scores, result.winner)
             if wrong is not None:  # (entering refuses it: a file changed since, or by other means)
                 add("error", rw, wrong)

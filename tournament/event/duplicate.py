@@ -67,13 +67,18 @@ def boards(store: EventStore) -> tuple[bd.Board, ...]:
     return tuple(bd.board_from_json(item) for item in sql.boards(store))
 
 
+def boards_span(first: int, last: int) -> str:
+    """``boards 1 to 14``, or ``board 1`` where there is one (``boards 1 to 1`` was said)."""
+    return f"board {first}" if first == last else f"boards {first} to {last}"
+
+
 def board(store: EventStore, number: int) -> bd.Board:
     """One board of the event, or a one-line refusal naming the boards there are."""
     item = sql.board(store, number)
     if item is None:
         count = len(sql.boards(store))
         raise UnusableInput(f"there is no board {number}: the event has " +
-                            (f"boards 1 to {count}" if count else "no boards yet (tournament boards EVENT --boards N)"))
+                            (boards_span(1, count) if count else "no boards yet (tournament boards EVENT --boards N)"))
     return bd.board_from_json(item)
 
 
@@ -113,7 +118,8 @@ def boards_summary(store: EventStore) -> str:
     if not there:
         return "none yet (tournament boards EVENT --boards N)"
     seed = seed_of(store)
-    return (f"{len(there)} ({there[0]['board']} to {there[-1]['board']}), "
+    first, last = there[0]["board"], there[-1]["board"]
+    return (f"{len(there)} ({first if first == last else f'{first} to {last}'}), "
             + (f"dealt with seed {seed}" if seed is not None else "read from a file of deals or dealt earlier"))
 
 

@@ -100,6 +100,20 @@ def _refuse_on_phone(store: EventStore, team: Team, table: Table, boards: list[i
                           f"then withdraw the pair; nothing was written")
 
 
+def refuse_after_session(store: EventStore, name: str, what: str) -> None:
+    """Within the write of a withdrawal or a return (``what``: ``withdraw``, ``come back``): a
+    duplicate session whose movement's rounds are all played (:func:`tournament.event.progress.status`:
+    finished) has no round left to leave or come back to, and takes no later stage (its ranking
+    is its boards'), so it is refused in one line; before, ``withdrew Osos from round 6 on`` was
+    said of a five-round session.  (Another event that has played its rounds may yet draw a
+    stage, which seeds only the players still in: there a withdrawal still means something.)"""
+    if not (store.settings.duplicate or store.settings.team_duplicate):
+        return
+    if progress.status(store) == progress.FINISHED:
+        raise Refused(f"{name} cannot {what}: the session is over (its last round, round {store.last_round()}, "
+                      f"is played, and a duplicate session has no round after it); nothing was written")
+
+
 def withdraw(store: EventStore, team: Team, reason: str | None, by: str) -> list[dict[str, Any]]:
     """Within the write of :func:`tournament.event.players.withdraw`, the pair withdrawing from the
     next round on: the boards of the round in play it has not played are marked not played at its

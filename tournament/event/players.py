@@ -11,17 +11,18 @@ characters and spaces) are one name, and direction controls are refused.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import sys
 import unicodedata
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from domrec.errors import InputError
 from domrec.reader import MAX_LIST_BYTES, read_bytes, read_stream, unicode_text, unreadable
 
-from tournament.errors import PlayerInputError, Refused
+from tournament.errors import AlreadyEntered, PlayerInputError, Refused
 from tournament.event.numbering import find_pair, shown_numbers  # noqa: F401  (shown_numbers: the event's callers)
 from tournament.event import changes
 from tournament.names import LookAlikes, bidi_controls, name_key, near_key, normalise_name
@@ -76,11 +77,11 @@ def _refuse_look_alikes(store: EventStore, names: Sequence[str], teams: Sequence
                 continue
             old = by_name[found]
             if old.name == name:
-                raise Refused(f"a {what} named {name!r} is already entered; names must be unique")
+                raise AlreadyEntered(f"a {what} named {name!r} is already entered; names must be unique", what, name)
             number = f"#{old.id} " if what in ("player", "team") else ""
-            raise Refused(f"{name!r} looks the same as the {what} {number}{old.name!r} already entered; names must be "
-                          f"unique (another script's letters, full-width forms, spaces and invisible characters "
-                          f"do not make a name another)")
+            raise AlreadyEntered(f"{name!r} looks the same as the {what} {number}{old.name!r} already entered; names "
+                                 f"must be unique (another script's letters, full-width forms, spaces and invisible "
+                                 f"characters do not make a name another)", what, name)
 
 
 def near_identical(store: EventStore, names: Sequence[str], among: Sequence[Any] | None = None,
@@ -185,7 +186,7 @@ def set_federation_ids(store: EventStore, ids: dict[int, str | None]) -> None:
             continue
         other = taken.get(fid)
         if other is not None and other != player:
-            raise Refused(f"the player id {fid!r} is already #{other}'s; an id names one player")
+            raise AlreadyEntered(f"the player id {fid!r} is already #{other}'s; an id names one player", "id", fid)
         taken[fid] = player
         desk_sql.set_federation_id(store, player, fid)
 
@@ -301,11 +302,14 @@ ID_COLUMNS = {"fed_id": "id", "federation_id": "id", "federation": "id", "partne
               "partner_federation_id": "partner_id", "partner_federation": "partner_id"}
 
 
-def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, list]:
+def read_csv_entries(path: str | Path, pairs: bool, listed: list[tuple[int, str, str]] | None = None
+                     ) -> tuple[list, list | None, list]:
     """:func:`read_csv_ids`, and every other column of each row as that player's (club, sex,
     birth year: prize lists are drawn by them, and the export gives them back): a dict a row, a
     pair of dicts a row in a pairs event, where ``partner_X`` is the partner's ``X`` and a column
-    without a ``partner_`` twin is both players'.  ``path`` ``-``: standard input (:func:`csv_source`)."""
+    without a ``partner_`` twin is both players'.  ``path`` ``-``: standard input (:func:`csv_source`).
+    ``listed``: given a list, each row's names and ids are added to it with their line, for
+    :func:`said_at_line`."""
     path = csv_source(path)
     header, found, body = read_csv_table(path)
     if "name" not in header:
@@ -336,6 +340,10 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
             if not cell("partner").strip():
                 raise PlayerInputError(f"{path}, line {n}: the partner is empty")
             out.append((cell("name"), cell("partner"), cell("pair") or cell("team") or None))
+            if listed is not None:  # (the pair's name as add_pairs makes it when none is given)
+                listed += [(n, "player", cell("name")), (n, "player", cell("partner")), (n, "id", cell("id")),
+                           (n, "id", cell("partner_id")),
+                           (n, "partnership", out[-1][2] or f"{cell('name')} & {cell('partner')}")]
             fids.append((cell("id") or None, cell("partner_id") or None))
             mine = {h: _field(cell(h), path, n) for h in others}
             theirs = dict(mine)
@@ -344,6 +352,8 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
         else:
             out.append(cell("name"))
             fids.append(cell("id") or None)
+            if listed is not None:
+                listed += [(n, "player", cell("name")), (n, "id", cell("id"))]
             extra.append({h: _field(cell(h), path, n) for h in others})
     if not out:
         raise PlayerInputError(f"{path} has a header but no players")
@@ -353,6 +363,27 @@ def read_csv_entries(path: str | Path, pairs: bool) -> tuple[list, list | None, 
     else:
         check_listed(path, [(n, "player", x) for (n, _), x in zip(body, out, strict=True)])
     return out, fids if "id" in idx or "partner_id" in idx else None, extra
+
+
+@contextlib.contextmanager
+def said_at_line(path: str | Path, listed: Sequence[tuple[int, str, str]]) -> Iterator[None]:
+    """Entering a players CSV's rows (``listed``: ``(line, what, value)``, from the reader): a name
+    or an id the event already has (:class:`~tournament.errors.AlreadyEntered`, raised within the
+    write, so nothing of the file is added) is said at the line that gave it, as every other
+    refusal of the file is: ``p.csv, line 3: a player named 'José Peña' is already entered; …``.
+    An id is said at its last line (a second row giving an id is the one refused)."""
+    try:
+        yield
+    except AlreadyEntered as e:
+        def same(what: str, value: str) -> bool:
+            if what != e.what or not value.strip():
+                return False
+            given = unicodedata.normalize("NFC", value).strip() if what == "id" else normalise_name(value.strip())
+            return given == e.value
+        lines = [n for n, what, value in listed if same(what, value)]
+        if not lines:
+            raise
+        raise AlreadyEntered(f"{csv_source(path)}, line {lines[-1]}: {e.message}", e.what, e.value) from None
 
 
 def read_csv_table(path: Path) -> tuple[list[str], list[str], list[tuple[int, list[str]]]]:
@@ -469,6 +500,7 @@ def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | N
             team = _find_team(store, key)
             if team.withdrawn is not None:
                 raise Refused(f"{team.name} has already withdrawn (from round {team.withdrawn})")
+            duplicate_withdrawal.refuse_after_session(store, team.name, "withdraw")
             detail: dict[str, Any] = {"pair": team.id, "name": team.name}
             if duplicate_withdrawal.applies(store):  # its boards from now on: not played for its opponents
                 detail["not_played"] = duplicate_withdrawal.withdraw(store, team, reason, by)
@@ -479,6 +511,7 @@ def withdraw(store: EventStore, key: str, reason: str | None = None, by: str | N
         player = store.find_player(key)
         if player.withdrawn is not None:
             raise Refused(f"{player.name} has already withdrawn (from round {player.withdrawn})")
+        duplicate_withdrawal.refuse_after_session(store, player.name, "withdraw")
         store.set_withdrawn(player.id, nxt)
         changes.record(store, changes.PLAYER_WITHDRAWN, data={"id": player.id, "name": player.name,
                                                               "from_round": nxt})

@@ -44,7 +44,7 @@ from domrec.reader import loads
 from domrec.record import Hand, Record, converter, unstructure
 from domrec.validate import Report, unusable, validate, validate_text
 
-from tournament.errors import (LevelAtTop, ResultRefused, ScoreSides, TournamentError, UnknownPlayer,
+from tournament.errors import (LevelAtTop, NoSuchSide, ResultRefused, ScoreSides, TournamentError, UnknownPlayer,
                                UnusableInput, WinnerContradicts)
 from tournament.event import changes, progress
 from tournament.names import name_key, normalise_name
@@ -475,9 +475,9 @@ def enter_forfeit(store: EventStore, table_no: int, absent: tuple[str, ...], rou
         rnd, table = _round_table(store, round_no, table_no)
         sides = table.sides()
         unknown = [x for x in absent if x not in sides]
-        if unknown or not absent:
-            raise ResultRefused(f"{', '.join(unknown) or 'nobody'} is not a side of round {rnd} table {table_no}: "
-                                f"--forfeit names the side that did not play ({', '.join(sides)})")
+        if unknown or not absent:  # (a slip of the keyboard: exit 2, as a typed score's unknown side)
+            raise NoSuchSide(f"{', '.join(unknown) or 'nobody'} is not a side of round {rnd} table {table_no}: "
+                             f"--forfeit names the side that did not play ({', '.join(sides)})")
         if len(set(absent)) != len(absent):
             raise UnusableInput(f"--forfeit names {next(x for x in absent if absent.count(x) > 1)} twice; "
                                 f"nothing was stored")
@@ -550,11 +550,11 @@ def enter_player_forfeit(store: EventStore, table_no: int, absent: tuple[str, ..
     side with an absent player; the players who did not play are in the result's note, where the
     standings read them.  Refused, like a forfeit by side, on a table whose game was recorded."""
     refuse_whole_game(store)
-    if store.settings.format not in (INDIVIDUAL, ROTATING):
-        raise ResultRefused(f"a forfeit by player is for individual and rotating-partner events; in a "
+    if store.settings.format not in (INDIVIDUAL, ROTATING):  # (an option of other events: usage, exit 2)
+        raise UnusableInput(f"a forfeit by player is for individual and rotating-partner events; in a "
                             f"{store.settings.format} event name the side that did not play (--forfeit SIDE)")
     if not absent:
-        raise ResultRefused("name at least one player who did not play (--absent PLAYER)")
+        raise UnusableInput("name at least one player who did not play (--absent PLAYER)")
     from tournament.event.audit import clean_text
 
     reason = clean_text(reason, "the reason")
@@ -1174,8 +1174,8 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
                              f"say who won by the game's rules with --winner {top[0]} (or another of them); "
                              f"nothing was stored", tuple(top), best, table.number)
         winner = top[0] if len(top) == 1 else None
-    elif winner not in sides:
-        raise ResultRefused(f"{winner} is not a side of table {table.number} ({', '.join(sides)})")
+    elif winner not in sides:  # (a slip of the keyboard: exit 2, as a score's unknown side)
+        raise NoSuchSide(f"{winner} is not a side of table {table.number} ({', '.join(sides)})")
     elif ordered[winner] < max(ordered.values()):
         # --winner settles a tie on the highest score; it never overrules the scores (a swapped
         # side is the likelier slip than a game won with fewer points).
@@ -1185,6 +1185,26 @@ def _manual_scores(table: Table, scores: dict[str, int], winner: str | None,
                                 f"highest scores are level", winner, tuple(best), max(ordered.values()),
                                 ordered[winner])
     return ordered, winner
+
+
+def short_of_target(settings: Settings, table: Table, scores: dict[str, int]) -> str | None:
+    """Why a typed game result (``scores``, each side's) is doubtful though storable: no side
+    reached the target that ends a game of the event's game and options (the engine's
+    ``final_scores``: Competitive's 200, Horse Race's ``target``, Castle Rock's 50, Domino Roads'
+    2000 or 1000; Broadway has none), and the event has no time limit that could have stopped it.
+    Such a score is still taken (the director may know better: a game abandoned), but it is said at
+    entry and by ``check``, as a record said to have ended on time in such an event is.  ``None``:
+    nothing to say (a duplicate board is one hand, not a game)."""
+    if (settings.time_limit is not None or settings.duplicate or settings.team_duplicate or not scores
+            or set(scores) != set(table.sides())):
+        return None
+    span = games.engine(settings.game).final_scores(settings.variant or "standard", settings.resolved_options(),
+                                                    len(table.seats))
+    if span.target is None or max(scores.values()) >= span.target:
+        return None
+    listed = ", ".join(f"{side} {scores[side]}" for side in table.sides())
+    return (f"{listed}: no side reached {span.target}, the score that ends a game, but the event has no time "
+            f"limit to have stopped it (a game abandoned?)")
 
 
 def _and(sides: list[str]) -> str:

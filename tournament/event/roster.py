@@ -161,6 +161,7 @@ def return_player(store: EventStore, key: str, who: Who = NOBODY) -> tuple[str, 
         if team is not None:
             if team.withdrawn is None:
                 raise Refused(f"{team.name} has not withdrawn")
+            duplicate_withdrawal.refuse_after_session(store, team.name, "come back")
             detail = {"pair": team.id, "name": team.name, "withdrawn_from": team.withdrawn}
             if team.id not in seated_pairs(store):  # withdrawn before round 1: not in the movement
                 _refuse_in_a_seated_movement(store, f"{team.name} cannot come back: the pair would never be seated")
@@ -174,6 +175,7 @@ def return_player(store: EventStore, key: str, who: Who = NOBODY) -> tuple[str, 
         p = players[0]
         if p.withdrawn is None:
             raise Refused(f"{p.name} has not withdrawn")
+        duplicate_withdrawal.refuse_after_session(store, p.name, "come back")
         sql.clear_withdrawn(store, p.id)
         changes.record(store, changes.PLAYER_RETURNED, data={"id": p.id, "name": p.name, "from_round": nxt})
         trail_it(store, "player_returned", nxt, {"player": p.id, "withdrawn_from": p.withdrawn}, who)

@@ -15,7 +15,8 @@ import attrs
 
 from tournament.errors import TournamentError, UnusableInput
 from tournament.event import stages
-from tournament.pairing.standings import Standings, compute
+from tournament.pairing.standings import Standings, compute, late_entries_last
+from tournament.settings import PAIRS
 from tournament.store.desk import sit_outs
 from tournament.store.event_store import EventStore
 from tournament.values import Player, Result, Table
@@ -72,12 +73,21 @@ def of_stage(store: EventStore, stage_id: int) -> tuple[Standings, stages.Stage 
     return stages.stage_standings(store, chosen), chosen
 
 
-def event_standings(store: EventStore) -> Standings:
-    """The event's standings as the report, the export and the browsing snapshot show them: a
-    rotating event's final is ranked by its own games and never added into the standings of
-    the rounds, so with a final these are the standings of the rounds (as ``standings --csv``
-    prints them)."""
-    return from_store(store)
+def event_standings(store: EventStore, through_round: int | None = None) -> Standings:
+    """The event's standings as people and programs read them (``standings``, the report, the
+    export, the feed, the browsing snapshot): :func:`from_store`, with each late entry not yet in
+    the rounds counted listed last, marked with the round it plays from
+    (:func:`tournament.pairing.standings.late_entries_last`; the pairing ranks it as
+    :func:`from_store` does).  A rotating event's final is ranked by its own games and never added
+    into the standings of the rounds, so with a final these are the standings of the rounds (as
+    ``standings --csv`` prints them)."""
+    return late_last(store, from_store(store, through_round))
+
+
+def late_last(store: EventStore, table: Standings) -> Standings:
+    """``table`` (pairs of a pairs or team event, else players) with its late entries last."""
+    units = store.teams() if store.settings.format == PAIRS else store.players()
+    return late_entries_last(table, {u.id: u.entered for u in units})
 
 
 def snapshot(store: EventStore) -> tuple[list[str], list[tuple[Any, ...]]] | None:

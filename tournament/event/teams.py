@@ -13,12 +13,14 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+import attrs
+
 from tournament.errors import PlayerInputError, Refused, UnusableInput
 from tournament.event import changes
 from tournament.event import players as pl
 from tournament.names import LookAlikes, name_key, normalise_name, number_key
 from tournament.pairing import teams as pairing
-from tournament.pairing.standings import cell
+from tournament.pairing.standings import cell, late_rows
 from tournament.settings import MAX_RESERVES, ROTATING, SET_CHANGE_AFTER, TIEBREAK_ALIASES
 from tournament.store import fields as fields_sql, squads as sql
 from tournament.store.event_store import EventStore
@@ -134,8 +136,9 @@ def pair_name(team: str, given: str) -> str:
     return given if number is None else f"{team} {number}"
 
 
-def read_teams_csv(path: str | Path, pairs_a_team: int) -> tuple[list[tuple[str, list[PairEntry], list[str]]],
-                                                                 dict[str, tuple[str | None, dict[str, str]]]]:
+def read_teams_csv(path: str | Path, pairs_a_team: int, by_line: list[tuple[int, str, str]] | None = None
+                   ) -> tuple[list[tuple[str, list[PairEntry], list[str]]],
+                              dict[str, tuple[str | None, dict[str, str]]]]:
     """Teams from a players CSV with a ``name`` and a ``team`` column, a row a player, read as any
     players CSV is (:func:`tournament.event.players.read_csv_table`: a semicolon-separated one, a
     row with a cell no column heads refused at its line): a team's rows in order make its
@@ -146,7 +149,9 @@ def read_teams_csv(path: str | Path, pairs_a_team: int) -> tuple[list[tuple[str,
     its pairs 1, 2; any other name is the pair's own and unique in the event.  And each player's
     own: an ``id`` (a federation number) and the other columns (club, …), by name, for
     :func:`add_teams`.  A row refused (its cells, its pair, its team's rows) is said at its line.
-    ``path`` ``-``: standard input (:func:`tournament.event.players.csv_source`)."""
+    ``path`` ``-``: standard input (:func:`tournament.event.players.csv_source`).  ``by_line``: given
+    a list, the players, ids, teams and pairs are added to it with their lines, so that a name the
+    event already has is said at its line too (:func:`tournament.event.players.said_at_line`)."""
     path = pl.csv_source(path)
     header, found, body = pl.read_csv_table(path)
     for col in ("name", "team"):
@@ -223,8 +228,21 @@ def read_teams_csv(path: str | Path, pairs_a_team: int) -> tuple[list[tuple[str,
             raise PlayerInputError(f"{path}, line {reserves[MAX_RESERVES][0]}: team {team!r} has "
                                    f"{len(reserves)} reserves; a team registers at most {MAX_RESERVES}")
         out.append((team, pairs, [who for _, who in reserves]))
+        if by_line is not None:  # (a pair's name as add_teams makes it when none is given)
+            by_line.append((members[0][0], "team", team))
+            by_line += [(line, "partnership", pair) for line, pair, t in pair_names if t == team]
+            if not with_pairs:
+                by_line += [(members[2 * i][0], "partnership", f"{a} & {b}") for i, (a, b, _) in enumerate(pairs)]
     _check_pair_names(path, pair_names)
+    if by_line is not None:
+        by_line += listed + [(n, "id", _id_cell(row, idx)) for n, row in body]
     return out, own
+
+
+def _id_cell(row: Sequence[str], idx: Mapping[str, int]) -> str:
+    """A row's ``id`` cell, or "" (a row may be shorter than the header)."""
+    i = idx.get("id")
+    return row[i] if i is not None and i < len(row) else ""
 
 
 def _check_pair_names(path: Path, listed: Sequence[tuple[int, str, str]]) -> None:
@@ -278,6 +296,9 @@ def withdraw_team(store: EventStore, key: str, reason: str | None = None, by: st
     if squad.withdrawn is not None:
         raise Refused(f"team {squad.name} has already withdrawn (from round {squad.withdrawn})")
     with store.write():
+        from tournament.event import duplicate_withdrawal
+
+        duplicate_withdrawal.refuse_after_session(store, f"team {squad.name}", "withdraw")
         after = store.last_round() + 1
         sql.withdraw_squad(store, squad.id, after)
         changes.record(store, changes.TEAM_WITHDRAWN, data={"id": squad.id, "name": squad.name, "from_round": after})
@@ -677,16 +698,25 @@ def games_text(x: float) -> str:
 # --- standings --------------------------------------------------------------------------------
 
 
-def team_standings(store: EventStore, through_round: int | None = None) -> pairing.TeamStandings:
+def team_standings(store: EventStore, through_round: int | None = None,
+                   late_last: bool = False) -> pairing.TeamStandings:
     """The team standings of the rounds (a later stage's matches are ranked on their own:
-    ``standings --stage N``, :func:`tournament.event.stages.team_stage_standings`)."""
+    ``standings --stage N``, :func:`tournament.event.stages.team_stage_standings`).  ``late_last``:
+    as people read them (``standings``, the hall, the feed), a team entered late and not yet in the
+    rounds counted listed last, marked with the round it plays from
+    (:func:`tournament.pairing.standings.late_rows`); the pairing ranks it on its zeros."""
     refuse_unless_teams(store)
     tables = store.tables()
     if store.has_stage_tables():
         later = {n for n, sid in store.round_stage().items() if sid != 1}
         tables = [t for t in tables if t.round not in later]
-    return pairing.compute_teams(store.settings, squads(store), store.teams(), store.players(), tables,
-                                 store.results(), store.byes(), through_round)
+    found = squads(store)
+    table = pairing.compute_teams(store.settings, found, store.teams(), store.players(), tables,
+                                  store.results(), store.byes(), through_round)
+    if not late_last:
+        return table
+    rows = late_rows(table.rows, {x.id: x.entered for x in found}, table.through_round, lambda r: r.team)
+    return table if all(a is b for a, b in zip(rows, table.rows)) else attrs.evolve(table, rows=tuple(rows))
 
 
 def player_standings(store: EventStore, through_round: int | None = None) -> Any:
@@ -699,12 +729,16 @@ def player_standings(store: EventStore, through_round: int | None = None) -> Any
     they sit in."""
     import attrs
 
-    from tournament.pairing.standings import compute
+    from tournament.pairing.standings import compute, late_entries_last
 
     settings = attrs.evolve(store.settings, format=ROTATING)
-    table = compute(settings, store.players(), store.teams(), store.tables(), store.results(), store.byes(),
+    players = store.players()
+    table = compute(settings, players, store.teams(), store.tables(), store.results(), store.byes(),
                     through_round)
     idle = {p.id for p in idle_reserves(store, through_round)}
+    # A late entry not yet in the rounds counted: listed after the others (a reserve who has not
+    # played, late or not, has no rank at all: below).
+    table = late_entries_last(table, {p.id: p.entered for p in players if p.id not in idle})
     if not idle:
         return table
     ranked = [r for r in table.rows if r.unit not in idle]
@@ -742,9 +776,9 @@ def standings_json(store: EventStore, through_round: int | None = None, ranked: 
 
     out: dict[str, Any] = {}
     if store.settings.teams:
-        out["teams"] = [r.to_dict() for r in team_standings(store, through_round).rows]
+        out["teams"] = [r.to_dict() for r in team_standings(store, through_round, late_last=True).rows]
     if store.settings.format == PAIRS:
-        table = st.from_store(store, through_round)
+        table = ranked if ranked is not None else st.event_standings(store, through_round)
         out["pairs"] = [_unit_row(r, "pair", table.tiebreaks) for r in table.rows]
     if store.settings.partnership:
         same = ranked is not None and _players_ranked_alike(store)
@@ -753,7 +787,7 @@ def standings_json(store: EventStore, through_round: int | None = None, ranked: 
     else:
         out["players"] = [{"rank": r.rank, "player": r.name, "id": r.unit, "played": r.played,
                            "placement": r.placement, "score": r.score}
-                          for r in st.from_store(store, through_round).rows]
+                          for r in (ranked if ranked is not None else st.event_standings(store, through_round)).rows]
     return out
 
 
@@ -775,8 +809,9 @@ _SHOWN_AS = {"for": "points_for", "against": "points_against", "diff": "efectivi
 def _unit_row(r: Any, what: str, keys: Sequence[str] = ()) -> dict[str, Any]:
     """A pair's or player's row of ``standings --by pair|player`` (and of the public data): its
     games, byes and points, its ``wins`` (games won, a draw a half, byes included: the usual first
-    key), and the value of every other key that ranks it (``keys``), so that the order the table
-    says it follows can be read in its columns."""
+    key), the value of every other key that ranks it (``keys``), so that the order the table
+    says it follows can be read in its columns, and its ``status`` (a late entry's says the round
+    it plays from, as the event's standings do)."""
     row = {"rank": r.rank, what: r.name, "id": r.unit, "played": r.played, "won": r.won, "drawn": r.drawn,
            "lost": r.lost, "byes": r.byes, "wins": cell(r, "wins"), "points_for": r.points_for,
            "points_against": r.points_against, "efectividad": r.diff}
@@ -784,4 +819,5 @@ def _unit_row(r: Any, what: str, keys: Sequence[str] = ()) -> dict[str, Any]:
         name = _SHOWN_AS.get(key, key)
         if name not in row and key not in TIEBREAK_ALIASES:
             row[name] = cell(r, key)
+    row["status"] = cell(r, "status")  # (last: active, withdrawn, or a late entry's "from round K")
     return row

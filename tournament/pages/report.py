@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Mapping, Sequence
 from urllib.parse import quote
 
-from domrec.output import Kind, first_line, marked
+from domrec.output import Kind, Together, first_line, marked
 
 from tournament.event import public as pub
 from tournament.event.public import current_round, find_your_table, group_label  # noqa: F401
@@ -151,12 +151,12 @@ def rounds_folder(report: Path) -> Path:
 
 
 def write_rounds(data: dict[str, Any], report: Path, replays: dict[tuple[int, int], str], force: bool = False,
-                 lang: str = "en", pages: bool = True) -> dict[int, str]:
+                 lang: str = "en", pages: bool = True, batch: Together | None = None) -> dict[int, str]:
     """Each round's page written beside ``report`` (its tables, a link back to the report, its
     results' links to their replay pages and its players' to theirs when ``pages`` were written);
     returns round -> the link from the report to it.  As :func:`write_replays`: every file checked
     before any is written (one domrec did not write is replaced only with ``force``; a link, a
-    folder or a device never)."""
+    folder or a device never), and with ``batch`` written in its temporary folder."""
     from domrec import output as outputs
 
     folder = rounds_folder(report)
@@ -169,16 +169,13 @@ def write_rounds(data: dict[str, Any], report: Path, replays: dict[tuple[int, in
             outputs.check(path, REPORT, force)
         except outputs.OutputError as e:
             raise type(e)(f"{e.message}; nothing was written") from None
-    try:
-        folder.mkdir(exist_ok=True)
-    except OSError as e:
-        raise outputs.WriteFailed(f"cannot make {folder}: {e.strerror}; nothing was written") from None
+    into = _made(folder, REPORT, force, batch)
     # From a round's page: the replays', the pages' and the report's folder are its folder's siblings.
     site = Site(served=False, pages=f"../{quote(pages_folder(report).name)}/", up="../", report=report.name,
                 replays=replays, has_pages=pages)
     links = {}
     for r, path in targets:
-        outputs.write_text(path, public.round_page_html(data, site, r, lang=lang), REPORT, force)
+        outputs.write_text(into / path.name, public.round_page_html(data, site, r, lang=lang), REPORT, force)
         links[r["round"]] = f"{quote(folder.name)}/{quote(path.name)}"
     return links
 
@@ -214,21 +211,33 @@ def check_pages(data: dict[str, Any], report: Path, force: bool = False) -> None
 
 
 def write_pages(data: dict[str, Any], report: Path, replays: dict[tuple[int, int], str],
-                force: bool = False, lang: str = "en") -> str:
-    """The event's public pages (:mod:`tournament.pages.public`) as files in :func:`pages_folder`,
-    one at a time (an event's thousand player pages are never held in memory together), each
-    whole or not at all; returns the folder's address from the report.  Call :func:`check_pages`
-    first: this writes."""
+                force: bool = False, lang: str = "en", batch: Together | None = None) -> str:
+    """The event's public pages (:mod:`tournament.pages.public`) as files in :func:`pages_folder`
+    (with ``batch``, in its temporary folder, moved there with the rest), one at a time (an
+    event's thousand player pages are never held in memory together), each whole or not at
+    all; returns the folder's address from the report.  Call :func:`check_pages` first: this
+    writes."""
     from domrec import output as outputs
 
     folder = pages_folder(report)
+    into = _made(folder, REPORT, force, batch)
+    for path, make in _page_targets(data, report, replays, lang):
+        outputs.write_text(into / path.name, make(), REPORT, force)
+    return f"{quote(folder.name)}/"
+
+
+def _made(folder: Path, kind: Kind, force: bool, batch: Together | None) -> Path:
+    """Where the files of ``folder`` are written: ``batch``'s temporary folder for it, else the
+    folder itself, made when missing."""
+    from domrec import output as outputs
+
+    if batch is not None:
+        return batch.folder(folder, kind, force)
     try:
         folder.mkdir(exist_ok=True)
     except OSError as e:
-        raise outputs.WriteFailed(f"cannot make {folder}: {e.strerror}") from None
-    for path, make in _page_targets(data, report, replays, lang):
-        outputs.write_text(path, make(), REPORT, force)
-    return f"{quote(folder.name)}/"
+        raise outputs.WriteFailed(f"cannot make {folder}: {e.strerror}; nothing was written") from None
+    return folder
 
 
 def replays_folder(report: Path) -> Path:
@@ -242,15 +251,15 @@ def replay_name(round_no: int, table_no: int) -> str:
 
 
 def write_replays(store: EventStore, report: Path, force: bool = False,
-                  lang: str = "en") -> dict[tuple[int, int], str]:
+                  lang: str = "en", batch: Together | None = None) -> dict[tuple[int, int], str]:
     """The replay page of every verified result (a result entered with its record), written
     beside ``report`` in ``lang``; returns (round, table) -> the link from the report to it.
 
     Forfeits and scores typed in by hand have no record, so no page.  Every file is checked
     before any is written (:func:`domrec.output.check`: a file domrec did not write is replaced
     only with ``force``; a link, a folder or a device never), so a refusal writes nothing; the
-    pages are then written one at a time (an event's pages are not held in memory together).
-    A page whose result has since been replaced or amended to a typed score is left in the
+    pages are then written one at a time (an event's pages are not held in memory together),
+    with ``batch`` in its temporary folder (a page kept as it was stays where it is).  A page whose result has since been replaced or amended to a typed score is left in the
     folder, not deleted (nothing is destroyed); the report no longer links it."""
     from urllib.parse import quote
 
@@ -276,10 +285,7 @@ def write_replays(store: EventStore, report: Path, force: bool = False,
             outputs.check(path, outputs.REPLAY, force)
         except outputs.OutputError as e:
             raise type(e)(f"{e.message}; nothing was written") from None
-    try:
-        folder.mkdir(exist_ok=True)
-    except OSError as e:
-        raise outputs.WriteFailed(f"cannot make {folder}: {e.strerror}; nothing was written") from None
+    into = _made(folder, outputs.REPLAY, force, batch)
     links = {}
     for t, res, path in targets:
         link = f"{quote(folder.name)}/{quote(path.name)}"
@@ -297,7 +303,7 @@ def write_replays(store: EventStore, report: Path, force: bool = False,
             page = replay_page.page(record, f"round {t.round} table {t.number}", res.record_hash, lang=lang)
         except TooLargeError:  # a game longer than any page shows (replay_page.MAX_PAGE_MOVES): no page
             continue
-        outputs.write_text(path, page, outputs.REPLAY, force)
+        outputs.write_text(into / path.name, page, outputs.REPLAY, force)
         links[(t.round, t.number)] = link
     return links
 

@@ -27,7 +27,7 @@ import html
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import attrs
 
@@ -837,7 +837,7 @@ def prepare_folder(folder: Path) -> None:
 
 def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = None,
                  force: bool = False, table_no: int | None = None, url: str | None = None,
-                 lang: str | None = None) -> Written:
+                 lang: str | None = None, written: Callable[[], None] | None = None) -> Written:
     """Every table of the round (default: the last round paired), or the one table ``table_no``
     (a knockout game seated after the others): its pre-filled ``.dgn`` and its sheet in one HTML
     page.  An existing file is refused (nothing is written) unless ``force``.  With ``url`` (the
@@ -845,7 +845,9 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
     are made where missing, as ``tournament links`` makes them).  ``lang``: the sheets' language
     (default: the event's).  A table forfeited before it is played (a team a pair short: the
     pairing stores the forfeit) gets no ``.dgn``, for no game is played there: its sheet says it
-    is forfeited."""
+    is forfeited.  The files are written as one (:class:`domrec.output.Together`): all of them, or
+    none and a folder made for them taken away again; ``written()`` is called once they are in
+    place (what a Ctrl-C then says)."""
     if table_no is not None:
         tables = [find_table(store, table_no, round_no)]
         rnd = tables[0].round
@@ -902,10 +904,30 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
             more = f" (and {len(existing) - 1} more of the files to write)" if len(existing) > 1 else ""
             raise UnusableInput(f"{existing[0]} already exists{more}: not replaced; nothing was written "
                                 f"(--force replaces them, and any game recorded in them)")
+    made = not folder.exists()
     prepare_folder(folder)
-    for (path, text), kind in zip(texts, kinds):
-        write_file(path, text, force, kind)
+    try:
+        with outputs.Together() as batch:
+            for (path, text), kind in zip(texts, kinds):
+                batch.file(path, text, kind, force)
+            batch.commit(then=written)
+    except outputs.OutputError as e:
+        unmade(folder, made)
+        raise UnusableInput(e.message) from None
+    except BaseException:
+        unmade(folder, made)
+        raise
     return Written(rnd, folder, tuple(path for path, _ in texts))
+
+
+def unmade(folder: Path, made: bool) -> None:
+    """The folder a command made (``made``) taken away again when nothing was written in it (a
+    failure or Ctrl-C before its files were moved in); a folder not empty is left as it is."""
+    if made:
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
 
 
 def existing_record(path: Path) -> Record:

@@ -220,11 +220,13 @@ def _min_width(rows: Sequence[dict[str, Any]], column: str) -> int:
 def _abbreviate(rows: list[dict[str, Any]], columns: list[str],
                keep: Iterable[str] = ()) -> tuple[list[dict[str, Any]], list[str], list[str]]:
     """The rows under the compact layout's short headers, the headers, and the line that explains
-    them; a status folds into the name ("(withdrawn)") where a name column is shown.  A column
+    them; a status folds into the name ("(withdrawn)", "(from round 2)") where a name column is shown.  A column
     that ranks (``keep``) keeps its own name: the line under the table says it in full."""
     named = next((c for c in ("name", "team") if c in columns), None)
     if "status" in columns and named:
-        rows = [{**r, named: f"{r[named]} (withdrawn)"} if r.get("status") == "withdrawn" else r for r in rows]
+        # (a late entry's "from round 2" too: listed last, the name says why)
+        rows = [{**r, named: f"{r[named]} ({r['status']})"} if r.get("status") not in (None, "active") else r
+                for r in rows]
         columns = [c for c in columns if c != "status"]
     keep = set(keep)
     short = {c: c if c in keep else ABBREVIATIONS.get(c, c) for c in columns}

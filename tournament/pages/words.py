@@ -36,6 +36,8 @@ LABELS = (
     N_("matches W-D-L"), N_("game"), N_("round / table"), N_("result"), N_("Group %(word)s"), N_("Round robin"),
     N_("VP"), N_("IMPs"), N_("IMPs for"), N_("IMPs against"),
     N_("median Buchholz"), N_("Sonneborn-Berger"), N_("best round"),
+    # A late entry's status in standings before its first round (tournament.pairing.standings.status_word).
+    N_("from round %(n)s"),
     # A stage's name when the director gave it none (tournament.event.stages.create_stage).
     N_("single elimination"), N_("double elimination"), N_("multi-player knockout"), N_("round robin"),
     N_("groups"),

@@ -32,11 +32,12 @@ tie-breaks").
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 from collections import defaultdict
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 import attrs
 
@@ -80,6 +81,9 @@ class Standing:
     #: The best single game: its margin (points for minus against) in a partnership game, its score
     #: at a multi-player table; games played only (no bye, no forfeit); 0 before any.
     best_round: float = 0.0
+    #: A late entry in standings before its first round: the round it plays from (0: not late).
+    #: Set by :func:`late_entries_last` for the tables people read, never by :func:`compute`.
+    late: int = 0
 
     @property
     def diff(self) -> int:
@@ -166,7 +170,7 @@ _CELLS: dict[str, Callable[[Standing], Any]] = {
     HEAD_TO_HEAD: lambda s: shown_number(s.head_to_head), "average": lambda s: shown_number(round(s.average, 3)),
     "median-buchholz": lambda s: shown_number(s.median_buchholz), "sonneborn-berger": lambda s: shown_number(s.sonneborn_berger),
     "best-round": lambda s: shown_number(s.best_round),
-    "status": lambda s: "active" if s.active else "withdrawn",
+    "status": lambda s: status_word(s.active, s.late),
     **{alias: (lambda s: s.diff) for alias in TIEBREAK_ALIASES}}
 
 #: How a key reads under the standings (the others read as their own names).
@@ -177,6 +181,46 @@ _KEY_WORDS = {"efectividad": "efectividad (points for minus against)",
               "median-buchholz": "median Buchholz (the best and worst games' opponents left out)",
               "sonneborn-berger": "Sonneborn-Berger (the opponents beaten, half those drawn with)",
               "best-round": "best round (the best single game)"}
+
+
+def status_word(active: bool, late: int = 0) -> str:
+    """A row's ``status``: ``active``, ``withdrawn``, or for a late entry in standings before its
+    first round ``from round K`` (never ``withdrawn``: it has not left, it has not come yet)."""
+    return f"from round {late}" if late else "active" if active else "withdrawn"
+
+
+#: A row of standings: a unit's (:class:`Standing`) or a team's.
+Ranked = TypeVar("Ranked")
+
+
+def late_rows(rows: Sequence[Ranked], entered: Mapping[int, int], through: int,
+              unit: Callable[[Ranked], int]) -> list[Ranked]:
+    """``rows`` (best first) with each late entry not yet in the rounds counted moved after all the
+    others, sharing the rank after theirs, marked with the round it plays from (its ``late``), and
+    the others' ranks counted without them.
+
+    A late entry is a unit entered once round 1 was paired (``entered``: unit -> the round it plays
+    from, 2 or later); in standings through ``through`` it is one entered for a later round: it
+    could play none of the rounds counted.  :func:`compute` ranks it on its zeros like any unit
+    (the pairing places it so), which put a pair that had played nothing above one that had lost
+    its game, in standings of a round it was not in; and a unit not active the round after
+    ``through`` read ``withdrawn``.  The tables people read (``standings``, the hall, the report,
+    the feed) list it last instead (a decision: docs/tournament.md, "Late entry")."""
+    first = max(through, 1)
+    late = {u: k for u, k in entered.items() if k > first}
+    if not any(unit(r) in late for r in rows):
+        return list(rows)
+    kept = [r for r in rows if unit(r) not in late]
+    ahead = sorted(getattr(r, "rank") for r in kept)
+    # A rank is one more than the rows ranked ahead (ties share theirs): counted without the late.
+    out = [_evolve(r, rank=1 + bisect.bisect_left(ahead, getattr(r, "rank"))) for r in kept]
+    return out + [_evolve(r, rank=len(kept) + 1, late=late[unit(r)]) for r in rows if unit(r) in late]
+
+
+def late_entries_last(table: Standings, entered: Mapping[int, int]) -> Standings:
+    """``table`` with its late entries last (:func:`late_rows`): ``entered``, each unit's first round."""
+    rows = late_rows(table.rows, entered, table.through_round, lambda s: s.unit)
+    return table if all(a is b for a, b in zip(rows, table.rows)) else attrs.evolve(table, rows=tuple(rows))
 
 
 def shown_number(x: float) -> float | int:

@@ -25,7 +25,7 @@ import attrs
 from tournament.errors import PairingError
 from tournament.pairing.plan import Plan
 from tournament.pairing.roundrobin import circle
-from tournament.pairing.standings import rank_rows
+from tournament.pairing.standings import rank_rows, status_word
 from tournament.pairing.swiss import bye_choices, looking_ahead, swiss, swiss_round
 from tournament.settings import HEAD_TO_HEAD, Settings
 from tournament.values import Player, Result, SeatAssignment, Squad, Substitution, Table, Team
@@ -377,6 +377,9 @@ class TeamStanding:
     points_against: int
     match_points: int
     head_to_head: float = 0.0
+    #: A late team in standings before its first round: the round it plays from (0: not late;
+    #: :func:`tournament.pairing.standings.late_rows`, for the tables people read).
+    late: int = 0
 
     @property
     def efectividad(self) -> int:
@@ -395,7 +398,7 @@ class TeamStanding:
                 "won": _num(self.games), "lost": _num(self.games_lost), "points_for": self.points_for,
                 "points_against": self.points_against, "efectividad": self.efectividad,
                 "match_points": self.match_points, "matches_won": self.won, "matches_drawn": self.drawn,
-                "matches_lost": self.lost, "byes": self.byes, "status": "active" if self.active else "withdrawn",
+                "matches_lost": self.lost, "byes": self.byes, "status": status_word(self.active, self.late),
                 "matches_played": self.played, "games_won": _num(self.games), "games_lost": _num(self.games_lost)}
 
 
@@ -405,6 +408,9 @@ class TeamStandings:
     rows: tuple[TeamStanding, ...]
     through_round: int
     provisional: bool
+    #: Rounds (up to ``through_round``) with tables still missing a result: round -> tables
+    #: missing, as a pairs event's standings count them (what the terminal's PROVISIONAL line says).
+    missing: dict[int, int] = attrs.field(factory=dict)
 
     def ranking(self) -> list[int]:
         return [r.team for r in self.rows]
@@ -440,6 +446,7 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
     #: A set's games in the order they count (table order): (team, points).
     order: dict[tuple[int, int, int], list[tuple[int, float]]] = defaultdict(list)
     missing = False
+    tables_missing: dict[int, int] = {}
     #: The matches with a table still missing its result.
     open_matches: set[tuple[int, int, int]] = set()
     for t in sorted(tables, key=lambda t: (t.round, t.number)):
@@ -452,6 +459,7 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
         if result is None:
             missing = True
             open_matches.add(key)
+            tables_missing[t.round] = tables_missing.get(t.round, 0) + 1
             continue
         (sa, ua), (sb, ub) = sides.items()
         for side, unit, other in ((sa, ua, sb), (sb, ub, sa)):
@@ -502,7 +510,7 @@ def compute_teams(settings: Settings, squads: Sequence[Squad], teams: Sequence[T
             for s in squads}
     keys = settings.team_tiebreaks or ("games", "efectividad")
     ranked = rank_rows(rows, keys, lambda r, key: -r.value(key), lambda group: _head_to_head(group, matches, outcome))
-    return TeamStandings(keys, tuple(ranked), through, missing)
+    return TeamStandings(keys, tuple(ranked), through, missing, tables_missing)
 
 
 def _head_to_head(group: Sequence[int], matches: Mapping[tuple[int, int, int], Mapping[int, float]],

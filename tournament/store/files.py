@@ -142,6 +142,9 @@ def open_store(path: str | Path, browsing: Browsing | None = None, shared: bool 
     path = Path(path)
     if not path.exists():
         raise EventFileError(f"{path}: no such event file (create one with `tournament new`)")
+    if path == Path("."):  # an empty name ("" is the current folder): said as `tournament new ""` says it
+        raise EventFileError("the event file's name is missing (an empty name is this folder, not a file): give "
+                             "one, e.g. club.db")
     if not path.is_file():
         raise EventFileError(f"{path} is not a file")
     app_id: int | None = None
