@@ -1,7 +1,7 @@
 """The two commands' entry points: a Ctrl-C while the command line is still being imported (the
 first few tenths of a second) is one line and exit 2, not the traceback of the module being
-imported (``domrec``: past its package's own imports, a tenth of the time); ``import tournament`` imports
-nothing else until a name is used.
+imported (the ``domrec`` package's own imports too: tests/test_ctrl_c_whole_run.py); ``import
+tournament`` imports nothing else until a name is used.
 
 The interrupt is made where it would land, deterministically: the command line's import raises
 KeyboardInterrupt, as SIGINT's default handler does in whatever line is running then."""
