@@ -175,7 +175,7 @@ def export(
     import io
     from domrec import output as outputs
     from tournament.pages import report as rp
-    from tournament.pages.sheets import unmade
+    from tournament.pages.sheets import written_together
 
     if form is not None and form not in ("json", "csv", "federation"):
         raise UnusableInput(f"--format is json, csv or federation, not {form!r}")
@@ -223,17 +223,9 @@ def export(
     except OSError as e:
         raise UnusableInput(f"cannot make {output}: {e.strerror}") from None
     said = f"wrote {output}/ ({', '.join(rp.csv_tables(data))} .csv)"
-    try:  # the files written as one (domrec.output.Together): all of them, or none and the folder as it was
-        with outputs.Together() as batch:
-            for path, text in texts:
-                batch.file(path, text, rp.csv_kind(text), force)
-            batch.commit(then=lambda: once_written(f"the CSV files were written in {output}", [said]))
-    except outputs.OutputError as e:
-        unmade(output, made)
-        raise UnusableInput(e.message) from None
-    except BaseException:
-        unmade(output, made)
-        raise
+    # the files written as one: all of them, or none and the folder as it was
+    written_together(output, made, [(path, text, rp.csv_kind(text)) for path, text in texts], force,
+                     lambda: once_written(f"the CSV files were written in {output}", [said]))
     typer.echo(said)
 
 

@@ -906,18 +906,25 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
                                 f"(--force replaces them, and any game recorded in them)")
     made = not folder.exists()
     prepare_folder(folder)
+    written_together(folder, made, [(path, text, kind) for (path, text), kind in zip(texts, kinds)], force, written)
+    return Written(rnd, folder, tuple(path for path, _ in texts))
+
+
+def written_together(folder: Path, made: bool, files: list, force: bool, then) -> None:
+    """``files`` ((path, text, kind) each) written in ``folder`` as one (:class:`domrec.output.Together`):
+    all of them, or none and the folder as it was (taken away again if this command ``made`` it);
+    ``then`` once they are in place."""
     try:
         with outputs.Together() as batch:
-            for (path, text), kind in zip(texts, kinds):
+            for path, text, kind in files:
                 batch.file(path, text, kind, force)
-            batch.commit(then=written)
+            batch.commit(then=then)
     except outputs.OutputError as e:
         unmade(folder, made)
         raise UnusableInput(e.message) from None
     except BaseException:
         unmade(folder, made)
         raise
-    return Written(rnd, folder, tuple(path for path, _ in texts))
 
 
 def unmade(folder: Path, made: bool) -> None:
