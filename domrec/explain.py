@@ -92,6 +92,9 @@ class _Teller:
         self.match: Match | None = None
         self.seen = False
         self.dealt = True
+        #: Where each move's lines end (its 1-based number: the index in ``lines`` after them), so that
+        #: a problem of that move is told right under it.
+        self.after_move: dict[int, int] = {}
 
     def hand_started(self, index: int, hand: Hand, state: HandState) -> None:
         self.current = index
@@ -123,6 +126,7 @@ class _Teller:
         if self.dealt:
             held = "  ".join(f"{seat} {T.format_tiles(tiles)}" for seat, tiles in state.holdings().items())
             self.lines.append(f"     in hand: {held}")
+        self.after_move[index + 1] = len(self.lines)
 
     def hand_finished(self, index: int, outcome: HandOutcome, match: Match) -> None:
         if index != self.wanted:
@@ -143,11 +147,19 @@ def explain(record: Record, hand: int, source: str = "<record>",
     report = validate(record, source, observer=teller)
     if read is not None:
         report = read
-    lines = [f"{record.game}: " + ", ".join(f"{p.seat} {p.name}" for p in record.players)] + teller.lines
+    # A problem of a move told there too, under the move (an arbiter reads the hand move by move:
+    # a wrong claim said only at the end was missed), the latest first so the places hold.
+    told = teller.lines[:]
+    for p in sorted((p for p in report.problems if p.hand == hand and p.move in teller.after_move),
+                    key=lambda p: -p.move):
+        told.insert(teller.after_move[p.move], f"     ! PROBLEM at this move: {p.text()}")
+    lines = [f"{record.game}: " + ", ".join(f"{p.seat} {p.name}" for p in record.players)] + told
     if not teller.seen:
         count = len(record.hands)
+        ours = any(p.hand == hand for p in report.problems)
         lines.append(f"Hand {hand} was not replayed (the record has {count} hand{'' if count == 1 else 's'}"
-                     + (", and replay stopped before it" if report.problems else "") + ").")
+                     + ("; the replay stopped at its start: the problem below" if ours
+                        else ", and replay stopped before it" if report.problems else "") + ").")
     for p in report.problems:
         if p.hand == hand or p.hand is None:
             lines.append(f"PROBLEM {p.text()}")

@@ -184,7 +184,7 @@ def test_cli_amend_and_history(tmp_path: Path) -> None:
     snap = snapshot(path)
     for args, message in ((("--round", "1", "--table", "9", "--score", "NS=1,EW=2"), "round 1 has no table 9"),
                           (("--round", "8", "--table", "1", "--score", "NS=1,EW=2"), "round 8 does not exist"),
-                          (("--round", "1", "--table", "1"), "give the table's game record, or --score"),
+                          (("--round", "1", "--table", "1"), "give the table's game record or --score"),
                           (("--round", "1", "--table", "1", "--score", "NS=1,EW=x"), "whole number"),
                           (("--table", "1", "--score", "NS=1,EW=2"), "--round"),
                           (("--round", "1", "--table", "1", "--score", "NS=1,EW=2", "--by", "a\tb"), "control")):

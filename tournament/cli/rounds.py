@@ -447,7 +447,7 @@ def amend(
 
     with open_for_command(event) as store:
         if (record is None) == (score is None):
-            raise UnusableInput("give the table's game record, or --score SIDE=N,SIDE=N, (not both)")
+            raise UnusableInput("give the table's game record or --score SIDE=N,SIDE=N (not both)")
         from tournament.event.desk import pairing_basis
         before = pairing_basis(store)
         if score is not None:
