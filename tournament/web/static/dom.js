@@ -171,6 +171,12 @@ window.venue = {
       },
     };
     window.addEventListener("offline", () => { link.offline = true; changed(link.state()); });
+    // The browser online again: what made the link "offline" (a request that failed, the browser's
+    // word) is past, so the link starts again as new: the page's next request (its outbox sent at
+    // once, a read) says "waiting for the server" if unanswered for SLOW_MS, "offline" only if it
+    // fails or after LOST_MS.  (Kept offline until some answer came, a phone whose Wi-Fi came back
+    // to a server slow to answer said "offline" for the tens of seconds the page's tries took.)
+    window.addEventListener("online", () => { link.offline = false; link.quietSince = null; changed(link.state()); });
     return link;
   },
   // The link's state in words (the banner's, when nothing waits to be sent).

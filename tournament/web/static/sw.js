@@ -10,7 +10,7 @@
 // context (https, or 127.0.0.1/localhost): on a hall's plain http address this file is never
 // registered, and the page keeps working through a drop without it (docs/venue.md).
 "use strict";
-const CACHE = "domrec-tables-6";  // (renamed whenever the scripts change together: a phone takes them all anew)
+const CACHE = "domrec-tables-7";  // (renamed whenever the scripts change together: a phone takes them all anew)
 const STATIC = ["/static/dom.js", "/static/table.js", "/static/table_director.js", "/static/venue.css"];
 const ENGINE = ["/static/engine.js", "/static/engine_worker.js"];  // the phone's engine, when this server has it
 
