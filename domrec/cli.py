@@ -2,8 +2,8 @@
 
 Exit codes: 0 every record valid; 1 some record breaks the rules; 2 some
 input could not be judged (not JSON, wrong shape, unknown game or version,
-missing file) or the command was used wrongly.  ``validate`` whose reader has gone
-(``| head``) exits 141, as a program ended by SIGPIPE (docs/archives.md).
+missing file) or the command was used wrongly.  ``validate`` whose reader has gone (``| head``),
+and ``convert`` whose stderr's has, exit 141, as a program ended by SIGPIPE (docs/archives.md).
 """
 
 from __future__ import annotations
@@ -69,8 +69,12 @@ def _style(status: str) -> str | None:
     return None if status == "valid" else status
 
 
+#: A verdict's exit code (any other status: unusable).
+_CODES = {"valid": EXIT_OK, "invalid": EXIT_INVALID}
+
+
 def _exit_code(report: Report) -> int:
-    return {"valid": EXIT_OK, "invalid": EXIT_INVALID}.get(report.status, EXIT_UNUSABLE)
+    return _CODES.get(report.status, EXIT_UNUSABLE)
 
 
 def _with_progress(sources: Iterator[reader.Source], total_bytes: int | None) -> Iterator[reader.Source]:
@@ -300,7 +304,7 @@ def simulate(
         for note in ignored_options(games.engine(game), template):
             typer.echo(f"note: {note}", err=True)
     except DomrecError as e:
-        typer.echo(f"error: {_said(e)}", err=True)
+        typer.echo(f"error: {sim.as_typed(e) or _said(e)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     try:
         with outputs.writing(output, outputs.SIMULATED, force) as stream:
@@ -358,44 +362,41 @@ def convert(
         typer.echo(f"error: --from is json, jsonl or dgn, not {one_line(from_)!r}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     try:  # (Ctrl-C while the records are read, as while they are written: nothing written)
-        records = []
-        worst = EXIT_OK
+        run = conv.Conversion()
         outputs.reads(source)  # (never replaced by its own conversion, not even with --force)
-        for item in conv.read_items(source, from_ or (conv.form_of(source) if source != "-" else None)):
-            if item.record is None:
-                report = item.report
-                console.echo_err(report.summary(), _style(report.status))
-                for problem in report.problems:
-                    console.echo_err(f"  {problem.text()}", "problem")
-                worst = max(worst, _exit_code(report))
-                continue
-            record = item.record
-            if fill_claims:
-                record, report = conv.fill(record, item.label)
-                if not report.valid:
-                    console.echo_err(report.summary() + " (claims filled only as far as the replay reached)",
-                                     _style(report.status))
-                    for problem in report.problems:
-                        console.echo_err(f"  {problem.text()}", "problem")
-                    worst = max(worst, _exit_code(report))
-            if form == "dgn" and (refused := conv.dgn_refusal(record, item.label)) is not None:
-                typer.echo(f"error: {refused[0]}", err=True)  # (the others are written; JSON keeps it)
-                worst = max(worst, EXIT_UNUSABLE if refused[1] else EXIT_INVALID)
-                continue
-            records.append(record)
-        if worst == EXIT_UNUSABLE or not records:
-            if not records and worst == EXIT_OK:
+        for outcome in conv.outcomes(source, from_, form, fill_claims):
+            if outcome.report is not None:
+                _tell(outcome.report, outcome.said)
+            if outcome.refusal is not None:
+                typer.echo(f"error: {outcome.refusal}", err=True)  # (the others are written; JSON keeps it)
+            run.take(outcome)
+        worst = _CODES.get(run.worst, EXIT_UNUSABLE)
+        if not run.writes:
+            if run.worst == "valid":
                 typer.echo("error: no record to convert", err=True)
             typer.echo("nothing written", err=True)
-            raise typer.Exit(EXIT_UNUSABLE if worst != EXIT_INVALID else EXIT_INVALID)
-        text = conv.text_of(records, form)
-        outputs.write_text(output, text, outputs.RECORDS, force)
+            raise typer.Exit(EXIT_INVALID if run.worst == "invalid" else EXIT_UNUSABLE)
+        try:
+            outputs.write_text(output, conv.text_of(run.records, form), outputs.RECORDS, force)
+        except BrokenPipeError:  # `convert … --to jsonl | head`: the records are data, read as far as wanted
+            raise typer.Exit(worst)
+        if (written := run.written(output)) is not None:  # (a file without some of its input's games says so)
+            typer.echo(written, err=True)
     except DomrecError as e:
         typer.echo(f"error: {_said(e)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     except KeyboardInterrupt:
         _interrupted(output)
+    except BrokenPipeError:  # standard error's reader has gone: what was left out was not all told (as validate)
+        raise typer.Exit(EXIT_READER_GONE)
     raise typer.Exit(worst)
+
+
+def _tell(report: Report, said: str = "") -> None:
+    """A verdict on standard error: its summary line (``said`` after it) and its problems."""
+    console.echo_err(report.summary() + said, _style(report.status))
+    for problem in report.problems:
+        console.echo_err(f"  {problem.text()}", "problem")
 
 
 @app.command()
@@ -526,9 +527,7 @@ def _replay_page(record: Any, label: str, target: Path, force: bool, with_svg: b
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
         _interrupted(target)
-    console.echo_err(report.summary(), _style(report.status))
-    for problem in report.problems:
-        console.echo_err(f"  {problem.text()}", "problem")
+    _tell(report)
     if str(target) != "-":
         first = report.problems[0] if report.problems else None
         opens = ""
@@ -586,7 +585,7 @@ def _load_one(path: Path, record_no: int) -> tuple[Any, str, Report | None]:
         count += 1
         if count == record_no:
             try:
-                return reader.loads(src.text), src.label, None
+                return reader.loads(src.text, src.archive_line), src.label, None
             except InputError as e:
                 raise InputError(f"{src.label}: {_said(e)}") from None
     raise InputError(f"{label} holds {count} record{'' if count == 1 else 's'}; there is no record {record_no}")

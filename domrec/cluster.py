@@ -115,19 +115,28 @@ def _cuts(path: Path, size: int, block_bytes: int) -> tuple[list[tuple[int, int]
     cuts = [(0, 1)]
     pos = lines = 0
     cut = block_bytes
+    last = b""
     with path.open("rb") as f:
         while chunk := f.read(1 << 20):
+            joined = last == b"\r" and chunk[:1] == b"\n"  # (a CRLF across two chunks: counted at its CR)
             while pos + len(chunk) > cut:
                 j = chunk.find(b"\n", max(cut - pos, 0))
                 if j < 0:
                     break  # the line goes on into the next chunk
                 if pos + j + 1 < size:
-                    cuts.append((pos + j + 1, lines + chunk.count(b"\n", 0, j + 1) + 1))
+                    cuts.append((pos + j + 1, lines + _line_ends(chunk, j + 1) - joined + 1))
                 cut = pos + j + 1 + block_bytes
-            lines += chunk.count(b"\n")
+            lines += _line_ends(chunk, len(chunk)) - joined
             pos += len(chunk)
             last = chunk[-1:]
-    return cuts, lines + (pos > 0 and last != b"\n")
+    return cuts, lines + (pos > 0 and last not in (b"\n", b"\r"))
+
+
+def _line_ends(data: bytes, end: int) -> int:
+    """The line ends in ``data[:end]`` as the reader counts them: a line feed, a carriage return
+    and line feed, or a carriage return alone (``domrec.reader._Lines``), so that a block's first
+    line has the number the whole file's reading gives it."""
+    return data.count(b"\n", 0, end) + data.count(b"\r", 0, end) - data.count(b"\r\n", 0, end)
 
 
 def _game_cuts(path: Path, size: int, block_bytes: int) -> tuple[list[tuple[int, int]], int]:

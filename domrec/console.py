@@ -407,6 +407,22 @@ def closed_streams() -> None:
             setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))
 
 
+#: How like a command's option a mistyped one must be to be offered in its place (difflib's ratio,
+#: as Click measures it, but of the names without their dashes): Click measures ``--bogus`` against
+#: ``--jobs`` dashes and all, and the two dashes every long option shares made them look alike.
+OPTION_LIKENESS = 0.65
+
+
+def close_options(typed: str, offered: Iterable[str] | None) -> list[str]:
+    """Those of the options Click offers for ``typed`` (``--jsn``) that are like it by their names
+    alone: ``--json``, not ``--jobs``; none for ``--bogus``."""
+    import difflib
+
+    bare = {option.lstrip("-"): option for option in offered or ()}
+    return [bare[name] for name in difflib.get_close_matches(typed.lstrip("-"), list(bare), len(bare) or 1,
+                                                            OPTION_LIKENESS)]
+
+
 #: What Typer (through pydantic) says of an option's value that is not a number, and what it is to be.
 _NOT_A_NUMBER = {"Input should be a valid integer": "a whole number", "Input should be a valid number": "a number"}
 
@@ -499,6 +515,8 @@ class OneLineErrors(typer.core.TyperGroup):
             e.show()
             sys.exit(e.exit_code)
         except click.UsageError as e:
+            if isinstance(e, click.NoSuchOption):  # (only the options like the one typed are offered)
+                e.possibilities = close_options(e.option_name, e.possibilities)
             where = e.ctx.command_path if e.ctx is not None else (prog_name or "")
             hint = f" (see: {where} -h)" if where else ""
             said = _number_typed(e, sys.argv[1:] if args is None else list(args)) or e.format_message().rstrip('.')

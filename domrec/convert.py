@@ -54,11 +54,88 @@ def read_items(path: str, form: str | None = None, stdin: Any = None) -> Iterato
                     yield Item(game.report.source, game.record, game.report)
         else:
             try:
-                yield Item(src.label, reader.loads(src.text))
+                yield Item(src.label, reader.loads(src.text, src.archive_line))
             except InputError as e:
                 from domrec.validate import unusable
 
                 yield Item(src.label, None, unusable(src.label, e))
+
+
+#: How bad each verdict is, for the worst of a run (the exit code the command makes of it).
+_SEVERITY = {"valid": 0, "invalid": 1, "unusable": 2}
+
+
+def _worse(a: str, b: str) -> str:
+    """The worse of two verdicts (any status not listed counts as unusable)."""
+    return max(a, b, key=lambda status: _SEVERITY.get(status, 2))
+
+
+@attrs.frozen
+class Outcome:
+    """What became of one record read for conversion: kept for the output (``record``) or left out
+    (``None``), the verdict to tell of it (``report``, with ``said`` after its summary line: a
+    record whose claims were filled only as far as its replay reached is kept, and told), and the
+    line that says why it is not written as DGN (``refusal``).  ``status`` is the worst of them."""
+
+    record: Record | None
+    status: str = "valid"
+    report: Report | None = None
+    said: str = ""
+    refusal: str | None = None
+
+
+def outcomes(path: str, from_: str | None, form: str, fill_claims: bool = False) -> Iterator[Outcome]:
+    """What becomes of each record of ``path`` converted to ``form`` (``domrec convert``'s reading,
+    one record at a time, so that what is told of each is told as it is read)."""
+    for item in read_items(path, from_ or (form_of(path) if path != "-" else None)):
+        if item.record is None:
+            yield Outcome(None, item.report.status, item.report)
+            continue
+        record, told, status = item.record, None, "valid"
+        if fill_claims:
+            record, report = fill(record, item.label)
+            if not report.valid:
+                told, status = report, report.status
+        said = " (claims filled only as far as the replay reached)" if told is not None else ""
+        refused = dgn_refusal(record, item.label) if form == "dgn" else None
+        if refused is None:
+            yield Outcome(record, status, told, said)
+        else:  # (left out, as JSON would keep it; too long a DGN text is no text domrec reads: unusable)
+            yield Outcome(None, _worse(status, "unusable" if refused[1] else "invalid"), told, said, refused[0])
+
+
+@attrs.define
+class Conversion:
+    """The records of one ``domrec convert`` run as they are read: those kept for the output, how
+    many were left out, and the worst verdict met (which decides whether anything is written: a
+    record that cannot be judged stops the whole output, one that breaks a rule is left out)."""
+
+    records: list[Record] = attrs.Factory(list)
+    left_out: int = 0
+    worst: str = "valid"
+
+    def take(self, outcome: Outcome) -> None:
+        if outcome.record is not None:
+            self.records.append(outcome.record)
+        else:
+            self.left_out += 1
+        self.worst = _worse(self.worst, outcome.status)
+
+    @property
+    def writes(self) -> bool:
+        """Whether the output is written: some record to write, and none that could not be judged."""
+        return bool(self.records) and self.worst != "unusable"
+
+    def written(self, output: str) -> str | None:
+        """The line said once the output is written, where records were left out of it (each told
+        above, as it was read): a file that lacks some of its input's games must say so.  None when
+        every record read was written: nothing then needs saying."""
+        if not self.left_out:
+            return None
+        where = "standard output" if output == "-" else one_line(output)
+        count = len(self.records)
+        return (f"{where}: {count:,} record{'s' if count != 1 else ''} written, {self.left_out:,} left out "
+                f"(invalid, above)")
 
 
 class _Claims:

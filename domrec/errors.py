@@ -155,7 +155,15 @@ class InputError(DomrecError):
 
 
 class NotJSONError(InputError):
-    """The text is not JSON (or is nested too deeply to read safely)."""
+    """The text is not JSON (or is nested too deeply to read safely).  ``line``/``column``
+    (1-based) say where in the text, when the problem is at a place of it: a JSON Lines
+    archive's reader moves them to the archive's own line (:func:`domrec.reader.placed_in_file`)."""
+
+    def __init__(self, message: str, pointer: str = "", line: int | None = None,
+                 column: int | None = None) -> None:
+        super().__init__(message, pointer)
+        self.line = line
+        self.column = column
 
 
 class DuplicateKeyError(NotJSONError):
@@ -170,11 +178,18 @@ class NotUnicodeError(NotJSONError):
     could not be stored, printed or written back.  ``line``/``column`` (1-based) say where in
     the text, when the problem is in the raw text rather than in a parsed string."""
 
-    def __init__(self, message: str, pointer: str = "", line: int | None = None,
-                 column: int | None = None) -> None:
-        super().__init__(message, pointer)
-        self.line = line
-        self.column = column
+
+class NotTextError(NotUnicodeError):
+    """Bytes that are no text at all (a picture, a zip, noise): a byte no text holds, NUL, or
+    bytes that are neither UTF-8 nor the UTF-16 their NULs made them look like.  Said as such,
+    at its byte, rather than as text in the wrong encoding: nothing can be saved as UTF-8.
+    ``byte``/``offset``: that byte, and where it is (0-based) in the text read."""
+
+    def __init__(self, message: str, pointer: str = "", line: int | None = None, column: int | None = None, *,
+                 byte: int = 0, offset: int = 0) -> None:
+        super().__init__(message, pointer, line, column)
+        self.byte = byte
+        self.offset = offset
 
 
 class ControlCharacterError(InputError):

@@ -86,7 +86,7 @@ def reports_of(src: reader.Source) -> Iterator[Report]:
             yield game.report
     else:
         try:
-            yield validate_text(src.text, src.label)
+            yield validate_text(src.text, src.label, src.archive_line)
         except Exception as e:  # an engine bug must not stop a whole archive
             yield _internal(src.label, e)
 
@@ -329,9 +329,24 @@ def _stop(pool: _Pool) -> None:
     pool.stop()
 
 
-def _said_where(chunk: list[reader.Source]) -> str:
-    first, last = chunk[0].label, chunk[-1].label
-    return first if first == last else f"{first} to {last}"
+def lost_said(in_flight: list[tuple[list[reader.Source], object]]) -> str:
+    """The line that tells of a worker's death: which records lost their verdicts with it, and how
+    many, so that the stretch named and the count agree.  ``in_flight``: the chunks the pool held,
+    in input order, each with its verdicts, or None where they were lost (the first always is).
+
+    Every chunk the pool held is lost with it but those another worker had finished: the lost ones
+    are one stretch of the input (named from its first record to its last), or, where a finished
+    chunk lies between them, only some of the records between the first lost and the last."""
+    lost = [k for k, (_, verdicts) in enumerate(in_flight) if verdicts is None]
+    count = sum(len(in_flight[k][0]) for k in lost)
+    first, last = in_flight[lost[0]][0][0].label, in_flight[lost[-1]][0][-1].label
+    if count == 1:
+        return f"warning: a worker process died while checking {first}; it is checked again, in a process of its own"
+    if lost[-1] - lost[0] + 1 == len(lost):
+        return (f"warning: a worker process died while checking {first} to {last}; those {count:,} records are "
+                f"checked again, one at a time")
+    return (f"warning: a worker process died while checking records between {first} and {last}; the {count:,} of "
+            f"them whose verdicts were lost are checked again, one at a time")
 
 
 def _default_death(line: str) -> None:
@@ -375,18 +390,13 @@ def check(sources: Iterable[reader.Source], jobs: int,
                 window.clear()
                 _stop(pool)
                 stats.deaths += 1
-                settled = []
-                failed = []
+                settled: list[tuple[list[reader.Source], list[list[Report]] | None]] = []
                 for c, f in lost:
                     try:
                         settled.append((c, _results(c, f, stats)))
                     except BrokenPool:
                         settled.append((c, None))
-                        failed.append(c)
-                count = sum(len(c) for c in failed)
-                on_death(f"warning: a worker process died while checking {_said_where(failed[0])}"
-                         f"{' (and more)' if len(failed) > 1 else ''}; its {count} record"
-                         f"{'s are' if count != 1 else ' is'} checked again, one at a time")
+                on_death(lost_said(settled))
                 pool = _pool(jobs)
                 for c, res in settled:
                     if res is None:

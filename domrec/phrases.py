@@ -755,6 +755,21 @@ PHRASES: tuple[str, ...] = (
     N_("a hand only adds points to a side"),
     N_("going out, roads and stock credits are never negative"),
     N_("pegs and end-of-hand points are never negative"),
+    # --- A game's name that is none of the five (a record's "game", a DGN text's [Game] tag, a command's argument).
+    N_('unknown game "%(text)s"; did you mean "%(name)s"? domrec knows %(games)s'),
+    N_('unknown game "%(text)s"; domrec knows %(games)s'),
+    N_("'%(text)s' is neither a game (%(games)s) nor a record file; did you mean \"%(name)s\"?"),
+    # --- What domrec convert wrote, where records of its input were left out (each told above it).
+    N_("%(file)s: %(count)s records written, %(count2)s left out (invalid, above)"),
+    N_("%(file)s: %(count)s records written, 1 left out (invalid, above)"),
+    N_("%(file)s: 1 record written, %(count)s left out (invalid, above)"),
+    N_("%(file)s: 1 record written, 1 left out (invalid, above)"),
+    # --- A worker process of domrec validate -j that died (domrec.parallel.lost_said).
+    N_("warning: a worker process died while checking %(file)s; it is checked again, in a process of its own"),
+    N_("warning: a worker process died while checking %(file)s to %(file2)s; those %(count)s records are checked "
+       "again, one at a time"),
+    N_("warning: a worker process died while checking records between %(file)s and %(file2)s; the %(count)s of "
+       "them whose verdicts were lost are checked again, one at a time"),
     # --- Names inside sentences: the sets, Broadway's axes.
     N_("double-six"),
     N_("double-nine"),

@@ -34,8 +34,8 @@ except ImportError:  # a platform without its wheels: Python's reader does it al
 
 from domrec import shape
 from domrec.errors import (RECORD_CONTROLS, ControlCharacterError, DuplicateKeyError, InputError, NotJSONError,
-                           NotUnicodeError, ShapeError, TooLargeError, UnsupportedVersionError, clip, control_said,
-                           one_line, pointer_token, shown)
+                           NotTextError, NotUnicodeError, ShapeError, TooLargeError, UnsupportedVersionError, clip,
+                           control_said, one_line, pointer_token, shown)
 from domrec.record import Record, structure_with_moves
 
 CURRENT_MAJOR = 1
@@ -343,7 +343,7 @@ def _line_column(text: str, at: int) -> tuple[int, int]:
 
 def _not_json_at(text: str, at: int, words: str) -> NotJSONError:
     line, column = _line_column(text, at)
-    return NotJSONError(f"not valid JSON at line {line}, column {column}: {words}")
+    return NotJSONError(f"not valid JSON at line {line}, column {column}: {words}", line=line, column=column)
 
 
 #: The keyword arguments of every ``json.loads`` that reads a record or part of one.
@@ -464,6 +464,72 @@ def _find_duplicate(text: str) -> None:
             stack.extend(reversed([(x, f"{pointer}/{i}") for i, x in enumerate(value)]))
 
 
+#: The encodings :func:`json.detect_encoding` names by a byte-order mark; the others it guesses
+#: from the NUL bytes among the first four (``00 7B`` is UTF-16's ``{``), or takes for UTF-8.
+_MARKED = ("utf-8-sig", "utf-16", "utf-32")
+#: How far into bytes that are not UTF-8 a NUL is looked for, to call them no text at all (as git does).
+_NUL_LOOK = 8192
+
+
+def _json_text(data: bytes) -> str:
+    """The text of a JSON document's bytes: UTF-8, or the UTF-16 or UTF-32 its byte-order mark or
+    its first bytes say (RFC 8259 allows them); strictly (:func:`unicode_text`).
+
+    Bytes that are no text at all (a picture, a zip, noise) are said to be so
+    (:class:`~domrec.errors.NotTextError`), not "not UTF-16-BE": the NULs of noise made JSON's
+    guess UTF-16, and a player told about an encoding saves the file again, to no end.  No text
+    holds a NUL, and JSON's first character is ASCII; a file with a byte-order mark says it is
+    text, and is judged as such."""
+    encoding = json.detect_encoding(data)
+    if encoding in _MARKED or data.startswith(SQLITE_HEADER):
+        return unicode_text(data, encoding)
+    try:
+        text = unicode_text(data, encoding)
+    except NotUnicodeError:
+        if encoding != "utf-8" or b"\x00" in data[:_NUL_LOOK]:
+            raise not_text(data) from None
+        raise
+    if "\x00" in text or (encoding != "utf-8" and not text.lstrip()[:1].isascii()):
+        raise not_text(data)
+    return text
+
+
+def not_text(data: bytes) -> NotTextError:
+    """The refusal of bytes that are no text, at the first byte that is none: a NUL, or one that
+    breaks UTF-8 (a line of an archive is said at its column: :func:`placed_in_file`)."""
+    at = data.find(b"\x00")
+    try:
+        data[:at if at >= 0 else len(data)].decode("utf-8")
+    except UnicodeDecodeError as e:
+        at = e.start
+    at = max(at, 0)
+    byte = data[at] if at < len(data) else 0
+    return NotTextError(_not_text_said(byte, at, None), byte=byte, offset=at)
+
+
+def _not_text_said(byte: int, at: int, line: int | None) -> str:
+    if line is None:
+        return (f"this is not a text file: its byte 0x{byte:02X}, at offset {at}, is in no text (a picture, a "
+                f"program, a damaged copy?); a record's file is JSON text")
+    return (f"line {line}, column {at + 1}: this line is not text: its byte 0x{byte:02X} is in no text (a damaged "
+            f"copy?); each line of a JSON Lines archive is a record's JSON text")
+
+
+def placed_in_file(e: NotJSONError, line: int) -> NotJSONError:
+    """``e``, raised reading line ``line`` of a JSON Lines archive as a record of its own, with its
+    place in the archive: the record's line 1 is the file's line ``line``, its columns the same
+    (an archive's line holds no line break).  A record alone counts its lines from 1; the user
+    of an archive looks for the file's own line (``games.jsonl:7`` said ``line 1, column 20``)."""
+    if isinstance(e, NotTextError):
+        return NotTextError(_not_text_said(e.byte, e.offset, line), e.pointer, line, e.offset + 1, byte=e.byte,
+                            offset=e.offset)
+    if e.line is None:
+        return e
+    moved = e.line + line - 1
+    said = e.message.replace(f"line {e.line}, column {e.column}", f"line {moved}, column {e.column}", 1)
+    return type(e)(said, e.pointer, line=moved, column=e.column)
+
+
 def parse_json(text: str | bytes) -> Any:
     """JSON text to Python data, with a one-line error instead of a traceback.
 
@@ -472,7 +538,7 @@ def parse_json(text: str | bytes) -> Any:
     are searched for lone surrogates only when the text has an escape that can make one, so
     the usual record, which has no backslash at all, costs one character search."""
     if isinstance(text, bytes):
-        text = unicode_text(text, json.detect_encoding(text))
+        text = _json_text(text)
     else:
         unicode_text(text)
     try:
@@ -490,7 +556,8 @@ def parse_json(text: str | bytes) -> Any:
         end = len(text.rstrip())
         if e.pos >= end:  # said where the text's last character ends, not after its last line's newline
             raise _not_json_at(text, end, "the text ends before the JSON does (truncated?)") from None
-        raise NotJSONError(f"not valid JSON at line {e.lineno}, column {e.colno}: {json_words(e.msg)}") from None
+        raise NotJSONError(f"not valid JSON at line {e.lineno}, column {e.colno}: {json_words(e.msg)}",
+                           line=e.lineno, column=e.colno) from None
     except NotJSONError as e:  # (a number the hooks refuse: said where it is)
         raise _placed(text, e) from None
     except RecursionError:
@@ -583,8 +650,9 @@ def load_dict(doc: Any) -> Record:
     return structure_with_moves(doc, moves)
 
 
-def loads(text: str | bytes) -> Record:
-    """A record from its JSON text.
+def loads(text: str | bytes, line: int | None = None) -> Record:
+    """A record from its JSON text (``line``: the text is that line of a JSON Lines archive, and a
+    problem at a place of it is said at the archive's line, :func:`placed_in_file`).
 
     orjson reads the text first (a third of the time of Python's reader, which is a fifth of
     checking a record in all); the record is read again through :func:`parse_json`, so that
@@ -596,6 +664,11 @@ def loads(text: str | bytes) -> Record:
     more is read the slow way at once: :func:`parse_json` keeps one copy of each short text
     of it, which orjson does not, and that halves its memory.
     """
+    if line is not None:
+        try:
+            return loads(text)
+        except NotJSONError as e:
+            raise placed_in_file(e, line) from None
     if orjson is not None and len(text) < _LEAN_FROM:
         record = _loads_fast(text)
         if record is not None:
@@ -636,12 +709,19 @@ class Source:
     label: str
     text: bytes | None
     error: InputError | None = None
-    #: ``json`` (one record, or a line of JSON Lines) or ``dgn`` (a DGN text: one game of a
-    #: ``.dgn`` file or of DGN on standard input, or a text of one or more games from elsewhere).
+    #: ``json`` (one record: a file's, standard input's), ``jsonl`` (a line of a JSON Lines
+    #: archive: a record of JSON too) or ``dgn`` (a DGN text: one game of a ``.dgn`` file or of DGN
+    #: on standard input, or a text of one or more games from elsewhere).
     form: str = "json"
-    #: The line of its file the text starts on (a game of a DGN archive), so that a problem
-    #: names the file's line.
+    #: The line of its file the text starts on (a game of a DGN archive, a line of a JSON Lines
+    #: archive), so that a problem names the file's line.
     first_line: int = 1
+
+    @property
+    def archive_line(self) -> int | None:
+        """The line of a JSON Lines archive this record is (``None``: a whole text), for
+        :func:`loads` to say a problem at the archive's line."""
+        return self.first_line if self.form == "jsonl" else None
 
 
 def display_name(path: Path) -> str:
@@ -917,7 +997,7 @@ def _dgn_named_json(source: Source, path: Path) -> Source:
         renamed = display_name(Path(path.name).with_suffix(".dgn"))
         return Source(source.label, None, NotJSONError(
             f"{where}: it starts like a DGN text (typed notation), and a .json file is read as JSON: rename it "
-            f"{renamed} to have it read as DGN"))
+            f"{renamed} to have it read as DGN", line=e.line, column=e.column))
     return source
 
 
@@ -1078,10 +1158,67 @@ def _wide_line(line: bytes, label: str, whole: bool = False) -> Source | None:
     return Source(label, None, NotUnicodeError(f"{label}: {said}"))
 
 
+#: A line's end: a line feed, a carriage return and line feed, or a carriage return alone.
+_LINE_END = re.compile(rb"\r\n?|\n")
+
+
+class _Lines:
+    """A binary stream's lines, each ending at a line feed, a carriage return and line feed, or a
+    carriage return alone (the line end of Mac OS before OS X, of some editors still): a JSON
+    Lines archive written with those was read as one line, one UNUSABLE record.  JSON Lines
+    says ``\\n``; a raw carriage return can only be white space between a record's values
+    (JSON writes one in a text ``\\r``), which no program writes inside a line, so reading it as
+    a line's end loses nothing and numbers the lines as an editor shows them.
+
+    ``readline`` reads as a binary stream's (at most :data:`MAX_RECORD_BYTES` + 1 bytes of a
+    longer line); ``held``: bytes already read, given first; ``read`` gives what is held, then
+    the rest of the stream (a DGN text or a record on standard input is read whole)."""
+
+    def __init__(self, stream: Any, held: bytes = b"") -> None:
+        self._stream, self._held = stream, held
+
+    def readline(self, _limit: int = -1) -> bytes:
+        buf, self._held = self._held, b""
+        if not buf:
+            buf = self._stream.readline(MAX_RECORD_BYTES + 1)
+            if b"\r" not in buf:  # the usual line, as read
+                return buf
+        m = _LINE_END.search(buf)
+        if (m is None or (m.end() == len(buf) and m.group() == b"\r")) and len(buf) <= MAX_RECORD_BYTES:
+            # a line held in part, or held up to a carriage return whose line feed may come next: read on
+            buf += self._stream.readline(MAX_RECORD_BYTES + 1 - len(buf))
+            m = _LINE_END.search(buf)
+        if m is None or m.end() == len(buf):
+            return buf
+        self._held = buf[m.end():]
+        return buf[:m.end()]
+
+    def read(self, n: int = -1) -> bytes:
+        held = self._held
+        if 0 <= n < len(held):
+            self._held = held[n:]
+            return held[:n]
+        self._held = b""
+        return held + self._stream.read(-1 if n < 0 else n - len(held))
+
+    def again(self, start: bytes) -> "_Lines":
+        """These lines, ``start`` (read from them) given again first."""
+        return _Lines(self._stream, start + self._held)
+
+
 def _split_lines(stream: Any, label: str, first: int = 1) -> Iterator[Source]:
+    """The records of a JSON Lines stream, a source a line with text (``first``: the number of
+    its first line in the file; a block of a large archive starts further on)."""
+    lines = stream if isinstance(stream, _Lines) else _Lines(stream)
+    if first == 1:
+        read = _one_spread_record(lines, label)
+        if isinstance(read, Source):
+            yield read
+            return
+        lines = read
     n = first - 1
     while True:
-        line = _read_line(stream)
+        line = lines.readline()
         if not line:
             return
         n += 1
@@ -1095,7 +1232,52 @@ def _split_lines(stream: Any, label: str, first: int = 1) -> Iterator[Source]:
             yield wide
             continue
         if line.strip():
-            yield Source(f"{label}:{n}", line)
+            yield Source(f"{label}:{n}", line, form="jsonl", first_line=n)
+
+
+def _one_spread_record(lines: _Lines, label: str) -> "_Lines | Source":
+    """The refusal of a JSON Lines file that holds one record written over many lines (a record
+    pretty-printed, saved as ``.jsonl``), which line by line was a verdict of UNUSABLE for each
+    of its hundreds of lines; else the lines, those read to tell given again.
+
+    Told as standard input's one record is (:func:`_split_stream`): the first two lines with text
+    are not a JSON Lines archive's (the first is no JSON value by itself, the second no object by
+    itself), and then the whole text (within the limit of a record) is one JSON value; or, broken
+    itself, it starts with ``{`` or ``[`` alone on its line and no line of it is an object by
+    itself.  An archive with broken lines has whole records on its other lines, and is read a
+    line at a time as ever."""
+    ahead: list[bytes] = []
+    texts: list[bytes] = []
+    size = 0
+    while len(texts) < 2 and size <= MAX_RECORD_BYTES:
+        line = lines.readline()
+        if not line:
+            break
+        ahead.append(line)
+        size += len(line)
+        if line.strip():
+            texts.append(line)
+    start = b"".join(ahead)
+    if (len(texts) < 2 or size > MAX_RECORD_BYTES or start.startswith(SQLITE_HEADER)
+            or any(start.startswith(mark) for mark, _ in _WIDE_MARKS)
+            or _json_value(texts[0]) is not _NOT_JSON or isinstance(_json_value(texts[1]), dict)):
+        return lines.again(start)
+    whole = start + lines.read(MAX_RECORD_BYTES + 1 - size)
+    if len(whole) > MAX_RECORD_BYTES:
+        return lines.again(whole)
+    value = _json_value(whole)
+    opened = texts[0].strip().removeprefix(b"\xef\xbb\xbf").strip() in (b"{", b"[")
+    if value is _NOT_JSON and not (opened and not any(
+            isinstance(_json_value(line), dict) for line in _LINE_END.split(whole) if line.lstrip().startswith(b"{"))):
+        return lines.again(whole)
+    name = display_name(Path(Path(label).name).with_suffix(".json"))
+    what = ("one JSON record written over many lines" if isinstance(value, dict) else
+            "one JSON value written over many lines" if value is not _NOT_JSON else
+            f"JSON written over many lines (its first line is \"{texts[0].strip()[-1:].decode()}\" alone)")
+    said = "" if value is not _NOT_JSON else ", and its problems said,"
+    return Source(label, None, NotJSONError(
+        f"{label}: this file holds {what}, but is read as JSON Lines, one record a line: name it {name} to have "
+        f"it read{said} as one record; not read"))
 
 
 def _split_stream(stream: Any, label: str, dgn_too: bool = True) -> Iterator[Source]:
@@ -1106,8 +1288,10 @@ def _split_stream(stream: Any, label: str, dgn_too: bool = True) -> Iterator[Sou
     Blank lines before a record or between archive lines are skipped.  The
     first two lines with text decide: JSON Lines when the first is a JSON
     value by itself, or (a broken first line) when the second is a JSON object
-    by itself; otherwise one document spread over lines.
+    by itself; otherwise one document spread over lines.  A carriage return alone ends a line
+    too, as in a file (:class:`_Lines`).
     """
+    stream = _Lines(stream)
     lines: list[bytes] = []
     size = 0
 
@@ -1151,7 +1335,7 @@ def _split_stream(stream: Any, label: str, dgn_too: bool = True) -> Iterator[Sou
             yield wide
             continue
         if line.strip():
-            yield Source(f"{label}:{n}", line)
+            yield Source(f"{label}:{n}", line, form="jsonl", first_line=n)
     yield from _split_lines(stream, label, n + 1)
 
 

@@ -323,7 +323,9 @@ def _recorder(target: str, output: str | None, player: list[str], players: int |
         say(f"continuing {target}: {g.game}, {where}")
         return rec
     if target not in games.MODULES:
-        raise RecorderError(f"{target!r} is neither a game ({', '.join(games.MODULES)}) nor a record file")
+        near = shape.closest_game(target)  # (a slip in a game's name: the game it is likely a slip for)
+        raise RecorderError(f"{target!r} is neither a game ({', '.join(games.MODULES)}) nor a record file"
+                            + (f'; did you mean "{near}"?' if near is not None else ""))
     if output is None:
         raise RecorderError("say where to save the game: -o game.dgn (or game.json)")
     out = Path(output)

@@ -501,9 +501,31 @@ def check_game(doc: dict) -> str:
         _fail("", f"a record needs \"game\", one of {', '.join(GAMES)}")
     game = doc["game"]
     if type(game) is not str or game not in GAMES:
-        said = f'"{clip(game)}"' if isinstance(game, str) else describe(game)
-        raise UnknownGameError(f"unknown game {said}; domrec knows {', '.join(GAMES)}", "/game")
+        raise UnknownGameError(unknown_game(game), "/game")
     return game
+
+
+def closest_game(name: str) -> str | None:
+    """The game ``name`` is most likely a slip for (``competitve``, ``Competitive``, ``horse race``),
+    by :mod:`difflib`'s measure of likeness; None when none is close (``chess``).  Case, spaces
+    and underscores are not held against it: a club writes "Horse Race" on its sheets."""
+    import difflib
+
+    plain = re.sub(r"[\s_]+", "-", name.strip().casefold())
+    part = [game for game in GAMES if plain in game.split("-")]  # (roads: domino-roads, never broadway)
+    close = part or difflib.get_close_matches(plain, GAMES, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def unknown_game(game: Any) -> str:
+    """What is said of a game domrec has no engine for, wherever it is named (a record's "game", a
+    DGN text's [Game] tag, a command's argument): the name as given, the game it is likely a slip
+    for, and the games there are, so that the one who typed it can type it again at once."""
+    if not isinstance(game, str):
+        return f"unknown game {describe(game)}; domrec knows {', '.join(GAMES)}"
+    near = closest_game(game)
+    hint = f' did you mean "{near}"?' if near is not None else ""
+    return f'unknown game "{clip(game)}";{hint} domrec knows {", ".join(GAMES)}'
 
 
 def check(doc: Any, moves_out: list | None = None) -> None:

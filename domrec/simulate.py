@@ -31,10 +31,11 @@ from typing import Any, Callable, Iterator
 import attrs
 
 from domrec import games
-from domrec.errors import EndlessGame, SetupError
+from domrec.errors import DomrecError, EndlessGame, SetupError, UnknownGameError, one_line
 from domrec.games.base import effective_options
 from domrec.games.base import HandState
 from domrec.record import Draw, GameResult, Hand, HandResult, Move, Player, Record, Rules, unstructure
+from domrec.shape import unknown_game
 
 #: Hands after which a simulated game is abandoned (no real game comes near).
 MAX_HANDS = 500
@@ -53,7 +54,12 @@ def uniform(state: HandState, legal: list[Move], rng: random.Random) -> Move:
 
 def make_record(game: str, players: int | None = None, options: dict[str, Any] | None = None,
                 variant: str | None = None) -> Record:
-    """An empty record (no hands) for ``game`` with default seats and names."""
+    """An empty record (no hands) for ``game`` with default seats and names.
+
+    ``game`` is a name typed on a command line, not a record's field: a slip in it is said
+    without a JSON Pointer, with the game it is likely a slip for."""
+    if game not in games.MODULES:
+        raise UnknownGameError(unknown_game(game))
     engine = games.engine(game)
     opts = effective_options(engine, variant, options)
     allowed = engine.player_counts(opts)
@@ -69,6 +75,23 @@ def make_record(game: str, players: int | None = None, options: dict[str, Any] |
     rules = Rules(variant=variant, options=dict(options) if options else None) if (options or variant) else None
     return Record(game=game, rules=rules,
                   players=tuple(Player(seat=s, name=names[i % len(names)]) for i, s in enumerate(seats)))
+
+
+#: A template's field and the command-line option that set it (:func:`as_typed`).
+_TYPED_AS = (("/players", "--players"), ("/rules/variant", "--variant"), ("/rules/options/", "--option "))
+
+
+def as_typed(e: DomrecError) -> str | None:
+    """A refusal of :func:`make_record`'s template said at the option that was typed
+    (``--players: …``, ``--option bogus: …``), not at a JSON Pointer into a record nobody gave;
+    ``None`` where the refusal is not about one of them."""
+    pointer = getattr(e, "pointer", "") or ""
+    for field, option in _TYPED_AS:
+        if pointer == field or (field.endswith("/") and pointer.startswith(field)):
+            rule = getattr(e, "rule", "")
+            said = f"{option}{pointer[len(field):] if field.endswith('/') else ''}: {getattr(e, 'message', e)}"
+            return one_line(f"{said} [{rule}]" if rule else said)
+    return None
 
 
 def play_game(template: Record, rng: random.Random, choose: Chooser | None = None,

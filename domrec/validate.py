@@ -198,18 +198,23 @@ def unusable(source: str, error: InputError, game: str | None = None) -> Report:
     line = getattr(error, "line", None)
     if line is None:
         return Report(source, game, "unusable", (Problem(error.pointer, error.message, "", "input"),))
-    # (an error that says its place in its own words, for a caller that prints only them, says it once)
-    message = error.message.removeprefix(f"line {line}, column {getattr(error, 'column', None)}: ")
+    # (an error that says its place in its own words, for a caller that prints only them, says it once:
+    # "not valid JSON at line 7, column 20: …" is "7:20: not valid JSON: …", as DGN's problems are said)
+    place = f"line {line}, column {getattr(error, 'column', None)}"
+    message = error.message.removeprefix(f"{place}: ")
+    if message.startswith(f"not valid JSON at {place}: "):
+        message = "not valid JSON: " + message.removeprefix(f"not valid JSON at {place}: ")
     return Report(source, game, "unusable", (Problem(error.pointer, message, "", "input", line=line,
                                                      column=getattr(error, "column", None),
                                                      hand=getattr(error, "hand", None),
                                                      move=getattr(error, "move", None)),))
 
 
-def validate_text(text: str | bytes, source: str = "<record>") -> Report:
-    """Parse, shape-check and replay one record's JSON text."""
+def validate_text(text: str | bytes, source: str = "<record>", line: int | None = None) -> Report:
+    """Parse, shape-check and replay one record's JSON text (``line``: the text is that line of a
+    JSON Lines archive, and a problem at a place of it is said at the archive's line)."""
     try:
-        record = loads(text)
+        record = loads(text, line)
     except InputError as e:
         return unusable(source, e)
     return validate(record, source)

@@ -74,8 +74,9 @@ def test_ctrl_c_before_the_command_began_is_one_line(entry: str, cli: str, comma
 
 @pytest.mark.parametrize("entry, cli, command, said", [
     ("domrec.entry", "domrec.cli", "schema", "error: interrupted\n"),
-    ("tournament.entry", "tournament.cli", "add", "error: interrupted after the write was made (it is in the event "
-                                                  "file); what the command had left to do after it was not done\n")])
+    # (the command said what it had done before the Ctrl-C came: that is said, not "what it had left")
+    ("tournament.entry", "tournament.cli", "add", "error: interrupted after the write was made: the pair was added "
+                                                  "and listed\n")])
 def test_ctrl_c_after_the_command_ran_says_its_own_line(entry: str, cli: str, command: str, said: str,
                                                         tmp_path: Path) -> None:
     """The command has run (``tournament add`` added the players); a Ctrl-C as the command line

@@ -860,7 +860,7 @@ BAD = {
         ["hand 1: the deal is not written, so give the tiles P2 still held: left P2 …", "[the deal]"]),
     "hands out of order": (COMP + "\nhand 3 lead N\n", "3 lead N", "unusable", ["expected hand 2, not hand 3"]),
     "no game tag": (COMP.replace('[Game "competitive"]\n', ""), (1, 1), "unusable", ["needs a [Game"]),
-    "unknown game": (COMP.replace("competitive", "chess"), (1, 1), "unusable", ["unknown game 'chess'"]),
+    "unknown game": (COMP.replace("competitive", "chess"), (1, 1), "unusable", ['unknown game "chess"']),
     "no players": (COMP_HEAD[:COMP_HEAD.index("[N")] + "\n" + COMP[COMP.index("hand 1"):], (1, 1), "unusable",
                    ["needs its players"]),
     "move before the first hand": ('[Game "competitive"]\n[N "A"]\n[E "B"]\n[S "C"]\n[W "D"]\n\n5-2\n', "5-2",

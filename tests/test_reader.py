@@ -241,8 +241,15 @@ def test_a_number_of_thousands_of_digits_is_unusable_not_a_crash():
     ('[1,\n 2', "line 2, column 3"),
 ])
 def test_a_text_that_ends_early_is_said_to_end_where_its_last_character_does(text, where):
-    message = verdict(text).problems[0].message
-    assert f"at {where}: the text ends before the JSON does" in message, message
+    # (the report says the place as DGN's problems do, "1:11: not valid JSON: …", and gives it as
+    # the problem's line and column; the reader's own message says it in words)
+    problem = verdict(text).problems[0]
+    line, column = where.removeprefix("line ").split(", column ")
+    assert (problem.line, problem.column) == (int(line), int(column)), problem
+    assert problem.text() == f"{line}:{column}: not valid JSON: the text ends before the JSON does (truncated?)"
+    with pytest.raises(reader.NotJSONError) as e:
+        reader.parse_json(text)
+    assert f"at {where}: the text ends before the JSON does" in e.value.message, e.value.message
 
 
 def test_an_sqlite_database_given_as_a_record_is_said_to_be_one():

@@ -12,6 +12,7 @@ from typing import Any
 
 from domrec.errors import InputError, UnknownGameError, clip, pointer_token, shown
 from domrec.games.base import Engine
+from domrec.shape import unknown_game
 
 #: game name -> module holding ``ENGINE``.
 MODULES = {
@@ -32,7 +33,7 @@ def engine(game: str) -> Engine:
         return found
     name = MODULES.get(game)
     if name is None:
-        raise UnknownGameError(f"unknown game {game!r}; domrec knows {', '.join(MODULES)}", "/game")
+        raise UnknownGameError(unknown_game(game), "/game")
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as e:

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 import attrs
 
 from domrec import games
-from domrec.errors import InputError, RuleViolation, shown
+from domrec.errors import InputError, RuleViolation
 from domrec.notation.positions import _Positions
 from domrec.notation.reading import _numbers_read, _Reader
 from domrec.notation.straight import read as read_straight
@@ -25,6 +25,7 @@ from domrec.notation.through_game import _as_written, _needs_game, _through_game
 from domrec.notation.tokens import NotationError, decode, split_games
 from domrec.reader import MAX_DGN_GAME_BYTES, GameTooLongError
 from domrec.record import Record
+from domrec.shape import unknown_game
 from domrec.validate import Problem, Report, unusable, validate
 
 
@@ -58,8 +59,7 @@ def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
     except InputError as e:
         return DgnGame(None, _with_position(unusable(source, e), r.pos), first_line)
     if r.doc["game"] not in games.MODULES:
-        e = InputError(f"unknown game {shown(str(r.doc['game']))!r}; domrec knows {', '.join(games.MODULES)}",
-                       "/game")
+        e = InputError(unknown_game(str(r.doc["game"])), "/game")
         return DgnGame(None, _with_position(unusable(source, e, r.doc["game"]), r.pos), first_line)
     game = _finish(r, source, first_line)
     return attrs.evolve(game, report=_in_text_order(game.report))

@@ -247,7 +247,7 @@ def test_a_record_of_another_deal_is_refused_naming_the_tile(tmp_path: Path) -> 
         assert ("(verified record) — replaced" in out) if code == 0 else ("does not match table 1" in out)
     # One table on board 1 so far: too few tables, said instead of a score.
     doc = json.loads(run("standings", event, "--json"))
-    assert {"board": 1, "direction": "NS", "tables": 1} in doc["too_few"]
+    assert {"board": 1, "direction": "NS", "tables": 1, "complete": False} in doc["too_few"]  # (short so far)
     assert "not scored yet: board 1 (played at too few tables so far" in run("standings", event)
     assert "round 1 is not finished" in run("pair", event, code=1)
 

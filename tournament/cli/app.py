@@ -186,7 +186,10 @@ def guarded(fn: Callable) -> Callable:
         _once_written.clear()
         # A Ctrl-C that escapes the handling below (in its last lines, or as the command line
         # closes after it) says what this one would: OneLineErrors and the entry point ask.
-        console.command_began(lambda: "error: " + _interrupted(writes_before, _once_written)[0])
+        # (what it had done when it ended is kept for that: the note, once this command is over,
+        # is the outer command's again)
+        ended: list[tuple[str, tuple[str, ...]]] = []
+        console.command_began(lambda: "error: " + _interrupted(writes_before, ended or _once_written)[0])
         # Whatever a command prints from the event file (a name, a reason, a comment), its control
         # characters are escaped and its direction controls dropped, on both streams, whichever
         # line prints it (domrec.console.Printable); --json, --csv and -o - are data, exact in a
@@ -222,6 +225,7 @@ def guarded(fn: Callable) -> Callable:
         except Exception as e:  # a value changed by hand, or a bug: say which in one line
             fail(_unexpected(kwargs, e), EXIT_UNUSABLE)
         finally:
+            ended[:] = _once_written
             _once_written[:] = outer_note
             for stream in fitted:
                 stream.close_line()

@@ -294,7 +294,7 @@ def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) 
     # behind for it), as the JSON's ``percent`` does.
     footer = ["ranked by IMPs, then matchpoint percentage" if doc["ranked_by"] == "imps" else
               "ranked by matchpoint percentage, then IMPs"]
-    footer += _too_few_said(store, doc["too_few"])
+    footer += _too_few_said(doc["too_few"])
     if doc["provisional"]:
         left = ", ".join(f"round {r}: {n} board result{'s' if n > 1 else ''} missing" for r, n in doc["missing"].items())
         footer.insert(0, f"PROVISIONAL — results still missing ({left})")
@@ -314,26 +314,20 @@ def print_standings(store: EventStore, as_csv: bool, as_json: bool, wide: bool) 
              wide=wide, keep=("rank", "pair"))
 
 
-def _too_few_said(store: EventStore, too_few: list[dict[str, Any]]) -> list[str]:
+def _too_few_said(too_few: list[dict[str, Any]]) -> list[str]:
     """The boards the standings do not score for too few tables, underneath them.  A board that
     every table due to play it has played (or is marked not playing) has too few tables for good:
     a line each.  One still travelling has been played at too few tables *so far*: those are said
     in one line, as what is still to come (after round 1 every board is so, and sixteen lines of
-    "too few tables" read as errors)."""
-    from tournament.event.duplicate_hall import complete_boards
+    "too few tables" read as errors); the report says them alike
+    (:func:`tournament.event.duplicate_hall.still_travelling`)."""
+    from tournament.event.duplicate_hall import still_travelling
 
-    done = complete_boards(store)
-    lines = [f"board {f['board']} {f['direction']}: too few tables ({f['tables']}), not scored"
-             for f in too_few if f["board"] in done]
-    waiting: dict[int, list[str]] = {}  # board -> its directions still travelling
-    for f in too_few:
-        if f["board"] not in done:
-            waiting.setdefault(f["board"], []).append(f["direction"])
+    short, waiting = still_travelling(too_few)
+    lines = [f"board {f['board']} {f['direction']}: too few tables ({f['tables']}), not scored" for f in short]
     if waiting:  # (a board short in one direction only names it)
-        both = {len(d) for d in waiting.values()} == {2}
-        named = ", ".join(str(b) if both or len(d) > 1 else f"{b} {d[0]}" for b, d in sorted(waiting.items()))
-        lines.append(f"not scored yet: board{'s' if len(waiting) > 1 else ''} {named} (played at too few tables "
-                     f"so far; more tables are still to play them)")
+        lines.append(f"not scored yet: board{'s' if len(waiting) > 1 else ''} {', '.join(waiting)} (played at too "
+                     f"few tables so far; more tables are still to play them)")
     return lines
 
 

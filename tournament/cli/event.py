@@ -12,12 +12,18 @@ from domrec import console
 
 from tournament.cli.app import (MAX_COUNT, SEED_MAX, SEED_MIN, emit, guarded, number, once_written, open_for_command,
                                 parse_pairs, parse_rule_options)
-from tournament.errors import UnusableInput
+from tournament.errors import TournamentError, UnusableInput
 from tournament.event import duplicate_withdrawal, players as pl
 from tournament.event.files import create_event
 from tournament.event.simulate import simulate_event
 from tournament.settings import FORMATS, HEAD_TO_HEAD, HEAD_TO_HEAD_RULES, MAX_ACCELERATED, PAIRS, make_settings
 from tournament.values import Team
+
+
+class EventNotMade(TournamentError):
+    """``tournament new`` interrupted (Ctrl-C) before its file was in place: there is no file."""
+
+    exit_code = 2
 
 
 @guarded
@@ -104,7 +110,18 @@ def new(
                              team_set=team_set, movement=movement, boards_per_round=boards_per_round,
                              ranking=ranking, team_duplicate=duplicate, victory_points=victory_points,
                              head_to_head=head_to_head, sit_out=sit_out, accelerated=accelerated)
-    store = create_event(event, settings)
+    # Ctrl-C once the file is in place under its name (complete: made whole under another name, then
+    # linked) says the event is made, whether it lands in what follows (the file closing, the line
+    # below, the command line closing) or in the last steps of making it; before, that there is none.
+    made = f"{event} is made, a complete event (tournament add {event} enters its players)"
+    try:
+        store = create_event(event, settings)
+    except KeyboardInterrupt:
+        if event.exists() or event.is_symlink():
+            once_written(made)
+            raise
+        raise EventNotMade(f"interrupted; {event} was not made: nothing was written") from None
+    once_written(made)
     store.close()
     typer.echo(f"created {event}: {settings.name} — {settings.game}, {settings.format_name}, tables of "
                f"{settings.table_size}" + (f"; balanced schedule of {settings.rounds} rounds" if settings.rounds else "")

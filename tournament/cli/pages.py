@@ -111,43 +111,53 @@ def report(
     bests = best_for(by, best)
     # The page and the folders beside it are written as one (domrec.output.Together): each under a
     # temporary name, moved into place only when all are complete; a failure or Ctrl-C before
-    # that leaves what was there as it was, and no folder half made.
-    with outputs.Together() as batch:
-        with open_for_command(event) as store:
-            language = _language(lang, store.settings.lang)
-            data = public_data(store)
-            rp.add_desk_data(store, data, by, bests)
-            link = None
-            if screen and (url is not None or served_before(store)):
-                link = hall_url(store, venue_url(store, _checked_url(url))) + "/"
-            replays: dict = {}
-            pages = rounds = None
-            if str(output) != "-":  # report/x.html: the folder made, as `sheets` makes its own
-                from tournament.pages.sheets import prepare_folder
+    # that leaves what was there as it was, and no folder half made: not even report/ of
+    # report/x.html when this command made it, taken away again once the Together has removed its
+    # temporary files from it (a folder that was there already stays).
+    from tournament.pages.sheets import prepare_folder, unmade
 
-                prepare_folder(output.parent)
-            if not screen and str(output) != "-":  # replay pages and public pages beside the report (none beside stdout)
+    made: list[bool] = []
+    try:
+        with outputs.Together() as batch:
+            with open_for_command(event) as store:
+                language = _language(lang, store.settings.lang)
+                data = public_data(store)
+                rp.add_desk_data(store, data, by, bests)
+                link = None
+                if screen and (url is not None or served_before(store)):
+                    link = hall_url(store, venue_url(store, _checked_url(url))) + "/"
+                replays: dict = {}
+                pages = rounds = None
+                if str(output) != "-":  # report/x.html: the folder made, as `sheets` makes its own
+                    made.append(prepare_folder(output.parent))
+                # replay pages and public pages beside the report (none beside stdout)
+                if not screen and str(output) != "-":
+                    try:
+                        outputs.check(output, rp.REPORT, force)
+                        rp.check_pages(data, output, force)
+                        if not no_replays:  # --no-replays: the pages alone, in a moment
+                            replays = rp.write_replays(store, output, force, language, batch=batch)
+                        pages = rp.write_pages(data, output, replays, force, language, batch=batch)
+                        if rp.rounds_apart(data, replays):  # a big event: a page a round, the report stays light
+                            rounds = rp.write_rounds(data, output, replays, force, language, batch=batch)
+                    except outputs.OutputError as e:
+                        raise UnusableInput(e.message) from None
+            page = (rp.screen_page(data, link, language) if screen
+                    else rp.html_page(data, replays, pages, rounds, language))
+            if str(output) == "-" or screen:
+                write_output(output, page, rp.REPORT, force)
+            else:
+                said = [f"wrote {output}"] + ([f"wrote {rp.pages_folder(output)}/ (the event's public pages: "
+                                               f"{len(data['players'])} players' pages among them)"]
+                                              if pages is not None else [])
                 try:
-                    outputs.check(output, rp.REPORT, force)
-                    rp.check_pages(data, output, force)
-                    if not no_replays:  # --no-replays: the pages alone, in a moment
-                        replays = rp.write_replays(store, output, force, language, batch=batch)
-                    pages = rp.write_pages(data, output, replays, force, language, batch=batch)
-                    if rp.rounds_apart(data, replays):  # a big event: a page a round, the report stays light
-                        rounds = rp.write_rounds(data, output, replays, force, language, batch=batch)
+                    batch.file(output, page, rp.REPORT, force)
+                    batch.commit(then=lambda: once_written(f"{output} and the folders beside it were written", said))
                 except outputs.OutputError as e:
                     raise UnusableInput(e.message) from None
-        page = rp.screen_page(data, link, language) if screen else rp.html_page(data, replays, pages, rounds, language)
-        if str(output) == "-" or screen:
-            write_output(output, page, rp.REPORT, force)
-        else:
-            said = [f"wrote {output}"] + ([f"wrote {rp.pages_folder(output)}/ (the event's public pages: "
-                                           f"{len(data['players'])} players' pages among them)"] if pages is not None else [])
-            try:
-                batch.file(output, page, rp.REPORT, force)
-                batch.commit(then=lambda: once_written(f"{output} and the folders beside it were written", said))
-            except outputs.OutputError as e:
-                raise UnusableInput(e.message) from None
+    except BaseException:
+        unmade(output.parent, any(made))
+        raise
     if str(output) != "-":
         typer.echo(f"wrote {output}")
         if pages is not None:
@@ -196,10 +206,12 @@ def export(
         data["event"].update(dup.described(store))  # a duplicate event's format and ranking, as the feed's
     if not as_csv:
         if str(output) != "-":  # export/x.json: the folder made, as `report` and `sheets` make theirs
-            from tournament.pages.sheets import prepare_folder
+            from tournament.pages.sheets import folder_for
 
-            prepare_folder(output.parent)
-        write_output(output, rp.export_json(data), rp.EXPORT, force)
+            with folder_for(output.parent):  # (and taken away again if nothing is written there)
+                write_output(output, rp.export_json(data), rp.EXPORT, force)
+        else:
+            write_output(output, rp.export_json(data), rp.EXPORT, force)
         if str(output) != "-":
             typer.echo(f"wrote {output}")
         return
@@ -237,9 +249,11 @@ def _export_federation(event: Path, output: Path, force: bool) -> None:
     with open_for_command(event) as store:
         text = fed.text_of(store)
     if str(output) != "-":
-        from tournament.pages.sheets import prepare_folder
+        from tournament.pages.sheets import folder_for
 
-        prepare_folder(output.parent)
-    write_output(output, text, fed.FEDERATION, force)
+        with folder_for(output.parent):  # (made for it, and taken away again if nothing is written there)
+            write_output(output, text, fed.FEDERATION, force)
+    else:
+        write_output(output, text, fed.FEDERATION, force)
     if str(output) != "-":
         typer.echo(f"wrote {output}")

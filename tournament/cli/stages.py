@@ -82,7 +82,7 @@ def standings(
                 raise UnusableInput("give --round or --stage, not both")
             table, chosen = st.of_stage(store, stage_id)
             if store.settings.teams:  # a team event's stage ranks its teams (its CSV too)
-                _team_stage_standings(store, chosen, stage_id, as_json, wide, as_csv)
+                _team_stage_standings(store, chosen, stage_id, as_json, wide, as_csv, lang)
                 return
         rows = [table.row_dict(s) for s in table.rows]
         note = [provisional_line(table.missing)] if table.provisional else []
@@ -114,15 +114,18 @@ def standings(
 
 
 def _team_stage_standings(store: EventStore, chosen: Any, stage_id: int, as_json: bool, wide: bool,
-                          as_csv: bool = False) -> None:
+                          as_csv: bool = False, lang: str = "en") -> None:
     """``standings --stage N`` of a team event: the teams ranked by that stage's matches (as a
-    table, JSON or CSV: a row a team, as ``standings --by team --csv`` gives the event's)."""
+    table, JSON or CSV: a row a team, as ``standings --by team --csv`` gives the event's); while
+    provisional, the tables still missing said under it (and ``missing`` in the JSON), as the
+    event's own team standings say them, in the same language."""
     from tournament.event.stages import team_stage_standings
 
     table = team_stage_standings(store, chosen)
     rows = [{k: v for k, v in r.to_dict().items() if k != "id"} for r in table.rows]
     if as_json:
         sys.stdout.write(json.dumps({"by": "team", "stage": stage_id, "provisional": table.provisional,
+                                     "missing": {str(k): v for k, v in sorted(table.missing.items())},
                                      "rows": rows}, ensure_ascii=False, indent=1) + "\n")
         return
     if as_csv:  # as the pairs' CSV: whether it is provisional, and what ranks it, on each row
@@ -132,8 +135,21 @@ def _team_stage_standings(store: EventStore, chosen: Any, stage_id: int, as_json
     name = chosen.name if chosen is not None else "the opening rounds"
     emit([display.team_display_row(r) for r in rows], False, False,
          f"{store.settings.name} — the teams in stage {stage_id} ({name})"
-         + (" (provisional)" if table.provisional else ""), footer=[f"ranked by {', then '.join(table.tiebreaks)}"],
-         wide=wide)
+         + (" (provisional)" if table.provisional else ""),
+         footer=([provisional_line(table.missing, lang)] if table.provisional else [])
+         + [_team_ranked_line(table.tiebreaks, lang)], wide=wide)
+
+
+def _team_ranked_line(keys: tuple[str, ...], lang: str = "en") -> str:
+    """The line under a team standings' grid saying what ranks it: in English its keys, in
+    another language the hall's sentence (as the match and provisional lines beside it)."""
+    if lang == "en":
+        return f"ranked by {', then '.join(keys)}"
+    from tournament.pages.public import TEAM_KEY_COLUMNS
+    from tournament.pages.words import Words
+
+    said = Words(lang).ranked_text({"tiebreaks": [TEAM_KEY_COLUMNS.get(k, k) for k in keys]})
+    return said[:1].lower() + said[1:]
 
 
 #: ``standings --by`` these: a ranking of another unit (not a prize list of a CSV column).
@@ -213,13 +229,7 @@ def _unit_standings(store: EventStore, by: str, round_no: Optional[int], as_csv:
     sets = tm.match_lines(store, through, lang) if by == "team" and s.team_set and through else []  # each set's state
     # The lines under a team event's grid are the hall's sentences, in the event's language (or --lang):
     # the ranking line as the match lines (docs/tournament.md, "Languages"); the grid stays English.
-    ranked = f"ranked by {keys}"
-    if by == "team" and lang != "en":
-        from tournament.pages.public import TEAM_KEY_COLUMNS
-        from tournament.pages.words import Words
-
-        said = Words(lang).ranked_text({"tiebreaks": [TEAM_KEY_COLUMNS.get(k, k) for k in table.tiebreaks]})
-        ranked = said[:1].lower() + said[1:]
+    ranked = _team_ranked_line(table.tiebreaks, lang) if by == "team" else f"ranked by {keys}"
     unranked = ["no rank: a reserve who has not played"] if by == "player" and any(r["rank"] is None for r in rows) \
         else []
     late = _late_note([r.get("status") for r in rows], through, lang if by == "team" else "en")

@@ -28,7 +28,7 @@ from domrec.convert import text_of
 from domrec.record import Record
 from domrec.validate import Report
 
-from tournament.errors import PairingError, Refused, ResultRefused, UnusableInput
+from tournament.errors import PairingError, Refused, ResultRefused, TournamentError, UnusableInput
 from tournament.event import changes, progress, results as res
 from tournament.event.audit import default_author
 from tournament.i18n import moment_words
@@ -166,7 +166,7 @@ def store_boards(store: EventStore, made: Sequence[bd.Board], replace: bool = Tr
         wanted = bd.boards_json(sorted(made, key=lambda b: b.number))
         there = sql.boards(store)
         if there and there != wanted and not replace:
-            raise BoardsThere(f"the event already has boards {there[0]['board']} to {there[-1]['board']}: "
+            raise BoardsThere(f"the event already has {boards_span(there[0]['board'], there[-1]['board'])}: "
                               "--replace to store these instead")
         sql.replace_boards(store, wanted)
         sql.set_boards_seed(store, seed)
@@ -1184,15 +1184,17 @@ def standings(store: EventStore, shown: set[int] | None = None) -> dict[str, Any
     """The pairs ranked by the event's choice (matchpoints or IMPs; the other breaks a tie), as
     ``standings --json`` prints them: ``{"pairs": [{"rank", "pair", "name", "direction", "boards",
     "matchpoints", "top", "percent", "imps", "unscored"}...], "ranked_by", "fields", "too_few": [{"board",
-    "direction", "tables"}...], "provisional", "missing": {"round": board results still to come},
+    "direction", "tables", "complete"}...], "provisional", "missing": {"round": board results still to come},
     "members": {"pair": [its two players' names]}}``.  ``pair`` is the movement's number (``members``
     is keyed by it, as text: a league by player credits each of them with their pair's place and
     score, :mod:`tournament.event.league`); ``unscored`` the boards the pair played that had too few
     tables to be compared.  ``shown`` (the hall's pages and the public feed:
-    :func:`tournament.event.duplicate_hall.complete_boards`): counting those boards only, a board
+    :func:`complete_boards`): counting those boards only, a board
     counting once every table due to play it has played it (its matchpoints, and a total that
     holds them, would tell the tables still to play it how it went); the provisional rows and
-    ``missing`` still count every result to come.  ``fields``: in a Mitchell ``["NS", "EW"]``, the
+    ``missing`` still count every result to come.  A board of ``too_few`` is ``complete`` when
+    every table due to play it has (too few tables for good), else it is short only so far, as
+    mid-session after round 1 every board is.  ``fields``: in a Mitchell ``["NS", "EW"]``, the
     pairs of each direction listed together (NS first) and ranked among themselves, a rank 1 a
     direction (:func:`fields`); in a Howell ``[]``, one list."""
     check_duplicate(store, "duplicate standings")
@@ -1229,6 +1231,10 @@ def standings(store: EventStore, shown: set[int] | None = None) -> dict[str, Any
         del row["_field"]
     few = [{"board": tr.board, "direction": tr.direction, "tables": tr.tables} for tr in scored.travellers
            if tr.too_few]
+    if few:  # whether each is short for good (every table due to play it has), or only so far (mid-session)
+        done = shown if shown is not None else complete_boards(store)
+        for f in few:
+            f["complete"] = f["board"] in done
     left = missing_by_round(store)
     return {"pairs": rows, "ranked_by": by, "fields": list(split), "too_few": few, "provisional": bool(left),
             "missing": {str(r): n for r, n in sorted(left.items())},
@@ -1281,10 +1287,32 @@ def missing_by_round(store: EventStore) -> dict[int, int]:
     return out
 
 
-def travellers(store: EventStore) -> list[dict[str, Any]]:
-    """Each board's traveller, as the report and the export show it: the board, and each table's
-    result on it (round, table, NS and EW pairs, the points, how the hand ended, the NS pair's
-    matchpoints and IMPs, or ``too_few``)."""
+def complete_boards(store: EventStore) -> set[int]:
+    """The boards every table the movement gives them has played, or is marked not playing (their
+    deals may be shown)."""
+    try:
+        moving = movement(store)
+    except TournamentError:  # round 1 not seated yet: nothing has been played
+        return set()
+    where = {(t.round, t.table): t.table_id for t in table_boards(store)}
+    done = sql.settled(store)  # a result, or marked not played: nothing more to come there
+    plays: dict[int, list[tuple[int, int]]] = {}
+    for number, sittings in enumerate(moving.sittings, 1):
+        for s in sittings:
+            for b in s.boards:
+                plays.setdefault(b, []).append((number, s.table))
+    return {b for b, at in plays.items()
+            if all((where.get(p) is not None and (where[p], b) in done) for p in at)}
+
+
+def travellers(store: EventStore, complete: set[int] | None = None) -> list[dict[str, Any]]:
+    """Each board's traveller, as the report and the export show it: the board, whether every
+    table due to play it has (``complete``: a board short of tables is so for good, else only so
+    far), and each table's result on it (round, table, NS and EW pairs, the points, how the hand
+    ended, the NS pair's matchpoints and IMPs, or ``too_few``).  ``complete``: those boards, when
+    the caller has them already (:func:`complete_boards`)."""
+    if complete is None:
+        complete = complete_boards(store)
     scored = session(store)
     ns_of = {(r.board, r.pair): r for t in scored.travellers if t.direction == "NS" for r in t.results}
     where = {t.table_id: t for t in table_boards(store)}
@@ -1299,8 +1327,8 @@ def travellers(store: EventStore) -> list[dict[str, Any]]:
             "top": None if mine is None else mine.top,
             "ns_imps": None if mine is None or mine.too_few else mine.imps,
             "too_few": mine is None or mine.too_few})
-    return [{"board": b, "results": sorted(rows, key=lambda x: (x["round"], x["table"]))}
-            for b, rows in sorted(out.items())]
+    return [{"board": b, "complete": b in complete,
+             "results": sorted(rows, key=lambda x: (x["round"], x["table"]))} for b, rows in sorted(out.items())]
 
 
 # --- tournament check ------------------------------------------------------------------------------

@@ -16,28 +16,27 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from tournament.errors import TournamentError
 from tournament.event import duplicate
-from tournament.store import boards as sql
-from tournament.store.event_store import EventStore
 
 
-def complete_boards(store: EventStore) -> set[int]:
-    """The boards every table the movement gives them has played, or is marked not playing (their
-    deals may be shown)."""
-    try:
-        moving = duplicate.movement(store)
-    except TournamentError:  # round 1 not seated yet: nothing has been played
-        return set()
-    where = {(t.round, t.table): t.table_id for t in duplicate.table_boards(store)}
-    done = sql.settled(store)  # a result, or marked not played: nothing more to come there
-    plays: dict[int, list[tuple[int, int]]] = {}
-    for number, sittings in enumerate(moving.sittings, 1):
-        for s in sittings:
-            for b in s.boards:
-                plays.setdefault(b, []).append((number, s.table))
-    return {b for b, at in plays.items()
-            if all((where.get(p) is not None and (where[p], b) in done) for p in at)}
+#: The boards every table the movement gives them has played (kept with the session's scoring, in
+#: :mod:`tournament.event.duplicate`, which the standings' ``too_few`` ask it of).
+complete_boards = duplicate.complete_boards
+
+
+def still_travelling(too_few: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The duplicate standings' ``too_few`` (:func:`duplicate.standings`) as the pages say them: the
+    boards short of tables for good (every table due to play them has: a line each), and the boards
+    still travelling, short only so far, named once together (``["3", "5 NS"]``: a board short in
+    one direction only names it), so that a report made mid-session does not read as sixteen
+    errors (after round 1 every board has been played at one table)."""
+    done = [f for f in too_few if f.get("complete", True)]
+    waiting: dict[int, list[str]] = {}
+    for f in too_few:
+        if not f.get("complete", True):
+            waiting.setdefault(f["board"], []).append(f["direction"])
+    both = {len(d) for d in waiting.values()} == {2}
+    return done, [str(b) if both or len(d) > 1 else f"{b} {d[0]}" for b, d in sorted(waiting.items())]
 
 
 def ranked_pairs(standings: dict[str, Any]) -> list[dict[str, Any]]:

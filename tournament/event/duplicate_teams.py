@@ -57,8 +57,12 @@ def check_boards_for(store: EventStore, round_no: int) -> None:
     have = {b["board"] for b in sql.boards(store)}
     need = round_boards(store, round_no)
     if not set(need) <= have:
-        raise PairingError(f"round {round_no} plays boards {need[0]} to {need[-1]}; the event has "
-                           + (f"boards 1 to {max(have)}" if have else "none")
+        # (one board said as one: "plays board 1", "has board 1", never "boards 1 to 1"; written out,
+        # not by duplicate.boards_span, so that tests/tournament/test_venue_spanish.py reads each sentence)
+        raise PairingError(f"round {round_no} plays "
+                           f"{f'board {need[0]}' if need[0] == need[-1] else f'boards {need[0]} to {need[-1]}'}"
+                           "; the event has "
+                           + (("board 1" if max(have) == 1 else f"boards 1 to {max(have)}") if have else "none")
                            + f" (deal them before round 1: tournament boards EVENT --boards {need[-1]} or more)")
 
 
@@ -437,7 +441,8 @@ def match_lines(store: EventStore, round_no: int, lang: str = "en") -> list[str]
     for m in matches(store, round_no):
         sc = m.score
         where = _("Tables %(first)s-%(last)s") % {"first": m.first, "last": m.second}
-        which = _("boards %(first)s-%(last)s") % {"first": boards[0], "last": boards[-1]}
+        which = (_("board %(n)s") % {"n": boards[0]} if boards[0] == boards[-1] else
+                 _("boards %(first)s-%(last)s") % {"first": boards[0], "last": boards[-1]})
         score = _("%(home)s %(home_imps)s – %(away_imps)s %(away)s IMPs") % {
             "home": names[m.home], "home_imps": sc.home_imps, "away_imps": sc.away_imps, "away": names[m.away]}
         if sc.home_vp is not None:

@@ -24,7 +24,7 @@ from domrec.reader import loads
 from tournament.errors import TournamentError
 from tournament.event import changes, finals, progress, stages
 from tournament.event.standings import event_standings
-from tournament.settings import ROTATING, TIEBREAK_KEYS
+from tournament.settings import ROTATING, TEAM_KEYS, TIEBREAK_KEYS
 from tournament.store.event_store import EventStore
 from tournament.values import Table
 
@@ -160,7 +160,8 @@ def standings(store: EventStore, withhold: bool = False, shown: set[int] | None 
 
 
 def published_standings(store: EventStore) -> dict[str, Any]:
-    """``GET /api/v1/standings`` (and the hub's copy of it): :func:`standings`, but a duplicate
+    """``GET /api/v1/standings`` (and the hub's copy of it): :func:`standings`, led by the teams in a
+    team event (:func:`teams_first`, as ``standings --json``), and a duplicate
     event's are what ``standings --json`` prints for it, with ``standings`` its rows (the pairs by
     matchpoints and IMPs; duplicate teams: the teams by victory or match points and IMPs),
     ``columns`` and ``tiebreaks`` naming them: its rounds have no games of their own, so the ranking
@@ -170,7 +171,7 @@ def published_standings(store: EventStore) -> dict[str, Any]:
     scored, as the hall's pages rank them (:func:`tournament.event.duplicate_hall.ranked_pairs`)."""
     s = store.settings
     if not (s.duplicate or s.team_duplicate):
-        return standings(store, withhold=True)
+        return teams_first(standings(store, withhold=True))
     shown = complete_boards(store)
     from tournament.event import duplicate, duplicate_teams
     from tournament.event.browsing import DUPLICATE_COLUMNS, DUPLICATE_TEAM_COLUMNS
@@ -194,6 +195,34 @@ def published_standings(store: EventStore) -> dict[str, Any]:
     columns = [{"key": k, "ranks": k in ties, "order": ties.index(k) + 1 if k in ties else None,
                 "about": DUPLICATE_ABOUT.get(k)} for k in keys]
     return {**doc, "standings": rows, "columns": columns, "tiebreaks": ties}
+
+
+#: A team standings' ranking keys (``--team-tiebreak``) and the column of a team's row each is
+#: (head-to-head has none: it is the tied teams' matches).
+TEAM_KEY_COLUMNS = {"games": "games_won", "efectividad": "efectividad", "match-points": "match_points",
+                    "for": "points_for"}
+
+
+def teams_first(doc: dict[str, Any]) -> dict[str, Any]:
+    """A team event's standings document (:func:`standings`) as the feed serves it and ``tournament
+    export`` writes it: led by the teams, as ``standings --json`` prints them (``standings`` the
+    teams' rows, ``tiebreaks`` and ``ranked_by`` theirs, ``columns`` naming a team's row), the pairs
+    under ``pairs`` with what ranks them as ``pair_tiebreaks``, ``pair_ranked_by`` and
+    ``pair_columns``.  Any other event's document is returned as it is.  The hall's own pages read
+    :func:`standings` (the pairs' table, with ``teams`` beside it), and show the teams first."""
+    if "teams" not in doc or "team_tiebreaks" not in doc or doc.get("by") == "team":
+        return doc
+    keys = list(doc["team_tiebreaks"])
+    ranks = {TEAM_KEY_COLUMNS[k]: i + 1 for i, k in enumerate(keys) if k in TEAM_KEY_COLUMNS}
+    about = {TEAM_KEY_COLUMNS[k]: TEAM_KEYS[k] for k in keys if k in TEAM_KEY_COLUMNS}
+    rows = doc["teams"]
+    names = list(rows[0]) if rows else ["rank", "team", "id", *ranks]
+    return {**doc, "format": "teams", "by": "team", "standings": rows, "tiebreaks": keys,
+            "ranked_by": "ranked by " + ", then ".join(keys),
+            "columns": [{"key": k, "ranks": k in ranks, "order": ranks.get(k), "about": about.get(k)}
+                        for k in names],
+            "pair_tiebreaks": doc["tiebreaks"], "pair_ranked_by": doc.get("ranked_by"),
+            "pair_columns": doc["columns"]}
 
 
 #: What the ranking columns of a duplicate event's standings count (:func:`published_standings`).

@@ -160,7 +160,7 @@ def _event_data(store: EventStore, log: bool, hall: bool = False, complete: set[
         if s.movement_rounds:
             out["event"]["duplicate"]["rounds"] = s.movement_rounds
         out["boards"] = boards_json(duplicate.boards(store))
-        out["travellers"] = duplicate.travellers(store)
+        out["travellers"] = duplicate.travellers(store, complete if hall else None)
         out["duplicate_standings"] = duplicate.standings(  # the hall: of the boards every table has played
             store, complete if hall else None)
     if log:

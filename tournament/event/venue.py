@@ -121,6 +121,15 @@ PAIRING_REFUSALS = (
        "1: tournament boards EVENT --boards %(n3)s or more)"),
     N_("round %(n)s plays boards %(n2)s to %(n3)s; the event has none (deal them before round 1: tournament "
        "boards EVENT --boards %(n3)s or more)"),
+    # (one board, said as one: duplicate.boards_span)
+    N_("round %(n)s plays boards %(n2)s to %(n3)s; the event has board 1 (deal them before round 1: tournament "
+       "boards EVENT --boards %(n3)s or more)"),
+    N_("round %(n)s plays board %(n2)s; the event has boards 1 to %(n3)s (deal them before round 1: tournament "
+       "boards EVENT --boards %(n2)s or more)"),
+    N_("round %(n)s plays board %(n2)s; the event has board 1 (deal them before round 1: tournament boards "
+       "EVENT --boards %(n2)s or more)"),
+    N_("round %(n)s plays board %(n2)s; the event has none (deal them before round 1: tournament boards EVENT "
+       "--boards %(n2)s or more)"),
     # (a Swiss or rotating round: tournament.pairing.swiss; the director's pins and keep-apart:
     # tournament.pairing.constraints)
     N_("round %(n)s needs at least %(n2)s active players; there are %(n3)s"),
@@ -492,6 +501,19 @@ ID_OF_ANOTHER_WRITE = '"cid" is the id of another write already: send this write
 #: What a write that met a fault of the server's own is answered (nothing of it stored).
 FAULT = ("the server could not take this (a fault of its own): nothing was stored; the table is as it was, and "
          "the director can find the detail in the server's log")
+
+
+def _not_finished(round_no: int, open_tables: list[int], boards: bool) -> str:
+    """Why the next round cannot be paired yet, in the director's page's words: the refusal of
+    its tap, and the line beside the greyed button before any tap (``boards``: a duplicate table's
+    result is its boards')."""
+    shown = ", ".join(map(str, open_tables[:10])) + ("…" if len(open_tables) > 10 else "")
+    many = len(open_tables) > 1
+    if boards:
+        return f"round {round_no} is not finished: " + (f"tables {shown} have boards with no result yet" if many
+                                                        else f"table {shown} has a board with no result yet")
+    return (f"round {round_no} is not finished: table{'s' if many else ''} {shown} ha{'ve' if many else 's'} "
+            f"no confirmed result yet")
 
 
 def _withheld_rows(rows: list[tuple[int, str, str, str]], shown: set[int]) -> list[tuple[int, str, str, str]]:
@@ -2157,6 +2179,7 @@ class Venue:
                                "offline": ({"taken": queued[t.id][0], "refused": queued[t.id][1],
                                             "at": queued[t.id][2]} if t.id in queued else None)})
             complete = bool(tables) and all(x["status"] == "confirmed" for x in tables)
+            waiting = [x["table"] for x in tables if x["status"] != "confirmed"]
             # A team event's matches, each as its tables' confirmed results add up so far.
             # A match of games all in says how it ended, in the page's language, in the words
             # ``tournament tables`` prints (``outcome``: teams.match_outcome).
@@ -2186,6 +2209,10 @@ class Venue:
             return {"event": self.store.settings.name, "round": rnd, "tables": tables, "sits_out": sits_out,
                     "team_byes": team_byes,
                     "can_pair": (complete or not rnd) and not over, "finished": finished,
+                    # Why *Pair the next round* is greyed while the round is played: the words its
+                    # tap is refused with (the tables not confirmed yet), said beside it beforehand.
+                    "waits": _not_finished(rnd, waiting, self._plays_boards) if rnd and waiting and not over
+                    else None,
                     # Round 1 not paired yet: the players' columns it may be seeded by (as
                     # ``pair --seed rating|column:NAME``); None once it is paired.
                     "seed_columns": None if rnd else fields.field_names(self.store),
@@ -2569,16 +2596,11 @@ class Venue:
                     self.store, rnd)
                 open_tables = sorted({t for t, _ in left})
                 if open_tables:  # (the page's words, as an ordinary round's below; the command line names each board)
-                    shown = ", ".join(map(str, open_tables[:10])) + ("…" if len(open_tables) > 10 else "")
-                    raise Unprocessable(f"round {rnd} is not finished: " + (
-                        f"tables {shown} have boards with no result yet" if len(open_tables) > 1 else
-                        f"table {shown} has a board with no result yet"))
+                    raise Unprocessable(_not_finished(rnd, open_tables, boards=True))
             elif rnd:
                 open_tables = [t.number for t in self.store.tables(rnd) if self.store.result_for(t.id) is None]
                 if open_tables:
-                    shown = ", ".join(map(str, open_tables[:10])) + ("…" if len(open_tables) > 10 else "")
-                    raise Unprocessable(f"round {rnd} is not finished: table{'s' if len(open_tables) > 1 else ''} "
-                                        f"{shown} ha{'ve' if len(open_tables) > 1 else 's'} no confirmed result yet")
+                    raise Unprocessable(_not_finished(rnd, open_tables, boards=False))
             rounds.pair_next_round(self.store, seed or None)
             self.store.bring_browsing_up_to_date()
             self.ensure_tokens()

@@ -32,7 +32,7 @@ from markupsafe import Markup, escape
 
 from tournament import i18n
 from tournament.event import public as pub
-from tournament.event.duplicate_hall import ranked_pairs
+from tournament.event.duplicate_hall import ranked_pairs, still_travelling
 from tournament.names import plain_direction
 from tournament.pages import display
 from tournament.pages.words import Words, game_name
@@ -330,7 +330,7 @@ def environment(lang: str = i18n.DEFAULT) -> jinja2.Environment:
                        compact_rows=COMPACT_ROWS, ranked_text=words.ranked_text,
                        grid_rows=functools.partial(grid_rows, label=words.label, lang=lang),
                        links_of=lambda units, links: [links.get(unit) for unit in units],
-                       group_keys=_group_keys, ranked_pairs=ranked_pairs, team_standings_view=team_standings_view, team_matches=pub.round_matches, rounds_places_text=_rounds_places_text, format_name=words.format_name,
+                       group_keys=_group_keys, ranked_pairs=ranked_pairs, still_travelling=still_travelling, team_standings_view=team_standings_view, team_matches=pub.round_matches, rounds_places_text=_rounds_places_text, format_name=words.format_name,
                        crosstable_em=functools.partial(crosstable_em, words=words))
     env.filters.update(label=words.label, header=words.header, get_link=lambda unit, links: links.get(unit),
                        place_row=lambda p: [p["place"], p["name"]],

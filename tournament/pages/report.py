@@ -102,12 +102,18 @@ def exported(data: dict[str, Any]) -> dict[str, Any]:
     """The data as the export writes it: a duplicate event's ``standings`` are the ones ``standings
     --json`` prints (the pairs by matchpoints and IMPs; duplicate teams: the teams by victory or
     match points and IMPs), not the ranking of games its rounds do not have (all zeros there), and
-    duplicate teams have no players' ranking of games either."""
+    duplicate teams have no players' ranking of games either; a team event's lead with the teams,
+    the pairs under ``pairs``, as ``standings --json`` and the feed give them
+    (:func:`tournament.event.feed.teams_first`)."""
     if "duplicate_standings" in data:
         return {**data, "standings": data["duplicate_standings"]}
     if "duplicate_team_standings" in data:
         return {**{k: v for k, v in data.items() if k != "player_standings"},
                 "standings": data["duplicate_team_standings"]}
+    if "teams" in data:
+        from tournament.event.feed import teams_first
+
+        return {**data, "standings": teams_first(data["standings"])}
     return data
 
 

@@ -22,12 +22,13 @@ is replaced without ``force``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import attrs
 
@@ -821,7 +822,9 @@ def write_file(path: Path, text: str, force: bool = False, kind: outputs.Kind = 
         raise UnusableInput(e.message) from None
 
 
-def prepare_folder(folder: Path) -> None:
+def prepare_folder(folder: Path) -> bool:
+    """The folder a command writes in, made if missing (its parent must be there); whether this
+    call made it, so that the command takes it away again if it writes nothing there (:func:`unmade`)."""
     if folder.exists() and not folder.is_dir():
         raise UnusableInput(f"{folder} is a file, not a folder")
     if not folder.exists():
@@ -830,9 +833,24 @@ def prepare_folder(folder: Path) -> None:
         try:
             folder.mkdir()
         except FileExistsError:
-            pass
+            return False  # (another program made it meanwhile: not ours to take away)
         except OSError as e:
             raise UnusableInput(f"cannot make {folder}: {e.strerror}") from None
+        return True
+    return False
+
+
+@contextlib.contextmanager
+def folder_for(folder: Path) -> Iterator[None]:
+    """The block writes in ``folder``, made for it if missing (:func:`prepare_folder`); if the block
+    fails or is stopped (Ctrl-C) a folder it made and left empty is taken away again, so that a
+    report or export that wrote nothing leaves nothing behind (a folder that was there stays)."""
+    made = prepare_folder(folder)
+    try:
+        yield
+    except BaseException:
+        unmade(folder, made)
+        raise
 
 
 def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = None,
@@ -904,8 +922,7 @@ def write_sheets(store: EventStore, folder: str | Path, round_no: int | None = N
             more = f" (and {len(existing) - 1} more of the files to write)" if len(existing) > 1 else ""
             raise UnusableInput(f"{existing[0]} already exists{more}: not replaced; nothing was written "
                                 f"(--force replaces them, and any game recorded in them)")
-    made = not folder.exists()
-    prepare_folder(folder)
+    made = prepare_folder(folder)
     written_together(folder, made, [(path, text, kind) for (path, text), kind in zip(texts, kinds)], force, written)
     return Written(rnd, folder, tuple(path for path, _ in texts))
 

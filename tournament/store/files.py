@@ -25,7 +25,7 @@ from tournament.store.changes import insert_change
 from tournament.store.event_store import Browsing, EventStore
 from tournament.store.schema import APPLICATION, APPLICATION_ID, CREATED_VERSION, SCHEMA_VERSION, create_schema
 from tournament.store.sqlite import (BUSY_TIMEOUT_S, NotSQLite, connect_existing, databases_opened, now,
-                                     refuse_companions)
+                                     refuse_companions, writes)
 
 
 def create_store(path: str | Path, settings: Settings, browsing: Browsing | None = None,
@@ -75,6 +75,9 @@ def create_store(path: str | Path, settings: Settings, browsing: Browsing | None
             raise EventFileError(f"{path} already exists; tournament new never overwrites a file") from None
         except OSError as e:
             raise EventFileError(f"cannot create {path}: {e.strerror}") from None
+        # The whole new file, in place under its name, is the command's write: a Ctrl-C from here
+        # on says it was made (it is complete: the snapshot below is brought up to date by any write).
+        writes["committed"] += 1
     except sqlite3.Error as e:
         raise EventFileError(f"cannot create {path}: {e}") from None
     except OSError as e:

@@ -157,12 +157,18 @@ _FEED_SCHEMAS: dict[str, Any] = {
                                                            "Howell: empty, one list."},
                                  "columns": {"type": "array", "items": {"type": "object"}},
                                  "standings": {"type": "array", "items": {"type": "object"},
-                                               "description": "The rows, best first. A duplicate pairs event: "
-                                                              "only the pairs with a board scored, ranked "
+                                               "description": "The rows, best first. A team event: its teams "
+                                                              "(the same rows as teams; its pairs under "
+                                                              "pairs), as standings --json. A duplicate pairs "
+                                                              "event: only the pairs with a board scored, ranked "
                                                               "among themselves (its pairs, the same rows; "
                                                               "members names every pair's players)."},
                                  "teams": {"type": "array", "items": {"type": "object"},
                                            "description": "A team event's team standings, best first."},
+                                 "pairs": {"type": "array", "items": {"type": "object"},
+                                           "description": "A pairs or team event's pairs, best first (a team "
+                                                          "event's ranked as pair_tiebreaks says)."},
+                                 "pair_tiebreaks": {"type": "array", "items": {"type": "string"}},
                                  "team_tiebreaks": {"type": "array", "items": {"type": "string"}}}},
     "Round": {"type": "object", "required": ["round", "label", "tables", "byes"],
               "properties": {"round": {"type": "integer"}, "stage": {"type": "integer"}, "label": {"type": "string"},
