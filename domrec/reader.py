@@ -1162,6 +1162,20 @@ def _wide_line(line: bytes, label: str, whole: bool = False) -> Source | None:
 _LINE_END = re.compile(rb"\r\n?|\n")
 
 
+def _line_end(buf: bytes, at: int) -> int:
+    """Where the line of ``buf`` that starts at ``at`` ends: just past its line feed, carriage
+    return and line feed, or carriage return alone; -1 where it does not end in ``buf``.  Two
+    ``find`` (C's ``memchr``, the line feed looked for only before the first carriage return): a
+    regular expression scanned these bytes a tenth as fast."""
+    cr = buf.find(b"\r", at)
+    lf = buf.find(b"\n", at, cr if cr >= 0 else len(buf))
+    if lf >= 0:
+        return lf + 1
+    if cr < 0:
+        return -1
+    return cr + 2 if buf[cr + 1:cr + 2] == b"\n" else cr + 1
+
+
 class _Lines:
     """A binary stream's lines, each ending at a line feed, a carriage return and line feed, or a
     carriage return alone (the line end of Mac OS before OS X, of some editors still): a JSON
@@ -1175,35 +1189,42 @@ class _Lines:
     the rest of the stream (a DGN text or a record on standard input is read whole)."""
 
     def __init__(self, stream: Any, held: bytes = b"") -> None:
-        self._stream, self._held = stream, held
+        # ``_held[_at:]``: the bytes read ahead, not given yet.  An offset, not a slice a line: a
+        # file of lone carriage returns is read in one piece of up to 64 MiB, and cutting each line
+        # off its front copied the rest each time (32 MB took 11 s).
+        self._stream, self._held, self._at = stream, held, 0
 
     def readline(self, _limit: int = -1) -> bytes:
-        buf, self._held = self._held, b""
-        if not buf:
-            buf = self._stream.readline(MAX_RECORD_BYTES + 1)
-            if b"\r" not in buf:  # the usual line, as read
+        buf, at = self._held, self._at
+        if at >= len(buf):
+            buf, at = self._stream.readline(MAX_RECORD_BYTES + 1), 0
+            self._held, self._at = b"", 0
+            cr = buf.find(b"\r")
+            if cr < 0 or (cr == len(buf) - 2 and buf.endswith(b"\n")):  # the usual line (LF, CRLF), as read
                 return buf
-        m = _LINE_END.search(buf)
-        if (m is None or (m.end() == len(buf) and m.group() == b"\r")) and len(buf) <= MAX_RECORD_BYTES:
+        end = _line_end(buf, at)
+        if (end < 0 or (end == len(buf) and buf.endswith(b"\r"))) and len(buf) - at <= MAX_RECORD_BYTES:
             # a line held in part, or held up to a carriage return whose line feed may come next: read on
-            buf += self._stream.readline(MAX_RECORD_BYTES + 1 - len(buf))
-            m = _LINE_END.search(buf)
-        if m is None or m.end() == len(buf):
-            return buf
-        self._held = buf[m.end():]
-        return buf[:m.end()]
+            buf = buf[at:] + self._stream.readline(MAX_RECORD_BYTES + 1 - (len(buf) - at))
+            at = 0
+            end = _line_end(buf, 0)
+        if end < 0 or end == len(buf):
+            self._held, self._at = b"", 0
+            return buf[at:] if at else buf
+        self._held, self._at = buf, end
+        return buf[at:end]
 
     def read(self, n: int = -1) -> bytes:
-        held = self._held
+        held = self._held[self._at:]
+        self._held, self._at = b"", 0
         if 0 <= n < len(held):
             self._held = held[n:]
             return held[:n]
-        self._held = b""
         return held + self._stream.read(-1 if n < 0 else n - len(held))
 
     def again(self, start: bytes) -> "_Lines":
         """These lines, ``start`` (read from them) given again first."""
-        return _Lines(self._stream, start + self._held)
+        return _Lines(self._stream, start + self._held[self._at:])
 
 
 def _split_lines(stream: Any, label: str, first: int = 1) -> Iterator[Source]:
