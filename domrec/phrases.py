@@ -166,6 +166,12 @@ PHRASES: tuple[str, ...] = (
     N_("whose move is this? write its seat first (%(seat)s %(word)s): who leads is not known yet [%(rule)s]"),
     N_("whose move is this? write its seat first (%(seat)s %(word)s): the hand is over: a move after its last tile "
        "carries its seat [%(rule)s]"),
+    # (a rule problem of a DGN text where the turn gave the seats the text left out: notation.seat_hints)
+    N_("%(problem)s (its seat is not written, so the turn gave it: write first the seat of the player who made it, "
+       "as in %(seat)s %(word)s)"),
+    N_("%(problem)s (its seat is not written: write it first, as in %(seat)s %(word)s)"),
+    N_("%(problem)s (was a seat or a pass left out? the seats of this hand's moves from %(n)s:%(n2)s on are not "
+       "written, so the turn gave them)"),
     N_("hand %(n)s waits for its first move, typed with its seat (%(seat)s …): that seat leads (or type hand %(n2)s "
        "lead SEAT first) [%(rule)s]"),
     N_("hand %(n)s is not over with the tiles this left line gives: type end to keep the hand as it stands (not "
@@ -223,6 +229,10 @@ PHRASES: tuple[str, ...] = (
     N_("'%(text)s' is not a move of %(game)s"),  # (at a table's page, where no docs are at hand)
     N_("'%(text)s' is not a move of %(game)s: it has two commas in a row; did you mean %(word)s?"),
     N_("'%(text)s' is not a move of %(game)s: it has the letter O where a zero is meant; did you mean %(word)s?"),
+    N_("'%(text)s' is not a move of %(game)s: it has the letter %(word)s where a one is meant; did you mean "
+       "%(word2)s?"),
+    N_("'%(text)s' is not a move of %(game)s: it has a bar (|) where a one is meant; did you mean %(word)s?"),
+    N_("'%(text)s' is not a move of %(game)s: it has a full stop where a comma is meant; did you mean %(word)s?"),
     N_("'%(text)s' is not a move of %(game)s: it has two commas in a row"),
     N_("'%(text)s' is not a move of %(game)s: ; separates the seats of a deal or left line, not moves; did you mean "
        "%(word)s?"),

@@ -188,10 +188,38 @@ class HandDrawn:
     counter: str | None               # the hand's last position's counter (``move 9 of 9``), in English
     running: str | None               # and its scores line
     data: dict | None                 # :func:`_hand_data`
+    #: The texts its positions hold in words (:func:`_scene_texts`), for a page in another language.
+    texts: frozenset[str] = frozenset()
 
 
-def _drawn(record: Record) -> Callable[[HandReplay], HandDrawn]:
-    """The camera's ``keep`` for the page: each hand's positions turned into its data as it ends."""
+def _scene_texts(replayed: HandReplay) -> frozenset[str]:
+    """The texts a hand's positions hold in words, which the page's script shows as they are: how
+    the hand ended, and the words of each board's scene (a Horse Race tile's "6-4: set on 4-4", what
+    it pegs, Domino Roads' dice, Broadway's face-up rows).  A text without a space is notation (a
+    tile, a seat, a road) and is left out.  The page gives each in its language (:func:`_scene_words`)."""
+    out: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, str):
+            if " " in value:
+                out.add(value)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                walk(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+
+    for position in replayed.positions:
+        walk(position.scene)
+        if position.ended:
+            out.add(position.ended)
+    return frozenset(out)
+
+
+def _drawn(record: Record, lang: str = DEFAULT) -> Callable[[HandReplay], HandDrawn]:
+    """The camera's ``keep`` for the page: each hand's positions turned into its data as it ends
+    (and, for a page in another language than English, the texts its positions hold)."""
 
     def keep(replayed: HandReplay) -> HandDrawn:
         shown = replayed.positions
@@ -201,7 +229,8 @@ def _drawn(record: Record) -> Callable[[HandReplay], HandDrawn]:
         return HandDrawn(replayed.number, replayed.end, replayed.working, replayed.scores, replayed.totals,
                          replayed.sheet, len(shown), {p.move: p.points for p in shown},
                          _counter(shown[-1].move, shown[-1].moves) if shown else None,
-                         shown[-1].header_lines()[2] if shown else None, data)
+                         shown[-1].header_lines()[2] if shown else None, data,
+                         _scene_texts(replayed) if lang != DEFAULT and data is not None else frozenset())
 
     return keep
 
@@ -415,7 +444,7 @@ def page(record: Record, source: str = "<record>", identity: str | None = None, 
     replayed at all (the setup breaks a rule) shows its problems and its moves as written.
     ``identity`` (a record's hash) is written in the page's head with :func:`edition`, so that a
     later writer can tell the page is already the one it would write.  ``lang``: the page's
-    language (domrec.i18n: its own words, the moves, the problems; the pictures stay English).
+    language (domrec.i18n: its own words, the moves, the problems, and every word of its pictures).
     ``switch``: a line of links to the page in each language (``?lang=es``), for a page served
     among others that have it (the venue's); a file written by ``explain`` has none."""
     return page_with_report(record, source, identity, lang, switch=switch)[0]
@@ -445,7 +474,7 @@ def page_with_report(record: Record, source: str = "<record>", identity: str | N
     rule, ``record`` holding the text up to it: the page steps through that, under the reader's
     verdict."""
     check_size(record, source)
-    hands, report = replay(record, source, keep=_drawn(record))
+    hands, report = replay(record, source, keep=_drawn(record, lang))
     if read is not None:
         report = read
     return render(record, hands, report, identity, lang, switch), report
@@ -455,15 +484,107 @@ def page_with_report(record: Record, source: str = "<record>", identity: str | N
 #: patterns whose ``%(name)s`` the script fills in.
 SCRIPT_PHRASES = (N_("move %(n)s of %(n2)s"), N_("move %(n)s of %(n2)s (the deal)"), N_("Scores: %(list)s"),
                   N_("Totals after the hand: %(list)s (this hand: %(list2)s)"),
-                  N_("Totals after the hand: %(list)s (this hand: nothing scored)"))
+                  N_("Totals after the hand: %(list)s (this hand: nothing scored)"), N_("hand %(n)s"))
+
+#: Every word the pictures' scripts write (frame.js, and each game's script by the game's id), as
+#: patterns they fill in with ``D.frame.say`` (a count's pattern for one and for many): the
+#: picture's title, its last move and its racks, the board's words and its notes, and each tile's
+#: title (what a screen reader and a pointer's tooltip say).  A page in another language carries
+#: frame.js's and its game's translated; an English page carries none, and the scripts write the
+#: patterns themselves, as the picture modules do.
+PICTURE_PHRASES: dict[str, tuple[str, ...]] = {
+    # frame.js: the title, the last move, the racks
+    "frame": (N_("the deal"), N_("hand over (%(end)s)"), N_("Nothing played yet"),
+        N_("Nothing played yet; %(seat)s to play"), N_("Last: %(move)s"), N_(", scoring %(n)s"),
+        N_("%(who)s, to play"), N_("%(n)s tile"), N_("%(n)s tiles"), N_("%(seat)s: a tile not shown")),
+    # competitive.js
+    "competitive": (N_("tile %(n)s of the line: %(tile)s"), N_("The line is empty: the lead is still to be made."),
+        N_("The line: %(tiles)s, open ends: %(a)s and %(b)s.")),
+    # broadway.js
+    "broadway": (N_("%(seat)s laid %(tile)s at %(cells)s, %(n)s matched"),
+        N_("%(seat)s laid %(tile)s at %(cells)s, the lead"), N_("%(label)s (penalty play)"),
+        N_("%(seat)s's %(tile)s, face up"),
+        N_("Points made in play this hand: NS %(ns)s · EW %(ew)s (built on %(tile)s)."),
+        N_("Points made in play this hand: NS %(ns)s · EW %(ew)s (built on %(tile)s; sudden death)."),
+        N_("N and S lay tiles east-west, E and W north-south."), N_("Coordinates: x along the bottom, y up the left."),
+        N_("The tableau is empty: %(seat)s leads %(tile)s."),
+        N_("The tableau is empty: the holder of %(tile)s leads it."), N_("Yellow: the last tile laid."),
+        N_("Yellow: the last tile laid; orange rings: the halves it matched."),
+        N_("Tan: penalty plays (an exposed tile laid by an opponent).")),
+    # castlerock.js
+    "castle-rock": (N_("The row: %(tiles)s, blocked end first (−1 each to every player at the end)"),
+        N_("The row is empty: the next tile placed starts it"), N_("the open end: the next tile is placed here"),
+        N_("the blocked end"), N_("the open end"), N_("place %(n)s"), N_("row, %(where)s (%(n)s of %(n2)s): %(tile)s"),
+        N_("%(seat)s captured %(n)s"), N_("%(seat)s captured %(n)s (+%(n2)s now)"),
+        N_("captured by %(seat)s: %(tile)s"), N_("captured by %(seat)s: %(tile)s (just taken)"),
+        N_("the boneyard: %(tiles)s"), N_("Boneyard: %(tiles)s to draw"), N_("Boneyard: empty"),
+        N_("%(seat)s just drew %(tile)s (now in their rack)")),
+    # horserace.js
+    "horse-race": (N_("open end %(n)s of %(tile)s: counts %(n)s"),
+        N_("%(tile)s is a spinner with a side free: it counts both halves, %(n)s"),
+        N_("a free side of the spinner %(tile)s (counted with the spinner)"),
+        N_("a free end of the spinner %(tile)s: it counts nothing until a tile is set on it"),
+        N_("Count of the open ends: %(sums)s"), N_("%(tiles)s on the table"), N_("; spinner %(tiles)s"),
+        N_("; spinners %(tiles)s"), N_("; boneyard: %(tiles)s."), N_("Discs: open ends and what they count."),
+        N_("Discs: open ends and what they count; rings: free spinner places (they add nothing)."),
+        N_("The layout is empty: the lead is still to be set."), N_("Boneyard: %(tiles)s."),
+        N_("%(words)s (the last tile set)")),
+    # roads.js
+    "domino-roads": (N_("length %(n)s"), N_("length %(n)s, blocked"), N_("length %(n)s, joined"),
+        N_("length %(n)s, joined to %(road)s"), N_("length %(n)s, blocked, joined to %(road)s"),
+        N_("road %(road)s of %(side)s: %(details)s"), N_("starter %(tile)s of %(road)s, facing %(n)s"),
+        N_("span %(n)s of %(road)s: %(tile)s"), N_("road-block %(tile)s on %(road)s"),
+        N_("%(side)s roads (%(seat)s and %(seat2)s)"), N_("%(side)s's roads"), N_("%(heading)s: %(n)s"),
+        N_("%(heading)s: none yet"),
+        N_("bridge 0-0 joining the %(n)s of span %(span)s of %(road)s to the %(n2)s of span %(span2)s of %(road2)s"),
+        N_("Piles (next top-up first)"), N_("empty"), N_("%(seat)s's pile, tile %(n)s: not known"),
+        N_("%(seat)s's pile, tile %(n)s: %(tile)s"), N_("Roads: %(list)s."), N_("%(n)s joined pair"),
+        N_("%(n)s joined pairs"), N_("%(n)s blocked")),
+}
+
+#: The texts the picture modules put in a position's scene in words (:func:`_scene_texts`), which
+#: the scripts show whole: a Horse Race tile's words and what the count pegs, Domino Roads' dice,
+#: Broadway's face-up rows.  Each is said in the page's language as a whole sentence.
+SCENE_PHRASES = (
+    N_("%(tile)s: the lead"), N_("%(tile)s: the lead, a spinner"), N_("%(tile)s: set on %(tile2)s"),
+    N_("%(tile)s: set on a side of the spinner %(tile2)s"), N_("%(tile)s: set on an end of the spinner %(tile2)s"),
+    N_("%(tile)s: set on %(tile2)s, set apart for room (the dashed line)"),
+    N_("%(tile)s: set on a side of the spinner %(tile2)s, set apart for room (the dashed line)"),
+    N_("%(tile)s: set on an end of the spinner %(tile2)s, set apart for room (the dashed line)"),
+    N_("pegs %(n)s: one point per five"), N_("pegs %(n)s: the full count, in celko"),
+    N_("no score: not a multiple of five"), N_("no score: nothing is open to count"), N_("no score"),
+    N_("No dice rolled yet: %(seat)s rolls first."), N_("No dice rolled yet."),
+    N_("Last toss: total %(n)s. Hand over: %(seat)s went out."), N_("Last toss: total %(n)s, used. %(seat)s rolls next."),
+    N_("Unused toss: total %(n)s. %(seat)s may reuse it or roll again."),
+    N_("Turn %(n)s: %(seat)s has the dice, total %(n2)s; %(seat2)s playing."),
+    N_("Turn %(n)s: %(seat)s reused the toss, total %(n2)s; %(seat2)s playing."),
+    N_("%(seat)s holds face up (exposed):"), N_("%(seat)s exposed, for %(seat2)s or %(seat3)s to lay:"),
+)
 
 
-def _script_words(lang: str) -> dict[str, str]:
-    """The script's sentences in ``lang`` (none in English: the script's own are used)."""
+def _script_words(lang: str, game: str | None = None) -> dict[str, str]:
+    """The script's sentences in ``lang``, those of ``game``'s pictures with them (none in English:
+    the script's own are used)."""
     if lang == DEFAULT:
         return {}
     gettext = translations(lang).gettext
-    return {pattern: gettext(pattern) for pattern in SCRIPT_PHRASES}
+    return {pattern: gettext(pattern)
+            for pattern in SCRIPT_PHRASES + PICTURE_PHRASES["frame"] + PICTURE_PHRASES.get(game or "", ())}
+
+
+def _scene_words(hands: list[HandDrawn], lang: str) -> dict[str, str]:
+    """The texts the hands' positions hold in words (:attr:`HandDrawn.texts`) in ``lang``, each whole
+    (the script looks each up as it is: ``D.frame.word``): how a hand ended as the page's heading
+    says it, a scene's words by :data:`SCENE_PHRASES`.  Those no pattern matches are left out (shown
+    as they are)."""
+    out: dict[str, str] = {}
+    for text in sorted(set().union(*(h.texts for h in hands))) if hands else ():
+        said = phrases.translate(text, lang, SCENE_PHRASES)
+        if said == text:
+            said = _said(text, lang)
+        if said != text:
+            out[text] = said
+    return out
 
 
 def _identity(identity: str, lang: str = DEFAULT) -> str:
@@ -501,9 +622,11 @@ _BEFORE_PATTERN = set("(,=:[!&|?{};+-*%<>~^")
 def _shortened(script: str) -> str:
     """The script without its comments and the spaces it does not need (a third of its size, on
     every page; the files keep them).  Strings and regular expressions are copied as they are;
-    a space stays only between two words (``var x``) or two like signs (``a + +b``), and every
-    line break stays, so no statement is ever joined to the next.  The files hold no template
-    literal and no ``/`` after a word but a division (checked by the browser tests, which run it)."""
+    a space stays only between two words (``var x``) or two like signs (``a + +b``), and a line
+    break stays unless it follows ``;``, ``{`` or ``,`` (where no statement can end, so joining
+    the lines never joins two statements: a line ending otherwise keeps its break, whatever
+    JavaScript's semicolon insertion would make of it).  The files hold no template literal and no
+    ``/`` after a word but a division (checked by the browser tests, which run it)."""
     out: list[str] = []
     last = ""        # the last character written
     word = ""        # the word being written, to tell ``return /x/`` from a division
@@ -540,7 +663,7 @@ def _shortened(script: str) -> str:
             i = j
             word = word if last in _WORD else ""
         elif c == "\n":
-            if last not in ("", "\n"):
+            if last not in ("", "\n", ";", "{", ","):  # (a page's bytes: a break after these says nothing)
                 out.append("\n")
                 last = "\n"
             i, word = i + 1, ""
@@ -586,7 +709,7 @@ def render(record: Record, hands: list[HandDrawn], report: Report, identity: str
     event_name = (record.event or {}).get("name") or (record.event or {}).get("event")
     keys, played = _aliased([h.data for h in hand_views if h.data is not None])
     data = {"game": record.game, "title": title, "names": [[p.seat, plain_direction(p.name)] for p in record.players],
-            "keys": keys, "hands": played, "say": _script_words(lang)}
+            "keys": keys, "hands": played, "say": {**_script_words(lang, record.game), **_scene_words(hands, lang)}}
     return _environment(lang).get_template("replay.html.j2").render(
         script=_script(record.game), data=_json(data),
         mark=Markup(REPLAY_MARK), identity=_identity(identity, lang) if identity else None, title=title,

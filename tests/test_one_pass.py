@@ -371,10 +371,18 @@ def _docs_example(game: str) -> str:
     return found[-1]
 
 
+#: What the reader adds where the seats before the move were left out (notation.seat_hints).
+_LEFT_OUT = ("(was a seat or a pass left out? the seats of this hand's moves from {} on are not written, so the "
+             "turn gave them)")
+
+
 @pytest.mark.parametrize(("game", "word", "says"), [
-    ("competitive", "3-3", "the hand is already over: N went out [competitive: end of hand]"),
-    ("broadway", "4-4@9,9", "the hand is already over: every tile has been played [broadway: end of hand]"),
-    ("horse-race", "4-1", "the hand is already over: P1 dominoed [horse-race: hand end]"),
+    ("competitive", "3-3", f"the hand is already over: N went out {_LEFT_OUT.format('8:1')} "
+                           "[competitive: end of hand]"),
+    ("broadway", "4-4@9,9", f"the hand is already over: every tile has been played {_LEFT_OUT.format('11:19')} "
+                            "[broadway: end of hand]"),
+    ("horse-race", "4-1", f"the hand is already over: P1 dominoed {_LEFT_OUT.format('7:8')} "
+                          "[horse-race: hand end]"),
     # (Castle Rock's refusals name the seat, which is not typed: the reader says it without one)
     ("castle-rock", "4-4", "the hand is already over: nobody may make this move [castle-rock: hand end]"),
     ("domino-roads", "3-3@NS1", "the hand is already over: E played the last tile of their stock, so no move "

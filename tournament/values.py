@@ -146,9 +146,9 @@ class Result:
         return forfeit_players(self.note) if self.kind == "forfeit" else ()
 
 
-#: A result entered from a record of hand scores only (a score sheet, the venue's *Scores only*):
-#: checked hand by hand as the rules allow, but no play to verify, so the public reads "scores only",
-#: never "verified record".
+#: A result entered from a record of hand scores only (a score sheet, the venue's *Scores only*), or
+#: with any hand typed by its score alone: checked hand by hand as the rules allow, but that play not
+#: replayed, so the public reads "scores only", never "verified record" (as ``domrec validate`` says).
 SCORES_ONLY_NOTE = "scores only"
 #: A forfeit's note: these words, then the sides that did not play ("did not play: NS").
 FORFEIT_NOTE = "did not play: "

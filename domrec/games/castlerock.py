@@ -142,11 +142,12 @@ class CastleRockHand:
 
     __slots__ = ("seats", "hands", "row", "captured", "boneyard", "_bone_at", "bone_left", "unseen",
                  "set_name", "set_tiles", "to_move", "_turn", "phase", "_over", "_driven", "leader",
-                 "dealer", "_next", "_before", "_empty", "standing")
+                 "dealer", "_next", "_before", "_empty", "standing", "faces")
 
     #: What :meth:`position_key` leaves out: the match (a hand without its deal names who led,
-    #: the one thing it changes there) and the seat maps the hand never changes.
-    position_skip = frozenset({"match", "_next", "_before"})
+    #: the one thing it changes there), the seat maps the hand never changes, and how the row's
+    #: tiles lie (shown, never read by a rule).
+    position_skip = frozenset({"match", "_next", "_before", "faces"})
 
     #: What decides the rest of the hand (the DGN reader reads a hand's equal positions once).
     position_key = base.key_with_leader
@@ -164,6 +165,10 @@ class CastleRockHand:
         self.seats = seats
         self.hands = hands
         self.row = row
+        #: How each tile of the row lies, as its deal or its placement wrote it (``1-6`` where the
+        #: tile is ``6-1``): the rules never turn a tile, so the row is shown as it was laid
+        #: (:meth:`render`, the hand's working); a tile not here lies as it is written (``6-1``).
+        self.faces: dict[Tile, str] = {}
         self.captured: dict[str, list[Tile]] = {s: [] for s in seats}
         #: The draw order when the deal gives it (else draws name their tiles).
         self.boneyard = boneyard
@@ -254,6 +259,7 @@ class CastleRockHand:
             except ValueError:
                 self._take_unlisted(seat, t, move.play, hand)
             self.row.append(t)
+            self.faces[t] = move.play
             self.phase = _CAPTURE
             if not hand:
                 self._empty += 1
@@ -553,7 +559,7 @@ class CastleRockHand:
 
         def working() -> list[str]:
             # Built only when shown (explain): validation never pays for the wording.
-            lines = [f"row left: {left} tile{'s' if left != 1 else ''} ({_row_text(self.row)}), "
+            lines = [f"row left: {left} tile{'s' if left != 1 else ''} ({_row_text(self.row, self.faces)}), "
                      f"-1 each for every player"]
             lines.extend(f"{s}: captured {len(captured[s])} - {left} = {scores[s]}" for s in self.seats)
             return lines
@@ -573,7 +579,7 @@ class CastleRockHand:
 
     def render(self) -> list[str]:
         caught = ", ".join(f"{s} {len(self.captured[s])}" for s in self.seats)
-        return [f"row (blocked end first, open end last): {_row_text(self.row)}",
+        return [f"row (blocked end first, open end last): {_row_text(self.row, self.faces)}",
                 f"captured: {caught}; boneyard: {self.bone_left}"]
 
     def deal_notes(self) -> list[str]:
@@ -590,8 +596,10 @@ class CastleRockHand:
         return len(self.hands[seat])
 
 
-def _row_text(row: Sequence[Tile]) -> str:
-    return "".join(f"[{t}]" for t in row) or "(empty)"
+def _row_text(row: Sequence[Tile], faces: dict[Tile, str] | None = None) -> str:
+    """The row's tiles as they lie (``faces``: :attr:`CastleRockHand.faces`)."""
+    faces = faces or {}
+    return "".join(f"[{faces.get(t, t)}]" for t in row) or "(empty)"
 
 
 def _ordered(tiles: set[Tile]) -> list[Tile]:
@@ -873,6 +881,7 @@ class CastleRockMatch:
             self.last_leader = leader
             state = CastleRockHand(seats, dealt, row, order, self.rest, set(), self.set_name, self.set_tiles,
                                    leader, self.clockwise, self.counter)
+            state.faces.update(zip(row, deal.row))
             state.standing = dict(self.totals)
             return state
         set_tiles, set_name = self.set_tiles, self.set_name
@@ -907,6 +916,7 @@ class CastleRockMatch:
         state = CastleRockHand(seats, {s: list(dealt[s]) for s in seats}, list(row), order, rest,
                                set(set_tiles) - seen if order is None else set(), set_name, set_tiles, leader,
                                self.clockwise, self.counter)
+        state.faces.update(zip(row, deal.row))
         state.standing = dict(self.totals)
         return state
 
@@ -960,6 +970,7 @@ class CastleRockMatch:
         # The tiles a player may place from the deal: with a boneyard order, exactly the dealt ones.
         unseen = set(self.set_tiles).difference(row, order or ())
         state = CastleRockOpenHand(self, list(row), order, rest, unseen, leader)
+        state.faces.update(zip(row, deal.row))
         state.standing = dict(self.totals)
         return state
 

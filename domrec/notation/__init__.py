@@ -45,6 +45,8 @@ through this package):
   rule, the limit); the tiles still checked after a broken rule;
 * :mod:`~domrec.notation.loading` -- :func:`read_games` and :func:`loads`: each
   game read, loaded, validated, its problems placed;
+* :mod:`~domrec.notation.seat_hints` -- where a seat was left out, a rule problem's
+  likely slip named (a seat to write, the moves whose seats the turn gave);
 * :mod:`~domrec.notation.writer` -- :func:`dumps`, the canonical writer;
 * :mod:`~domrec.notation.typed` -- :func:`dumps_typed`, the short form people type;
 * :mod:`~domrec.notation.pieces` -- a move word, a hand line, a header, read

@@ -20,6 +20,7 @@ from domrec import games
 from domrec.errors import InputError, RuleViolation
 from domrec.notation.positions import _Positions
 from domrec.notation.reading import _numbers_read, _Reader
+from domrec.notation.seat_hints import with_seat_hints
 from domrec.notation.straight import read as read_straight
 from domrec.notation.through_game import _as_written, _needs_game, _through_game
 from domrec.notation.tokens import NotationError, decode, split_games
@@ -50,8 +51,8 @@ def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
         game = r.doc.get("game")
         # (header lines that could not be read are kept before the one that stops the game)
         report = _located(source, e, game if isinstance(game, str) else None)
-        return DgnGame(None, attrs.evolve(report, problems=tuple(map(_notation_problem, r.errors)) + report.problems),
-                       first_line)
+        said = _in_line_order(tuple(map(_notation_problem, r.errors)) + report.problems)
+        return DgnGame(None, attrs.evolve(report, problems=said), first_line)
     except InputError as e:
         return DgnGame(None, unusable(source, e), first_line)
     try:
@@ -62,7 +63,9 @@ def _read_chunk(text: str, first_line: int, source: str) -> DgnGame:
         e = InputError(unknown_game(str(r.doc["game"])), "/game")
         return DgnGame(None, _with_position(unusable(source, e, r.doc["game"]), r.pos), first_line)
     game = _finish(r, source, first_line)
-    return attrs.evolve(game, report=_in_text_order(game.report))
+    # (the seats the text left out are known here, in the text as read: docs/notation.md)
+    report = with_seat_hints(game.report, r.hands, r.seats, r.src, game.record)
+    return attrs.evolve(game, report=_in_text_order(report))
 
 
 def _in_text_order(report: Report) -> Report:
@@ -78,7 +81,7 @@ def _in_text_order(report: Report) -> Report:
     problems = report.problems
     if len(problems) < 2:
         return report
-    said = tuple(p for p in problems if p.kind == "input")
+    said = _in_line_order(tuple(p for p in problems if p.kind == "input"))
     rules = [p for p in problems if p.kind != "input"]
 
     def key(p: Problem) -> tuple:
@@ -88,6 +91,16 @@ def _in_text_order(report: Report) -> Report:
 
     ordered = said + tuple(sorted(rules, key=key))
     return report if ordered == problems else attrs.evolve(report, problems=ordered)
+
+
+def _in_line_order(said: tuple[Problem, ...]) -> tuple[Problem, ...]:
+    """Notation errors in the order of the text's lines: the reader finds some of them only once
+    the header is read (an unknown tag, said after a line of the header below it that is not a
+    tag), and docs/notation.md lists them as the text has them.  Within a line they stay as
+    found: the one that stopped the line (a comment left open at 14:3) comes before what it
+    caused to its left (``seat W is not followed by a move`` at 14:1).  One with no place comes
+    after the placed ones, as found."""
+    return tuple(sorted(said, key=lambda p: (p.line is None, p.line or 0)))
 
 
 def _finish(r: _Reader, source: str, first_line: int) -> DgnGame:

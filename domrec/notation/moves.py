@@ -29,6 +29,9 @@ from domrec.notation.tokens import (
 _COMMA_KEYS = frozenset(("at", "capture"))
 #: The letter O (either case) standing where a tile's number would: a zero typed as a letter.
 _LETTER_O = re.compile(r"(?<![A-Za-z])[Oo](?![A-Za-z])")
+#: The letters l and I, or a bar, standing where a tile's number would: a one typed as what is drawn
+#: like it (``4-l``).  A letter next to another letter is a word (a seat, a road's name), left alone.
+_LIKE_ONE = re.compile(r"(?<![A-Za-z])[lI|](?![A-Za-z])")
 
 #: (game, word) -> (move data, out of turn by nature): archives repeat the same words.
 _MOVE_CACHE: dict[tuple[str, str], tuple[dict, bool]] = {}
@@ -74,8 +77,8 @@ class _MoveReader:
                         offset += len(piece) + 1
                         i = j
                         break
-                else:
-                    raise self._not_a_move(parts[i], offset)
+                else:  # (a slip in a word whose commas are its own, 1-6@-l,-1, is said of the whole word)
+                    raise self._slip(word, at) or self._not_a_move(parts[i], offset)
             return out
         raise self._not_a_move(word, at)
 
@@ -106,18 +109,42 @@ class _MoveReader:
         if zero is not None:
             return self.src.error(zero, at)
         alike = look_alike(word, lambda plain: plain in self.seats or _MOVE.match(plain) is not None)
-        if alike is None and _LETTER_O.search(word):  # (the letter O typed for a zero: 6-O)
+        slip = self._slip(word, at) if alike is None else None
+        return slip or self.src.error(alike or f"{shown(word)!r} is not a move of {self.doc['game']} (see "
+                                               f"docs/notation.md)", at)
+
+    def _slip(self, word: str, at: int) -> NotationError | None:
+        """The refusal of a word that one kind of slip keeps from being one move, with the move
+        meant: a letter for a digit (``6-O``, ``4-l``), a full stop for a comma (``4-4@0.-5``);
+        ``None`` when mending it makes no move."""
+        if _LETTER_O.search(word):  # (the letter O typed for a zero: 6-O)
             meant = _LETTER_O.sub("0", word)
-            m = _MOVE.match(meant)
-            try:
-                move = self._move(m, meant, at) if m is not None and m.end() == len(meant) else None
-            except NotationError:
-                move = None
-            if move is not None:
+            if self._reads(meant, at):
                 return self.src.error(f"{shown(word)!r} is not a move of {self.doc['game']}: it has the letter O where "
                                       f"a zero is meant; did you mean {shown(meant)}?", at)
-        return self.src.error(alike or f"{shown(word)!r} is not a move of {self.doc['game']} (see docs/notation.md)",
-                              at)
+        if _LIKE_ONE.search(word):  # (a letter l or I, or a bar, typed for a one: 4-l)
+            meant = _LIKE_ONE.sub("1", word)
+            if self._reads(meant, at):
+                typed = _LIKE_ONE.search(word).group(0)
+                what = "a bar (|)" if typed == "|" else f"the letter {typed}"
+                return self.src.error(f"{shown(word)!r} is not a move of {self.doc['game']}: it has {what} where "
+                                      f"a one is meant; did you mean {shown(meant)}?", at)
+        if "." in word.rstrip("."):  # (a full stop typed for a cell's comma: 4-4@0.-5)
+            meant = word.replace(".", ",")
+            move = self._reads(meant, at)
+            if move is not None and _COMMA_KEYS & move.data.keys():
+                return self.src.error(f"{shown(word)!r} is not a move of {self.doc['game']}: it has a full stop where "
+                                      f"a comma is meant; did you mean {shown(meant)}?", at)
+        return None
+
+    def _reads(self, meant: str, at: int) -> _MoveTok | None:
+        """The one move ``meant`` (a refused word with its slip mended) reads as, or ``None``: a
+        refusal offers it ("did you mean …?") only then."""
+        m = _MOVE.match(meant)
+        try:
+            return self._move(m, meant, at) if m is not None and m.end() == len(meant) else None
+        except NotationError:
+            return None
 
     def _move(self, m: re.Match, word: str, at: int) -> _MoveTok | None:
         game = self.doc["game"]

@@ -33,9 +33,10 @@ general reading's verdict says when the legal readings all give the same scores:
 then gives the same record and the same note (:func:`~domrec.notation.readings.chosen_note`).
 Where they give different scores and no ``end`` line claims any, the general reading stops at
 the first legal reading with other scores than the first's and names the options at the move
-where the readings it read part: the graph gives both (:class:`Parting`, :func:`_parting`;
-the positions after that one are not closed), and the general reading only plays that reading
-and words the problem (:meth:`~domrec.notation.readings.HandReading.run_parted`).
+where the first legal reading and that one part, and each one's scores: the graph gives them
+(:class:`Parting`, :func:`_parting`; the positions after that one are not closed), and the
+general reading only plays that reading and words the problem
+(:meth:`~domrec.notation.readings.HandReading.run_parted`).
 Where the ``end`` line claims the hand's scores and the engine tells the least the hand can
 still give each side (``least_scores``), a position past the claim is dropped as the general
 reading drops it (:func:`~domrec.notation.readings.past_claim`).
@@ -89,7 +90,7 @@ class _Position:
     earliest reading that reached it, that reading's choices, how many readings reach it
     (``count``) and the positions they came from (``came``: (position, choice or ``None``))."""
 
-    __slots__ = ("state", "moves", "path", "count", "came", "went", "legal", "end", "totals", "first")
+    __slots__ = ("state", "moves", "path", "count", "came", "went", "legal", "end", "totals")
 
     def __init__(self, state: Any, moves: list, path: tuple, count: int, came: list) -> None:
         self.state = state
@@ -102,11 +103,9 @@ class _Position:
         #: Legal readings from here to the hand's close (worked out backwards at the end).
         self.legal = 0
         #: Whether the readings reach it at the hand's end, and its totals closed there (see
-        #: :func:`_shut`); the totals of the first legal reading from here (:func:`_first`):
-        #: each worked out when asked.
+        #: :func:`_shut`), worked out when asked.
         self.end = False
         self.totals: Any = _UNKNOWN
-        self.first: Any = _UNKNOWN
 
 
 class Chosen:
@@ -126,15 +125,15 @@ class Parting:
     ``end`` line claims any: what the general reading says and where it stops.
 
     The general reading walks the readings in the fixed order and stops at the first legal one
-    whose scores are not the first legal one's; its problem names the first typed move where
-    the legal readings walked so far choose differently, and for each of their options there
-    (in the order they were tried) the totals of the first reading that made it.  That is
-    ``at`` and ``told``; ``path``: the choices of the reading it stopped at, whose moves and
-    close the Game then holds (the record up to that problem is taken from it)."""
+    whose scores are not the first legal one's; its problem names the typed moves where those
+    two readings choose differently, and each one's scores.  ``path``: the choices of the
+    reading it stopped at, whose moves and close the Game then holds (the record up to that
+    problem is taken from it); ``first``: the first legal reading's choices; ``totals``: the
+    totals of the first legal reading, then of the one it stopped at."""
 
     path: tuple[tuple[int, Option], ...]
-    at: int
-    told: tuple[tuple[Option, dict[str, int]], ...]
+    first: tuple[tuple[int, Option], ...]
+    totals: tuple[dict[str, int], dict[str, int]]
 
 
 def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callable[[int, str | None, str | None], Any],
@@ -259,7 +258,7 @@ def read_choices(typed: Any, start: int, state: Any, moves: list, build: Callabl
         if totals is None:
             continue
         if claimed is None and ends and totals != ends[0][1]:
-            return _parting(root, ends[0][0], p, close)
+            return _parting(ends[0][0], p, close)
         ends.append((p, totals))
     if not ends:
         raise Unsure("no reading is legal")
@@ -428,36 +427,11 @@ def _shut(p: _Position, close: Callable[[Any, list], dict[str, int] | None]) -> 
     return p.totals
 
 
-def _first(p: _Position, close: Callable) -> dict[str, int] | None:
-    """The totals of the first legal reading from ``p`` on, in the readings' order (``None``: none
-    is legal), closing only the positions that reading and those before it end at."""
-    if p.first is _UNKNOWN:
-        if p.end:
-            p.first = _shut(p, close)
-        else:
-            p.first = next((found for _, after in p.went if (found := _first(after, close)) is not None), None)
-    return p.first
-
-
-def _parting(root: _Position, one: _Position, other: _Position, close: Callable) -> Parting:
+def _parting(one: _Position, other: _Position, close: Callable) -> Parting:
     """Where the general reading stops when the legal readings give different scores
     (:class:`Parting`), found on the graph.  ``one``: the position the first legal reading (R1)
     ends at; ``other``: the first position, in the order of the earliest reading to reach each,
     that closes legal with other scores.  The earliest reading to reach it (Rk) is the first
-    legal reading with other scores: one reaching a later position comes after it.  Every
-    reading the general reading reads before it stops lies between R1 and Rk, so all go through
-    the position where R1 and Rk part, and choose there among its ways on from R1's to Rk's:
-    the options it names, each with the totals of the first legal reading that takes it (all
-    closed already: each such reading comes before Rk)."""
-    first, last = one.path, other.path
-    at = next(k for k in range(min(len(first), len(last))) if first[k] != last[k])
-    p = root  # (along R1 to the position where it makes its choice number ``at``)
-    for k in range(at + 1):
-        while len(p.went) == 1 and p.went[0][0] is None:
-            p = p.went[0][1]
-        if k < at:
-            p = next(after for choice, after in p.went if choice == first[k])
-    ways = [choice for choice, _ in p.went]
-    told = tuple((choice[1], found) for choice, after in p.went[ways.index(first[at]):ways.index(last[at]) + 1]
-                 if (found := _first(after, close)) is not None)
-    return Parting(last, last[at][0], told)
+    legal reading with other scores: one reaching a later position comes after it.  Both are
+    closed already."""
+    return Parting(other.path, one.path, (_shut(one, close), _shut(other, close)))

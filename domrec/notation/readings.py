@@ -160,6 +160,8 @@ class HandReading:
         #: Whether a reading was dropped so (then a walk that finds none giving the claimed
         #: scores is made again with every reading: :meth:`run`).
         self._dropped = False
+        #: The ``end`` line claims scores no legal reading gives (said with readings that part).
+        self.unmet = False
         self._fresh()
 
     def _fresh(self) -> None:
@@ -219,6 +221,7 @@ class HandReading:
         legal = self.readings
         if self.claimed_scores:
             claimed = [r for r in legal if self._claimed(r[1])]
+            self.unmet = not claimed
             legal = claimed or legal
         if not legal:
             return self._failed()
@@ -244,20 +247,20 @@ class HandReading:
         assert self.readings, "the chosen reading was legal when tried"
         return Outcome(note=self._chosen_note(legal, path))
 
-    def run_parted(self, path: tuple[tuple[int, Option], ...], at: int,
-                   told: tuple[tuple[Option, dict[str, int]], ...]) -> Outcome:
+    def run_parted(self, path: tuple[tuple[int, Option], ...], first: tuple[tuple[int, Option], ...],
+                   totals: tuple[dict[str, int], dict[str, int]]) -> Outcome:
         """What :meth:`run` gives where the hand's legal readings give different scores, no
         ``end`` line claiming any, as the set of positions found it
         (:class:`~domrec.notation.position_set.Parting`): :meth:`run` stops after reading
-        ``path``, the first legal reading with scores other than the first's, the Game left as
-        that reading closed the hand; its problem names typed move ``at`` and, for each option
-        there, the totals of the first reading that made it (``told``).  So only that reading is
-        played (as :meth:`run` replays its chosen one), and the problem worded as :meth:`run`
-        words it."""
+        ``path``, the first legal reading with scores other than the first legal reading's
+        (``first``), the Game left as that reading closed the hand; its problem names the
+        choices where the two part, with their totals (``totals``: the first's, then this one's).
+        So only that reading is played (as :meth:`run` replays its chosen one), and the problem
+        worded as :meth:`run` words it."""
         self.forced = dict(path)
         self._walk(0, ())
         assert self.readings, "the reading the set of positions stops at is legal"
-        return Outcome(problem=self._parting([(((at, opt),), totals) for opt, totals in told]))
+        return Outcome(problem=self._parting([(first, totals[0]), (path, totals[1])]))
 
     def _walk(self, j: int, path: tuple[tuple[int, Option], ...]) -> None:
         g, hand = self.g, self.hand
@@ -644,15 +647,6 @@ class HandReading:
     def _hand_scores(self, totals: dict[str, int]) -> dict[str, int]:
         return {side: n - self.before.get(side, 0) for side, n in totals.items()}
 
-    def _first_parting(self, legal: list) -> int:
-        """The first typed move where the given readings choose differently."""
-        firsts: dict[int, set[Option]] = {}
-        for path, _ in legal:
-            for j, opt in path:
-                firsts.setdefault(j, set()).add(opt)
-        parted = [j for j, opts in firsts.items() if len(opts) > 1]
-        return min(parted) if parted else min(firsts)
-
     def _words(self, j: int, opt: Option) -> str:
         return choice_words(self._word(j), self.hand.moves[j], opt)
 
@@ -668,25 +662,39 @@ class HandReading:
                             line=line, column=col)
 
     def _parting(self, legal: list) -> Problem:
-        j = self._first_parting(legal)
-        opts = []
-        results = []
-        for path, scores in legal:
-            opt = dict(path).get(j)
-            if opt is not None and opt not in opts:
-                opts.append(opt)
-                results.append(self._hand_scores(scores))
+        """The problem of a hand whose legal readings give different scores: the first legal
+        reading (R1) and the first with other scores (Rk, where the walk stopped), each told by
+        the choices where the two part and the scores it gives, placed at the first of those
+        choices.  (Each option of that first choice was told with the scores of the first
+        reading to make it: where the scores turn on a later choice, both options were told the
+        same scores, and writing either left the question open.)"""
+        one = legal[0]
+        other = next((r for r in legal[1:] if _key(r[1]) != _key(one[1])), legal[-1])
+        mine, theirs = dict(one[0]), dict(other[0])
+        parted = sorted(j for j in mine.keys() | theirs.keys() if mine.get(j) != theirs.get(j))
+        j = parted[0] if parted else min(mine.keys() | theirs.keys())
+        opts = [o for o in dict.fromkeys((mine.get(j), theirs.get(j))) if o is not None]
         line, col = self.where(self.move_tok(j, None).pos)
-        told = "; ".join(f"{self._words(j, o)} gives {_scores_text(s)}" for o, s in zip(opts, results))
+
+        def way(choices: dict) -> str:
+            return ", ".join(self._words(k, choices[k]) for k in parted if k in choices) or \
+                self._words(j, choices[j])
+
+        told = "; ".join(f"{way(c)} gives {_scores_text(self._hand_scores(s))}" for c, s in ((mine, one[1]),
+                                                                                           (theirs, other[1])))
         word = self._word(j)
         if opts and opts[0].on is not None:
             what = f"{word} at {line}:{col} fits more than one open tile"
-            ask = "write which it went on"
+            ask = "write which it went on" if len(parted) < 2 else "write which each went on"
         else:
             what = f"{word} at {line}:{col} may be {' or '.join(str(o.seat) + chr(39) + 's' for o in opts)}"
-            ask = "write its seat"
+            ask = "write its seat" if len(parted) < 2 else "write each one's seat or end"
+        unmet = ""
+        if self.unmet and self.claimed_scores:
+            unmet = (f"; no reading gives the scores its end line claims "
+                     f"({_scores_text(self.claimed_scores)}): check them too")
         return self._problem_at(j, f"{what}, and {PARTED} ({told}): {ask} "
-                                   f"({' or '.join(self._words(j, o) for o in opts)})")
+                                   f"({' or '.join(self._words(j, o) for o in opts)}){unmet}")
 
     def _ask(self, why: str) -> Problem:
         j = self.root[1] if self.root is not None else 0

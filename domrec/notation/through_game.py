@@ -295,6 +295,13 @@ def _through_game(r: _Reader, read_before: Any = None) -> tuple[dict[str, Any], 
             g.forget_hand()
         if hand is r.hands[-1] or blocked is not None:
             continue
+        if g.hand_number == n:
+            # The broken hand closed on the Game, as the reading the verdict stopped at closed it
+            # (readings with different scores): taken back, so that it is counted once, by the
+            # scores its end line claims, as said.  (Counted by both, a Horse Race sheet's wrong
+            # claim of 51 for 15 made the next hand "the game is over (E 69)".)
+            g.reopen()
+            g.forget_hand()
         scores = hand.end.get("scores") if hand.end is not None and not hand.end_unread else None
         if not scores:
             why = ("its end line could not be read" if hand.end_unread else
@@ -407,7 +414,7 @@ def _read_hand(g: Any, r: _Reader, hand: _HandText, reading: _HandText, hp: str,
 
     search.insert_passes = passes
     if parting is not None:
-        return search, search.run_parted(parting.path, parting.at, parting.told)
+        return search, search.run_parted(parting.path, parting.first, parting.totals)
     return search, search.run()
 
 

@@ -52,9 +52,11 @@
     var css = [["last", last], ["penalty", penalty]].filter(function (w) { return w[1]; })
       .map(function (w) { return w[0]; }).join(" ");
     var fill = last ? T.LAST : penalty ? T.MARKED : T.FACE;
-    var how = matches ? ", " + matches + " matched" : ", the lead";
-    var label = seat + " laid " + firstPips + "-" + secondPips + " at (" + fx + "," + fy + ")-(" + sx + "," + sy + ")" +
-      how + (penalty ? " (penalty play)" : "");
+    var said = {seat: seat, tile: firstPips + "-" + secondPips, cells: "(" + fx + "," + fy + ")-(" + sx + "," + sy + ")",
+                n: matches};
+    var label = matches ? D.frame.say("%(seat)s laid %(tile)s at %(cells)s, %(n)s matched", said)
+      : D.frame.say("%(seat)s laid %(tile)s at %(cells)s, the lead", said);
+    if (penalty) { label = D.frame.say("%(label)s (penalty play)", {label: label}); }
     var node = T.tile(group, v1, v2, xy[0], xy[1], UNIT, {vertical: !horizontal, fill: fill, css: css, label: label});
     node.setAttribute("data-seat", seat);
     node.setAttribute("data-cells", fx + "," + fy + " " + sx + "," + sy);
@@ -64,7 +66,7 @@
     if (!rows.length) { return [0, 0]; }
     var width = 0, y = top;
     rows.forEach(function (r) {
-      var seat = r[0], words = r[1], tiles = r[2], kind = r[3], x = 0;
+      var seat = r[0], words = D.frame.word(r[1]), tiles = r[2], kind = r[3], x = 0;
       var row = D.sub(group, "g", [["class", "exposed " + kind], ["data-seat", seat]]);
       if (beside) {
         D.text(row, 0, y + SHOWN_TILE * 0.5 + 5, words, [["font-size", D.legible(12, scale)], ["fill", LABEL]]);
@@ -75,7 +77,8 @@
         y += size + 5;
       }
       tiles.forEach(function (t) {
-        T.tile(row, t[0], t[1], x, y, SHOWN_TILE, {label: seat + "'s " + t[0] + "-" + t[1] + ", face up"});
+        T.tile(row, t[0], t[1], x, y, SHOWN_TILE, {label: D.frame.say("%(seat)s's %(tile)s, face up",
+                                                                        {seat: seat, tile: t[0] + "-" + t[1]})});
         x += 2 * SHOWN_TILE + 4;
       });
       width = Math.max(width, x);
@@ -85,17 +88,19 @@
   }
 
   function points(scene) {
-    return "Points made in play this hand: NS " + scene.points.NS + " · EW " + scene.points.EW +
-      " (built on " + scene.lead + (scene.sudden ? "; sudden death" : "") + ").";
+    var said = {ns: scene.points.NS, ew: scene.points.EW, tile: scene.lead};
+    return D.frame.say(scene.sudden ? "Points made in play this hand: NS %(ns)s · EW %(ew)s (built on %(tile)s; sudden death)."
+                                    : "Points made in play this hand: NS %(ns)s · EW %(ew)s (built on %(tile)s).", said);
   }
 
   D.games.broadway = D.forRoom(function (scene, room, scale) {
     var group = D.element("g", [["class", "tableau-board"]]);
-    var notes = [points(scene), AXES + ".", COORDINATES];
+    var notes = [points(scene), D.frame.say(AXES + "."), D.frame.say(COORDINATES)];
     var placements = scene.tiles, size;
     if (!placements.length) {
-      var who = scene.leader ? scene.leader + " leads " + scene.lead : "the holder of " + scene.lead + " leads it";
-      D.text(group, 0, 18, "The tableau is empty: " + who + ".", [["font-size", D.legible(14, scale)], ["fill", "#fff"],
+      var empty = scene.leader ? D.frame.say("The tableau is empty: %(seat)s leads %(tile)s.", {seat: scene.leader, tile: scene.lead})
+        : D.frame.say("The tableau is empty: the holder of %(tile)s leads it.", {tile: scene.lead});
+      D.text(group, 0, 18, empty, [["font-size", D.legible(14, scale)], ["fill", "#fff"],
              ["class", "empty"]]);
       size = shown(group, scene.shown, 28 + 6, scale, room === null);
       return {element: group, width: Math.max(320, size[0]), height: 28 + (size[1] ? size[1] + 6 : 0), notes: notes};
@@ -118,9 +123,10 @@
     });
     var gridW = GUTTER + (x1 - x0 + 1) * UNIT, gridH = (y1 - y0 + 1) * UNIT + AXIS_ROW;
     size = shown(group, scene.shown, gridH + 6, scale, room === null);
-    notes.splice(1, 0, "Yellow: the last tile laid" + (scene.matched.length ? "; orange rings: the halves it matched." : "."));
+    notes.splice(1, 0, D.frame.say(scene.matched.length ? "Yellow: the last tile laid; orange rings: the halves it matched."
+                                                          : "Yellow: the last tile laid."));
     if (placements.some(function (p) { return p[8]; })) {
-      notes.splice(2, 0, "Tan: penalty plays (an exposed tile laid by an opponent).");
+      notes.splice(2, 0, D.frame.say("Tan: penalty plays (an exposed tile laid by an opponent)."));
     }
     return {element: group, width: Math.max(gridW, size[0]), height: gridH + (size[1] ? size[1] + 6 : 0), notes: notes};
   });

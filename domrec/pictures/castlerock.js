@@ -7,7 +7,7 @@
   var PANEL_PAD = 6, COLUMNS = 2, TEXT = "#fff", PANEL = "#245633", WALL_COLOUR = "#9e9e9e";
   var T = D.tiles;
 
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  var say = D.frame.say;
 
   function row(parent, tiles, last, top, wrap, unit) {
     var group = D.sub(parent, "g", [["class", "row"], ["data-tiles", tiles.length]]);
@@ -23,20 +23,22 @@
         var slot = D.sub(group, "rect", [["class", "open-end"], ["x", x], ["y", y], ["width", 2 * unit], ["height", unit],
                                          ["rx", unit * 0.14], ["fill", "none"], ["stroke", TEXT], ["stroke-width", 1.2],
                                          ["stroke-dasharray", "4 3"]]);
-        D.title(slot, "the open end: the next tile is placed here");
+        D.title(slot, say("the open end: the next tile is placed here"));
         continue;
       }
       var t = tiles[i];
-      var where = i === 0 ? "the blocked end" : i === tiles.length - 1 ? "the open end" : "place " + (i + 1);
+      var where = say(i === 0 ? "the blocked end" : i === tiles.length - 1 ? "the open end" : "place %(n)s", {n: i + 1});
       T.tile(group, t[0], t[1], x, y, unit, {fill: i === last ? T.LAST : T.FACE, css: i === last ? "last" : "",
-             label: "row, " + where + " (" + (i + 1) + " of " + tiles.length + "): " + t[0] + "-" + t[1]});
+             label: say("row, %(where)s (%(n)s of %(n2)s): %(tile)s", {where: where, n: i + 1, n2: tiles.length,
+                                                                      tile: t[0] + "-" + t[1]})});
     }
     return lines * (unit + LINE_GAP) - LINE_GAP;
   }
 
   function panel(parent, seat, taken, fresh, x, y, width, scale, small) {
     var group = D.sub(parent, "g", [["class", "captured"], ["data-seat", seat], ["data-tiles", taken.length]]);
-    var label = seat + " captured " + taken.length + (fresh ? " (+" + fresh + " now)" : "");
+    var label = say(fresh ? "%(seat)s captured %(n)s (+%(n2)s now)" : "%(seat)s captured %(n)s",
+                    {seat: seat, n: taken.length, n2: fresh});
     D.text(group, x + PANEL_PAD, y + PANEL_PAD + 11, label, [["font-size", D.legible(12, scale)], ["fill", TEXT],
            ["font-weight", fresh ? "bold" : "normal"], ["class", "captured-label"]]);
     var step = 2 * small + SMALL_GAP;
@@ -46,7 +48,8 @@
       var line = Math.floor(i / perLine), col = i % perLine, isNew = i >= taken.length - fresh;
       T.tile(group, t[0], t[1], x + PANEL_PAD + col * step, top + line * (small + SMALL_GAP), small, {
         fill: isNew ? T.LAST : T.MARKED, css: isNew ? "last" : "taken",
-        label: "captured by " + seat + ": " + t[0] + "-" + t[1] + (isNew ? " (just taken)" : "")});
+        label: say(isNew ? "captured by %(seat)s: %(tile)s (just taken)" : "captured by %(seat)s: %(tile)s",
+                   {seat: seat, tile: t[0] + "-" + t[1]})});
     });
     var lines = Math.ceil(taken.length / perLine);
     return [group, top - y + lines * (small + SMALL_GAP) + PANEL_PAD - (lines ? SMALL_GAP : 0)];
@@ -56,8 +59,8 @@
     var tiles = scene.row, seats = scene.seats, just = scene.just || [null, null, null];
     var group = D.element("g", [["class", "castle-rock"]]);
     var head = tiles.length ?
-      "The row: " + plural(tiles.length, "tile") + ", blocked end first (\u22121 each to every player at the end)" :
-      "The row is empty: the next tile placed starts it";
+      say("The row: %(tiles)s, blocked end first (\u22121 each to every player at the end)", {tiles: D.frame.tiles(tiles.length)}) :
+      say("The row is empty: the next tile placed starts it");
     var wide = room === null ? WIDTH : Math.min(WIDTH, room), notes = room === null ? [] : [head], y = 0;
     var unit = scene.numerals ? T.numeralHalf(UNIT, scale) : UNIT;
     var small = scene.numerals ? T.numeralHalf(SMALL, scale) : SMALL;
@@ -88,14 +91,14 @@
     var words;
     if (bone) {
       for (var k = 0; k < Math.min(3, bone); k++) {
-        T.back(pile, k * 4, y + k * 2, 10, {label: "the boneyard: " + plural(bone, "tile")});
+        T.back(pile, k * 4, y + k * 2, 10, {label: say("the boneyard: %(tiles)s", {tiles: D.frame.tiles(bone)})});
       }
-      words = "Boneyard: " + plural(bone, "tile") + " to draw";
+      words = say("Boneyard: %(tiles)s to draw", {tiles: D.frame.tiles(bone)});
     } else {
-      words = "Boneyard: empty";
+      words = say("Boneyard: empty");
     }
     if (just[0] === "drew") {
-      var drew = just[1] + " just drew " + just[2] + " (now in their rack)";
+      var drew = say("%(seat)s just drew %(tile)s (now in their rack)", {seat: just[1], tile: just[2]});
       if (room === null) { words += " · " + drew; } else { notes.push(drew + "."); }
     }
     D.text(pile, bone ? 30 : 0, y + 16, words, [["font-size", D.legible(12, scale)], ["fill", TEXT],

@@ -24,7 +24,7 @@
         var y = r * rowH + (dbl ? 0 : unit / 2);
         D.tiles.tile(parent, forward ? a : b, forward ? b : a, x, y, unit, {
           vertical: dbl, fill: i === last ? D.tiles.LAST : "#fdfaf2", css: i === last ? "last" : "",
-          label: "tile " + (i + 1) + " of the line: " + a + "-" + b});
+          label: D.frame.say("tile %(n)s of the line: %(tile)s", {n: i + 1, tile: a + "-" + b})});
         x += (dbl ? unit : 2 * unit) + 2;
       });
     });
@@ -36,14 +36,14 @@
     var line = scene.line;
     var group = D.element("g", [["class", "line"]]);
     if (!line.length) {
-      D.text(group, 0, 20, "The line is empty: the lead is still to be made.", [["font-size", D.legible(14, scale)],
+      D.text(group, 0, 20, D.frame.say("The line is empty: the lead is still to be made."), [["font-size", D.legible(14, scale)],
              ["fill", "#fff"]]);
       return {element: group, width: 330, height: 28, notes: []};
     }
     var turn = room === null ? ROW_WIDTH : Math.max(2 * UNIT, Math.min(ROW_WIDTH, room));
     var size = snake(line, scene.hot, group, UNIT, turn);
-    var ends = "open ends: " + line[0][0] + " and " + line[line.length - 1][1];
+    var ends = {tiles: D.frame.tiles(line.length), a: line[0][0], b: line[line.length - 1][1]};
     return {element: group, width: size[0], height: size[1],
-            notes: ["The line: " + line.length + " tile" + (line.length === 1 ? "" : "s") + ", " + ends + "."]};
+            notes: [D.frame.say("The line: %(tiles)s, open ends: %(a)s and %(b)s.", ends)]};
   });
 })(domrecPictures);

@@ -16,14 +16,15 @@
   }
 
   function headerLines(p) {
-    var title = p.title + " · hand " + p.hand + " · " + (p.move === 0 ? "the deal" : "move " + p.move + " of " + p.moves);
-    if (p.ended !== null && p.ended !== undefined) { title += " · hand over (" + p.ended + ")"; }
+    var title = p.title + " · " + say("hand %(n)s", {n: p.hand}) + " · " +
+      (p.move === 0 ? say("the deal") : say("move %(n)s of %(n2)s", {n: p.move, n2: p.moves}));
+    if (p.ended !== null && p.ended !== undefined) { title += " · " + say("hand over (%(end)s)", {end: word(p.ended)}); }
     var last;
     if (!p.last) {
-      last = "Nothing played yet" + (p.turn ? "; " + p.turn + " to play" : "");
+      last = p.turn ? say("Nothing played yet; %(seat)s to play", {seat: p.turn}) : say("Nothing played yet");
     } else {
-      last = "Last: " + D.clip(p.last.text, 90) + (p.last.name ? " (" + D.clip(p.last.name, 24) + ")" : "");
-      last += p.last.points ? ", scoring " + p.last.points : "";
+      last = say("Last: %(move)s", {move: D.clip(p.last.text, 90)}) + (p.last.name ? " (" + D.clip(p.last.name, 24) + ")" : "");
+      last += p.last.points ? say(", scoring %(n)s", {n: p.last.points}) : "";
     }
     var list = p.scores.map(function (s) { return s[0] + " " + s[1]; }).join(" · "), scores;
     if (p.made) {
@@ -38,13 +39,19 @@
   }
 
   /* A sentence of the page in its language: ``pattern`` (English, with %(name)s places) as the
-     page's words give it (replay_page.SCRIPT_PHRASES; none on an English page), filled in. */
-  var WORDS = {};
+     page's words give it (replay_page.SCRIPT_PHRASES and PICTURE_PHRASES; none on an English page),
+     filled in.  The game's scripts say every word of their pictures so. */
+  var WORDS = new Map();
   function say(pattern, values) {
-    var text = Object.prototype.hasOwnProperty.call(WORDS, pattern) ? WORDS[pattern] : pattern;
-    return text.replace(/%\((\w+)\)s/g, function (all, name) { return String(values[name]); });
+    return word(pattern).replace(/%\((\w+)\)s/g, function (all, name) { return String((values || {})[name]); });
   }
-  function speak(words) { WORDS = words || {}; }
+  /* A text the position itself holds (how a hand ended, a Horse Race tile's words, Domino Roads'
+     dice): the page's words give it whole, made by the page from the engines' sentences
+     (replay_page._scene_words), or it is shown as it is.  Never filled in: it may hold a seat's name. */
+  function word(text) { return WORDS.has(text) ? WORDS.get(text) : text; }
+  /* ``n`` tiles: "3 tiles", "1 tile". */
+  function tileCount(n) { return say(n === 1 ? "%(n)s tile" : "%(n)s tiles", {n: n}); }
+  function speak(words) { WORDS = new Map(Object.entries(words || {})); }
 
   /* A seat's label and its tiles (halves ``size`` px, RACK_TILE unless given) in rows no wider than
      ``width``, its words sized for a picture shown at ``shown`` (1 unless given): [group, width used, height]. */
@@ -54,8 +61,9 @@
     var big = D.legible(13, shown), small = D.legible(12, shown);
     var count = tiles.length + hidden;
     var group = D.element("g", [["class", "rack"], ["data-seat", seat], ["data-tiles", count]]);
-    D.title(group, (name ? seat + ": " + name : seat) + (toMove ? ", to play" : ""));
-    var label = (toMove ? "\u25b6 " : "") + seat + " · " + count + " tile" + (count === 1 ? "" : "s");
+    var who = name ? seat + ": " + name : seat;
+    D.title(group, toMove ? say("%(who)s, to play", {who: who}) : who);
+    var label = (toMove ? "\u25b6 " : "") + seat + " · " + tileCount(count);
     D.text(group, 0, big, label, [["font-size", big], ["fill", TEXT], ["font-weight", toMove ? "bold" : "normal"],
                                   ["class", "seat-label"]]);
     var shownName = name ? D.fitText(name, width, small) : "";
@@ -68,7 +76,8 @@
     });
     for (var i = tiles.length; i < count; i++) {
       var row = Math.floor(i / perRow), col = i % perRow;
-      D.tiles.back(group, col * step, top + row * (2 * size + GAP), size, {label: seat + ": a tile not shown"});
+      D.tiles.back(group, col * step, top + row * (2 * size + GAP), size,
+                   {label: say("%(seat)s: a tile not shown", {seat: seat})});
     }
     var rows = count ? Math.max(1, Math.ceil(count / perRow)) : 0;
     var used = count ? Math.min(count, perRow) * step - GAP : 0;
@@ -230,5 +239,6 @@
     return svg;
   }
 
-  D.frame = {draw: draw, narrow: narrow, headerLines: headerLines, say: say, speak: speak, MARGIN: MARGIN};
+  D.frame = {draw: draw, narrow: narrow, headerLines: headerLines, say: say, word: word, tiles: tileCount,
+             speak: speak, MARGIN: MARGIN};
 })(domrecPictures);

@@ -7,31 +7,30 @@
   var CELL = 12, DISC = "#ffffff", RING = "#e8f5e9", NOTE_CHARS = 90, NOTE_CHAR_WIDTH = 7.2;
   var T = D.tiles;
   var WORDS = {
-    "end": function (n, t) { return "open end " + n + " of " + t + ": counts " + n; },
-    "spinner": function (n, t) { return t + " is a spinner with a side free: it counts both halves, " + n; },
-    "side": function (n, t) { return "a free side of the spinner " + t + " (counted with the spinner)"; },
-    "spinner-end": function (n, t) { return "a free end of the spinner " + t + ": it counts nothing until a tile is set on it"; }
+    "end": "open end %(n)s of %(tile)s: counts %(n)s",
+    "spinner": "%(tile)s is a spinner with a side free: it counts both halves, %(n)s",
+    "side": "a free side of the spinner %(tile)s (counted with the spinner)",
+    "spinner-end": "a free end of the spinner %(tile)s: it counts nothing until a tile is set on it"
   };
-
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  var say = D.frame.say;
 
   function notes(scene) {
     var parts = scene.parts;
-    var verdict = " = " + scene.count + " (" + scene.pegs + ").";
+    var verdict = " = " + scene.count + " (" + D.frame.word(scene.pegs) + ").";
     var sums = parts.map(function (p) { return p[0] + " (" + p[1] + ")"; }).join(" + ") || "0";
     if (D.len(sums) > NOTE_CHARS - 24) { sums = parts.map(function (p) { return String(p[0]); }).join(" + "); }
-    var count = ["Count of the open ends: " + sums + verdict];
-    if (D.len(count[0]) > NOTE_CHARS) { count = ["Count of the open ends: " + sums, verdict.replace(/^\s+/, "")]; }
+    var sum = say("Count of the open ends: %(sums)s", {sums: sums}), count = [sum + verdict];
+    if (D.len(count[0]) > NOTE_CHARS) { count = [sum, verdict.replace(/^\s+/, "")]; }
     var tiles = scene.tiles;
     var spinners = tiles.filter(function (t) { return t[6]; }).map(function (t) { return t[3] + "-" + t[4]; });
-    var table = plural(tiles.length, "tile") + " on the table" +
-      (spinners.length ? "; spinner" + (spinners.length === 1 ? "" : "s") + " " + spinners.join(", ") : "") +
-      "; boneyard: " + plural(scene.stock, "tile") + ".";
-    var legend = "Discs: open ends and what they count";
-    if (scene.marks.some(function (m) { return m[2] === null; })) {
-      legend += "; rings: free spinner places (they add nothing)";
-    }
-    return count.concat([table, legend + "."]);
+    var table = say("%(tiles)s on the table", {tiles: D.frame.tiles(tiles.length)}) +
+      (spinners.length ? say(spinners.length === 1 ? "; spinner %(tiles)s" : "; spinners %(tiles)s",
+                             {tiles: spinners.join(", ")}) : "") +
+      say("; boneyard: %(tiles)s.", {tiles: D.frame.tiles(scene.stock)});
+    var legend = say(scene.marks.some(function (m) { return m[2] === null; }) ?
+      "Discs: open ends and what they count; rings: free spinner places (they add nothing)." :
+      "Discs: open ends and what they count.");
+    return count.concat([table, legend]);
   }
 
   function extent(scene, lines, room) {
@@ -43,7 +42,7 @@
   }
 
   function mark(parent, m, cx, cy, scale) {
-    var count = m[2], label = WORDS[m[3]](count, m[4]), node;
+    var count = m[2], label = say(WORDS[m[3]], {n: count, tile: m[4]}), node;
     if (count === null) {
       node = D.sub(parent, "g", [["class", "free-place"]]);
       D.title(node, label);
@@ -63,9 +62,10 @@
   D.games["horse-race"] = D.forRoom(function (scene, room, scale) {
     var group = D.element("g", [["class", "layout"]]);
     if (!scene.tiles.length) {
-      D.text(group, 0, 20, "The layout is empty: the lead is still to be set.", [["font-size", D.legible(14, scale)],
+      D.text(group, 0, 20, say("The layout is empty: the lead is still to be set."), [["font-size", D.legible(14, scale)],
              ["fill", "#fff"]]);
-      return {element: group, width: 360, height: 28, notes: ["Boneyard: " + plural(scene.stock, "tile") + "."]};
+      return {element: group, width: 360, height: 28,
+              notes: [say("Boneyard: %(tiles)s.", {tiles: D.frame.tiles(scene.stock)})]};
     }
     var lines = notes(scene), box = extent(scene, lines, room), left = box[0], top = box[1];
     var px = function (x, y) { return [(x - left) * CELL, (y - top) * CELL]; };
@@ -78,7 +78,7 @@
       var xy = px(t[0], t[1]), isLast = i === scene.last;
       var css = [t[6] ? "spinner" : "", isLast ? "last" : ""].filter(function (c) { return c; }).join(" ");
       T.tile(group, t[3], t[4], xy[0], xy[1], 2 * CELL, {vertical: t[2], fill: isLast ? T.LAST : T.FACE,
-             label: t[5] + (isLast ? " (the last tile set)" : ""), css: css});
+             label: isLast ? say("%(words)s (the last tile set)", {words: D.frame.word(t[5])}) : D.frame.word(t[5]), css: css});
     });
     scene.marks.forEach(function (m) {
       var xy = px(m[0], m[1]);

@@ -704,6 +704,7 @@ def test_explain_prints_the_row_after_each_step():
     assert report.valid
     i = next(k for k, line in enumerate(lines) if "P1 captures 2-4 4-4 1-4" in line)
     assert "(+3)" in lines[i]
-    assert lines[i + 1].strip() == "row (blocked end first, open end last): [6-1][6-0][0-0]"
+    # (the row as it lies, as the deal wrote it: "1-6 0-6 …", not turned high half first)
+    assert lines[i + 1].strip() == "row (blocked end first, open end last): [1-6][0-6][0-0]"
     assert sum("row (blocked end first" in line for line in lines) == 1 + len(rec.hands[0].moves)
     assert any("dealer: P2" in line for line in lines)

@@ -223,7 +223,7 @@ CUT_ON_EACH_SCREEN = """() => { const ss = [...document.querySelectorAll('.scree
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["1920x1080", "1280x720"])
 def test_the_spanish_placement_heading_and_the_range_of_names_are_never_cut(tmp_path, one_page, size):
-    """A Horse Race played each for himself, in Spanish: the placement points' heading ("pts. pto.")
+    """A Horse Race played each for himself, in Spanish: the placement points' heading (then "pts. pto.", now "pts. puesto")
     was cut to "pts…" beside "pts.", and "find your table"'s range of names to "Guillermina
     Altagracia Peña-Santamaría – W…" where a long name began it."""
     from tournament import open_event, pair_next_round
@@ -244,7 +244,7 @@ def test_the_spanish_placement_heading_and_the_range_of_names_are_never_cut(tmp_
         page = _page(one_page, width, height)
         page.goto(served.base_url + "/projector?lang=es")
         page.wait_for_selector(".screen.on", timeout=WAIT_MS)
-        assert "pts. pto." in page.evaluate("() => [...document.querySelectorAll('.screen th')].map(e => e.textContent)")
+        assert "pts. puesto" in page.evaluate("() => [...document.querySelectorAll('.screen th')].map(e => e.textContent)")
         assert page.locator(".screen h2 .range").count() >= 1
         assert page.evaluate(CUT_ON_EACH_SCREEN) == []
         keep = os.environ.get("DOMREC_SCREENSHOTS")

@@ -31,7 +31,7 @@ from tournament.settings import INDIVIDUAL, PAIRS, ROTATING, Settings
 from tournament.store import desk as desk_sql, squads as squad_store
 from tournament.store.damage import diagnose_file as damage_file
 from tournament.store.event_store import EventStore
-from tournament.values import Player, Squad, Substitution, Table, Team
+from tournament.values import SCORES_ONLY_NOTE, Player, Squad, Substitution, Table, Team
 
 
 @attrs.frozen
@@ -370,6 +370,21 @@ def _run_checks(store: EventStore, findings: list[Finding], skip: set[int], coun
             # domrec checked the claim (the side ahead wins), but no clock was set for the event: a
             # typing slip, or a limit the director forgot to record; not an error, the table stands.
             add("warning", where, "the game is said to have ended on time, but the event has no time limit")
+        if report is not None and report.sheet_hands and (
+                len(report.sheet_hands) < report.hands or result.note != SCORES_ONLY_NOTE):
+            # Some hands typed by their score alone, others played: the typed ones' arithmetic
+            # checked, their play never replayed.  Said as `domrec validate` says it, so that a
+            # mixed game (a hand tapped, the rest typed as score-sheet lines) is not passed over
+            # here while the replay page says it; one stored before such a game was told apart
+            # still shows "verified record", until `tournament amend` stores its own record again,
+            # marked scores only.  (A game recorded by its scores alone, a table that chose to, is
+            # said "scores only" wherever it is shown: no warning for each such table.)
+            said = report.scores_only or ""
+            if result.note != SCORES_ONLY_NOTE:
+                said += ("; it is still shown as a verified record (stored before such games were told apart): "
+                         f"`tournament amend EVENT --round {table.round if table else '?'} --table "
+                         f"{table.number if table else '?'}` with its own record shows it as scores only")
+            add("warning", where, said)
         if report is not None and (report.scores != result.scores or report.winner != result.winner):
             add("error", where, f"stored scores {result.scores} (winner {result.winner}) differ from the "
                                 f"record's computed {report.scores} (winner {report.winner})")

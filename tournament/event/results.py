@@ -99,8 +99,13 @@ class Entry:
 
 
 def sheet_note(record: Record) -> str | None:
-    """:data:`SCORES_ONLY_NOTE` for a record of hand scores only (every hand a score sheet)."""
-    return SCORES_ONLY_NOTE if record.hands and all(h.score_sheet for h in record.hands) else None
+    """:data:`SCORES_ONLY_NOTE` for a record with a hand of its score alone (a score-sheet hand).
+
+    One such hand is enough: its play was not replayed, so the validator's report says *scores
+    only* (``not_replayed`` names the hands), and the event must not call the game a verified
+    record where the replay page and ``domrec validate`` do not (a hand tapped at the phone, the
+    rest typed as score-sheet lines, was stored as verified)."""
+    return SCORES_ONLY_NOTE if any(h.score_sheet for h in record.hands) else None
 
 
 def record_hash(record: Record) -> str:
@@ -837,7 +842,9 @@ def _store(store: EventStore, table: Table, kind: str, verified: bool, scores: d
 
         over_play = game_on_phone_said(store, table)
     if existing is not None:
-        same = (existing.record_hash == digest) if digest is not None else (
+        # The same record stored without its note (a game with hands of scores alone, entered before
+        # one such hand made it "scores only") is stored again with it: the same record, told truly.
+        same = (existing.record_hash == digest and existing.note == note) if digest is not None else (
             existing.kind == kind and existing.scores == scores and existing.winner == winner
             # A forfeit is who did not play, not its scores alone: a side's forfeit and a player's
             # (their partner came, and wins) can have the same scores and stand for other standings.
@@ -901,8 +908,8 @@ def _replaced_by(kind: str, source: str) -> str:
 
 def _stored_how(store: EventStore, existing: Result) -> str:
     """How a stored result was entered, as a refusal to replace it says it: ``verified record``,
-    ``scores only`` (a record of hand scores, every hand a score sheet: checked hand by hand but no
-    play recorded, so never called a verified record, as ``result``'s own line says it),
+    ``scores only`` (a record with hands of their scores alone, score sheets: checked hand by hand
+    but their play not recorded, so never called a verified record, as ``result``'s own line says it),
     ``manual``, ``forfeit: EW did not play``, ``forfeit: Ana did not play`` (a forfeit by player)."""
     if existing.kind == "record" and existing.note == SCORES_ONLY_NOTE:
         return SCORES_ONLY_NOTE

@@ -56,6 +56,11 @@ SHORT_HEADERS = {
     "efectividad": N_("short header: efectividad"), "Buchholz": N_("short header: Buchholz"),
 }
 
+#: What a column's header means, where its word alone says too little (the placement points of a
+#: game played each for himself: "placement", "pts. puesto"): the header's ``<abbr>`` title, in
+#: every language, so that a reader who wonders can point at it.
+HEADER_TITLES = {"placement": N_("placement points: what each place at the table earns, added up")}
+
 #: A crosstable's letter of a game's or match's outcome (the data's ``W``, ``D``, ``L``), as the
 #: language writes it (the Spanish G, E, P of its G-E-P).  The msgids are never shown in English:
 #: each is the catalog's key of one letter.
@@ -98,6 +103,11 @@ class Words:
         its short form (:data:`SHORT_HEADERS`) in an ``<abbr>`` titled with the whole word."""
         full = self.label(column)
         short = SHORT_HEADERS.get(str(column))
+        meant = HEADER_TITLES.get(str(column))
+        if meant is not None:
+            brief = self._(short) if short is not None and self.lang != "en" else full
+            brief = full if brief == short or len(brief) >= len(full) else brief
+            return Markup('<abbr title="{}">{}</abbr>').format(self._(meant), brief)
         if short is None or self.lang == "en":
             if len(full) <= 6 and "-" in full:  # "W-D-L" is one sign: a narrow column never splits it
                 return Markup('<span class="nw">{}</span>').format(full)

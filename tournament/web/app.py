@@ -1954,6 +1954,8 @@ class VenueServer(HallSite):
             overview = await self.run(self.venue.overview, lang)
             if overview.get("finished"):  # (the session over, in the page's language)
                 overview = {**overview, "finished": self._said(overview["finished"], lang)}
+            if overview.get("waits"):  # (the round not finished yet, in the page's language too)
+                overview = {**overview, "waits": self._said(overview["waits"], lang)}
             state = self.upstream_state
             return {**overview, "upstream": state() if state is not None else None}
         return await self._answer(request, work)

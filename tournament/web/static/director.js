@@ -7,7 +7,27 @@
   const token = document.body.dataset.token;
   const headers = { "Authorization": "Bearer " + token, "Content-Type": "application/json" };
   let view = null, open = null, openState = null, playsBoards = false;
-  const { $, el, say, name, plain, t, slot, withNodes, layoutLines } = window.venue;
+  const { $, el, name, plain, t, slot, withNodes, layoutLines } = window.venue;
+  // The line at the top says what the last action did (or why it was refused) until the next action
+  // says another, or until the round moves on after it: the first read of the overview begun after
+  // it was said marks the round as it stood (its tables' states and calls, the round's number), and
+  // a later read that finds the round otherwise (a table started, confirmed, called; a round paired)
+  // clears it.  Before, "round 2 is paired" stayed there for the whole round.  What is said of a write
+  // still waiting for the server (no kind) stays until its answer.  <body data-said>: "kept" while a
+  // line stands this way, "cleared" once it went.
+  let said = null, reads = 0;
+  function say(text, kind) {
+    window.venue.say(text, kind);
+    said = text && (kind === "good" || kind === "bad") ? { after: reads, round: null } : null;
+    if (said) document.body.dataset.said = "kept";
+  }
+  const roundAsIs = (data) => JSON.stringify([data.round, data.tables.map((x) => [x.table, x.status, Boolean(x.called)])]);
+  function fade(begun, data) {
+    if (!said || begun <= said.after) return;
+    const now = roundAsIs(data);
+    if (said.round === null) said.round = now;
+    else if (said.round !== now) { window.venue.say("", ""); said = null; document.body.dataset.said = "cleared"; }
+  }
   // What a tap in the open table's panel leads to is said beside its buttons (on a phone the line
   // at the top of the page is far off the screen by then); the rest at the top.
   function tell(text, kind) {
@@ -205,18 +225,23 @@
                    "confirmed": t("confirmed"), "called": t("director called") };
   const label = (status) => STATES[status] || status;
   // Round 1's seeding: the draw, the rating column, and each other column the players were added
-  // with (the choice kept while the list stays the same); hidden once round 1 is paired.
-  let seedColumns = "";
+  // with (the choice kept while the list stays the same); hidden once round 1 is paired.  The rating
+  // is offered only where some player has one: without, it is greyed and says why (chosen, it was
+  // only refused, "no player has a 'rating' column to seed round 1 by").
+  let seedColumns = null;
   function showSeeding(columns) {
     $("seed-row").hidden = !columns;
     if (!columns || columns.join("\n") === seedColumns) return;
     seedColumns = columns.join("\n");
     const chosen = $("seed").value;
-    const fixed = Array.from($("seed").options).slice(0, 2);
+    const draw = $("seed").options[0];
+    const rated = columns.includes("rating");
+    const rating = el("option", { value: "rating", disabled: !rated },
+                      rated ? t("rating (the players' rating column)") : t("rating (no player has a rating)"));
     const more = columns.filter((c) => c !== "rating").map((c) =>
       el("option", { value: "column:" + c }, t("the column %(name)s", { name: c })));
-    $("seed").replaceChildren(...fixed, ...more);
-    if (Array.from($("seed").options).some((o) => o.value === chosen)) $("seed").value = chosen;
+    $("seed").replaceChildren(draw, rating, ...more);
+    $("seed").value = Array.from($("seed").options).some((o) => o.value === chosen && !o.disabled) ? chosen : "draw";
   }
   function render() {
     if (!view) return;
@@ -231,6 +256,10 @@
     // button, in the words `tournament pair` refuses another round with.
     $("session-over").hidden = !view.finished;
     $("session-over").textContent = view.finished ? plain(view.finished) : "";
+    // ... and while the round is played, why it is greyed: the tables not confirmed yet, in the words
+    // its tap would be refused with ("round 2 is not finished: table 1 has no confirmed result yet").
+    $("pair-waits").hidden = !view.waits;
+    $("pair-waits").textContent = view.waits ? plain(view.waits) : "";
     showSeeding(view.seed_columns);
     renderMatches(view.matches || []);
     renderTeamByes(view.team_byes || []);
@@ -327,14 +356,20 @@
         : [" (" + t("%(done)s of %(count)s tables in", { done: m.done, count: m.count }) + ")"]))));
   }
   // A table whose phone sent moves made while it was offline (they came with the time the phone
-  // made them): how many, and how long ago the last came; and those the server refused.
+  // made them): how many, and how long ago the last came; and those the server refused.  Sent is
+  // every line the server had, taken or refused ("sent 0 lines … · 1 refused" said of one line sent
+  // and refused); the lines the phone held back after a refused one never reached the server, and
+  // are the phone's to retype (docs/venue.md, "What the director sees").
   function offlineSent(x) {
     const minutes = Math.max(0, Math.floor((Date.now() - Date.parse(x.at)) / 60000));
     const ago = minutes < 1 ? t("just now") : minutes === 1 ? t("1 min ago") : t("%(n)s min ago", { n: minutes });
     // (lines, as each phone sent them: a line may hold several moves, or be an undo or a hand's start)
-    const sent = x.taken === 1 ? t("sent 1 line made offline, %(ago)s", { ago }) : t("sent %(n)s lines made offline, %(ago)s", { n: x.taken, ago });
-    return el("div", { class: "state-offline", "data-offline": x.taken },
-              sent + (x.refused ? " · " + t("%(n)s refused (another phone had moved the table on)", { n: x.refused }) : ""));
+    const n = x.taken + x.refused;
+    const sent = n === 1 ? t("sent 1 line made offline, %(ago)s", { ago }) : t("sent %(n)s lines made offline, %(ago)s", { n, ago });
+    const refused = x.refused === 1 ? t("1 refused (another phone had moved the table on)")
+      : t("%(n)s refused (another phone had moved the table on)", { n: x.refused });
+    return el("div", { class: "state-offline", "data-offline": n, "data-refused": x.refused },
+              sent + (x.refused ? " · " + refused : ""));
   }
   // How far a table is ("hand 2, move 14", "3 hands"), from the overview's numbers, in the page's language.
   function progress(x) {
@@ -395,8 +430,9 @@
     return refreshing;
   }
   async function refreshOnce() {
+    const begun = ++reads;
     const data = await call("GET", "/api/v1/director");
-    if (data) { view = data; render(); heard(data.tables); directorPins(data.director_pins); }
+    if (data) { view = data; render(); heard(data.tables); directorPins(data.director_pins); fade(begun, data); }
     if (open) {  // the open table as it now is (the scores being typed are left alone)
       const state = await call("GET", `/api/v1/tables/${open.round}/${open.table}`);
       if (state && open && state.round === open.round && state.table === open.table) showTable(state);

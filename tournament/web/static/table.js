@@ -1531,9 +1531,11 @@
           { side: keptConfirm.body.side || keptConfirm.body.seat })));
       // (the moves made offline named only where this phone holds some: a table's second phone,
       // the one its other side confirms on, holds none, and was told of moves it never made)
-      else if (held) box.append(el("p", { class: "note", id: "confirm-waits" }, waiting().length
-        ? t("Confirming waits for the connection to the server: the moves made offline are sent first.")
-        : t("Confirming waits for the connection to the server.")));
+      // (a table recording scores only waits on its hands' scores, as its banner says, not on moves)
+      else if (held) box.append(el("p", { class: "note", id: "confirm-waits" }, !waiting().length
+        ? t("Confirming waits for the connection to the server.")
+        : view.mode === "sheet" ? t("Confirming waits for the connection to the server: the scores made offline are sent first.")
+        : t("Confirming waits for the connection to the server: the moves made offline are sent first.")));
       if (unanswered && delivering.waits) box.append(el("p", { class: "note waits", id: "confirm-pending" },
         waitWords(delivering.busy, true)));
       if (pin) box.append(pin);
