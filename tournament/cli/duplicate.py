@@ -244,7 +244,7 @@ def enter(store: EventStore, records: list[str], round_no: Optional[int], table:
             if src.form == "dgn":
                 judged = [(g.record if g.complete else None, g.report) for g in res.read_dgn(src.text, src.label)]
             else:
-                judged = [res.judge(src.text, src.label)]
+                judged = [res.judge(src.text, src.label, src.archive_line)]
             for record, report in judged:
                 try:
                     entry = ops.enter_record(store, record, report, round_no, table, board, replace, by, reason=reason)

@@ -398,7 +398,7 @@ def result(
                         except TournamentError as e:
                             refused(e)
                     continue
-                entry = res.enter_record(store, src.text, src.label, round_no, replace)
+                entry = res.enter_record(store, src.text, src.label, round_no, replace, line=src.archive_line)
                 typer.echo(f"{src.label}: {entry.summary()}")
             except TournamentError as e:
                 refused(e)
@@ -461,8 +461,10 @@ def amend(
                                     f"of the table")
             src = sources[0]
             refuse_unreadable(src, event)
-            amend_one = res.amend_dgn if src.form == "dgn" else res.amend_record
-            entry = amend_one(store, src.text, src.label, round_no, table, by, reason)
+            if src.form == "dgn":
+                entry = res.amend_dgn(store, src.text, src.label, round_no, table, by, reason)
+            else:
+                entry = res.amend_record(store, src.text, src.label, round_no, table, by, reason, line=src.archive_line)
         typer.echo(entry.summary())
         if score is not None:
             _say_if_short(store, entry)

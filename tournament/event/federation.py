@@ -7,9 +7,10 @@ and what a ratings file takes from it (docs/federation.md):
 * every player, with their federation id (``tournament add --id``, the CSV's ``id`` column), and
   their ``club`` and ``rating`` when the players CSV had them; every round's label; every bye;
 * every table of every round as a game, with its seats (so partners and opponents), its sides'
-  scores, the winner, how the result came to be (``kind``: a ``record`` replayed by domrec, a
-  ``manual`` typed score, a ``forfeit``, ``boards`` for a duplicate table, ``none`` for a table
-  still without a result) and how the game ended (``ending``): for a record, ``time`` when the
+  scores, the winner, how the result came to be (``kind``: a ``record`` checked by domrec, replayed,
+  or scores only where hands were typed by their scores alone: the format does not tell the two
+  apart; a ``manual`` typed score, a ``forfeit``, ``boards`` for a duplicate table, ``none`` for a
+  table still without a result) and how the game ended (``ending``): for a record, ``time`` when the
   clock stopped it, else how its last hand ended (``out``, ``blocked``, ``target``, …: see
   :func:`game_ending`); a forfeit's
   is ``forfeit``; a typed score's is unknown (empty);

@@ -342,7 +342,8 @@ def _check_table(record: Record, table: Table, mapped: dict[str, int], players: 
 
 
 def enter_record(store: EventStore, text: str | bytes, source: str = "<record>", round_no: int | None = None,
-                 replace: bool = False, within: bool = False, from_phone: bool = False) -> Entry:
+                 replace: bool = False, within: bool = False, from_phone: bool = False,
+                 line: int | None = None) -> Entry:
     """Validate a record with domrec and store it as the result of its table.
 
     ``within``: the caller holds the store's write transaction already (the venue enters a
@@ -350,19 +351,21 @@ def enter_record(store: EventStore, text: str | bytes, source: str = "<record>",
     record is the game of the table's own phone, confirmed there (any other result for a table
     whose phone has a game in progress needs ``replace``: :func:`refuse_game_on_phone`)."""
     refuse_whole_game(store)
-    record, report = judge(text, source)
+    record, report = judge(text, source, line)
     check_report(report)
     if record is None:  # cannot happen after a valid report; kept for a clear message
         raise UnusableRecord(f"{source}: the record cannot be read")
     return _enter(store, record, report, record_text(text), source, round_no, replace, within, from_phone)
 
 
-def judge(text: str | bytes, source: str) -> tuple[Record | None, Report]:
+def judge(text: str | bytes, source: str, line: int | None = None) -> tuple[Record | None, Report]:
     """The record and domrec's verdict on it, parsed once: a large record is not held twice
-    in memory (docs/tournament.md, "Limits")."""
+    in memory (docs/tournament.md, "Limits").  ``line``: the text is that line of a JSON Lines
+    archive, and a problem at a place in it is said at the archive's line (``games.jsonl:3``
+    said ``1:10``)."""
     try:
         try:
-            record = loads(text)
+            record = loads(text, line)
         except InputError as e:
             return None, unusable(source, e)
         return record, validate(record, source)
@@ -985,7 +988,8 @@ def amend_target(store: EventStore, round_no: int, table_no: int, verb: str = "a
 
 
 def amend_record(store: EventStore, text: str | bytes, source: str, round_no: int, table_no: int,
-                 by: str | None = None, reason: str | None = None, within: bool = False) -> Entry:
+                 by: str | None = None, reason: str | None = None, within: bool = False,
+                 line: int | None = None) -> Entry:
     """Correct the result of round ``round_no`` table ``table_no`` with a record of that table's
     game, checked by domrec exactly as :func:`enter_record` checks one.  The table must have a
     result; the record must be that table's game (its players in their seats, its round and
@@ -994,7 +998,7 @@ def amend_record(store: EventStore, text: str | bytes, source: str, round_no: in
     from tournament.event.audit import clean_text
 
     by, reason = clean_text(by, "the name of who made it"), clean_text(reason, "the reason")
-    record, report = judge(text, source)
+    record, report = judge(text, source, line)
     check_report(report)
     if record is None:
         raise UnusableRecord(f"{source}: the record cannot be read")
